@@ -1,0 +1,53 @@
+"""The Python entry points: analyze an ONNX model (path or ModelProto) or a `Program`.
+
+Example:
+    >>> from symshape.api import analyze_onnx
+    >>> result = analyze_onnx("model.onnx", facts=["batch >= 1"])  # doctest: +SKIP
+    >>> result.shape("logits")  # doctest: +SKIP
+    (batch, seq, 30522)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from symshape.analysis import ProgressFn, analyze
+from symshape.result import Analysis
+
+if TYPE_CHECKING:
+    import onnx
+
+__all__ = ["Analysis", "analyze_onnx", "analyze_file", "example_path"]
+
+
+def analyze_onnx(
+    model: str | Path | onnx.ModelProto,
+    *,
+    facts: Sequence[str] = (),
+    progress: ProgressFn | None = None,
+) -> Analysis:
+    """Analyze an ONNX model file or ModelProto (weights are never loaded)."""
+    from symshape.onnx.reader import load_model, model_to_program
+
+    source = ""
+    if isinstance(model, (str, Path)):
+        source = str(model)
+        model = load_model(model)
+    return analyze(model_to_program(model), facts=facts, progress=progress, source=source)
+
+
+def analyze_file(path: str | Path, *, facts: Sequence[str] = (), progress: ProgressFn | None = None) -> Analysis:
+    """Analyze an ``.onnx`` model or an ``.mlir`` module, chosen by the file's suffix."""
+    path = Path(path)
+    if path.suffix == ".mlir":
+        from symshape.mlir.frontend import analyze_mlir_file
+
+        return analyze_mlir_file(path, facts=facts, progress=progress)
+    return analyze_onnx(path, facts=facts, progress=progress)
+
+
+def example_path() -> Path:
+    """The bundled example model (a tiny BERT with dynamic batch and sequence)."""
+    return Path(__file__).parent / "examples" / "bert_tiny.onnx"

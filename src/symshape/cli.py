@@ -1,0 +1,119 @@
+"""The ``symshape`` command line: ``analyze`` (and the commands other modules register)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from symshape.errors import SymshapeError
+from symshape.io import write_text_atomic
+
+FACT_HELP = (
+    "A fact about input symbols, e.g. 'a + b == 1024', 'seq <= 4096', 'h % 8 == 0'. Repeatable."
+)
+
+
+def collect_facts(assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> list[str]:
+    """``--assume``, ``--dim NAME=LO..HI`` and ``--likely NAME=V,..`` as fact strings."""
+    facts = list(assume)
+    facts.extend(dim)
+    facts.extend(item.replace("=", "~=", 1) for item in likely)
+    return facts
+
+
+def fact_options(fn: click.decorators.FC) -> click.decorators.FC:
+    """The user-fact options shared by every command that analyzes."""
+    fn = click.option("--likely", multiple=True, metavar="NAME=V1,V2", help="Likely values of a symbol.")(fn)
+    fn = click.option("--dim", multiple=True, metavar="NAME=LO..HI", help="Range of a symbol (either end may be empty).")(fn)
+    fn = click.option("--assume", multiple=True, metavar="FACT", help=FACT_HELP)(fn)
+    return fn
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="symshape")
+def main() -> None:
+    """Symbolic shape-constraint analysis for dynamic-shape ONNX models and MLIR modules."""
+
+
+@main.command()
+@click.argument("model", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--example", is_flag=True, help="Analyze the bundled tiny BERT example.")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), help="Write the symshape.analysis/1 JSON here ('-' for stdout).")
+@click.option("--all-values", is_flag=True, help="List every value's dims in the summary.")
+@fact_options
+def analyze(model: Path | None, example: bool, json_out: Path | None, all_values: bool,
+            assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> None:
+    """Infer every dim of MODEL (.onnx or .mlir) in terms of the input symbols."""
+    from symshape.api import analyze_file, example_path
+    from symshape.report import print_summary, progress_bar
+
+    if example:
+        model = example_path()
+    if model is None:
+        raise click.UsageError("give a MODEL path or --example")
+    with progress_bar() as progress:
+        result = analyze_file(model, facts=collect_facts(assume, dim, likely), progress=progress)
+    if json_out is not None:
+        text = json.dumps(result.to_json(), indent=1) + "\n"
+        if str(json_out) == "-":
+            sys.stdout.write(text)
+            return
+        guard_input(json_out, model)
+        write_text_atomic(json_out, text)
+    print_summary(result, all_values=all_values)
+
+
+def guard_input(out: Path, *inputs: Path) -> None:
+    """Refuse to overwrite an input file."""
+    for i in inputs:
+        if i.exists() and out.exists() and out.resolve() == i.resolve():
+            raise click.UsageError(f"refusing to overwrite the input file '{i}'; choose another output path")
+
+
+@main.command()
+@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Where to write the annotated model.")
+@fact_options
+def annotate(model: Path, out: Path, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> None:
+    """Write MODEL with every value's shape as value_info (ints or sympy-syntax dim_params)."""
+    from symshape.onnx.annotate import annotate_file
+    from symshape.report import progress_bar
+
+    guard_input(out, model)
+    with progress_bar() as progress:
+        summary = annotate_file(model, out, facts=collect_facts(assume, dim, likely), progress=progress)
+    click.echo(summary)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-p", "--passes", "passes", required=True, metavar="PASS[,PASS...]", help="Comma-separated pass pipeline, e.g. shape-optimization.")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), help="Write here instead of stdout.")
+@fact_options
+def opt(file: Path, passes: str, out: Path | None, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> None:
+    """Run symshape's MLIR passes over FILE (mlir-opt style)."""
+    from symshape.mlir.opt import run_opt
+
+    text = run_opt(file, [p.strip() for p in passes.split(",") if p.strip()], facts=collect_facts(assume, dim, likely))
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        guard_input(out, file)
+        write_text_atomic(out, text)
+
+
+def run() -> None:
+    """Entry point that turns symshape errors into one clear line and exit code 1."""
+    try:
+        main(standalone_mode=False)
+    except click.exceptions.Abort:
+        sys.exit(130)
+    except click.ClickException as err:
+        err.show()
+        sys.exit(err.exit_code)
+    except SymshapeError as err:
+        click.secho(f"error: {err}", fg="red", err=True)
+        sys.exit(1)

@@ -1,0 +1,156 @@
+"""ONNX ModelProto -> `Program`.
+
+Weights are never loaded: initializers contribute their dims, and only small integer tensors
+(shape constants, axes, indices) have their contents read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+from symshape.errors import ModelError
+from symshape.program import ConstTensor, Op, Program, SourceDim, TensorType, Value
+
+MAX_CONST_ELEMENTS = 64
+_INT_DTYPES = {"int64", "int32", "int16", "int8", "uint8", "uint16", "uint32", "uint64", "bool"}
+
+
+def load_model(path: str | Path) -> onnx.ModelProto:
+    """Read a model without its external weights; ModelError when it cannot be read."""
+    path = Path(path)
+    if not path.exists():
+        raise ModelError(f"model file '{path}' does not exist")
+    try:
+        return onnx.load(str(path), load_external_data=False)
+    except Exception as err:  # noqa: BLE001 - protobuf raises several unrelated types
+        raise ModelError(f"cannot read '{path}' as an ONNX model: {err}") from None
+
+
+def dtype_name(elem_type: int) -> str:
+    """numpy-style name of an ONNX element type (``float32``, ``int64``, ...)."""
+    try:
+        return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(elem_type)).name
+    except Exception:  # noqa: BLE001 - exotic types (float8, int4) have no numpy dtype
+        return onnx.TensorProto.DataType.Name(elem_type).lower()
+
+
+def _type_of(vi: onnx.ValueInfoProto) -> TensorType | None:
+    t = vi.type
+    if t.HasField("tensor_type"):
+        tt = t.tensor_type
+        dtype = dtype_name(tt.elem_type)
+        if not tt.HasField("shape"):
+            return TensorType(dtype, None)
+        dims: list[SourceDim] = []
+        for d in tt.shape.dim:
+            if d.HasField("dim_value"):
+                dims.append(int(d.dim_value))
+            elif d.HasField("dim_param"):
+                dims.append(d.dim_param)
+            else:
+                dims.append(None)
+        return TensorType(dtype, tuple(dims))
+    if t.HasField("sequence_type") or t.HasField("optional_type") or t.HasField("map_type"):
+        return TensorType("sequence", None)
+    return None
+
+
+def tensor_const(t: onnx.TensorProto) -> ConstTensor:
+    """Dims, dtype and (small integer) contents of a TensorProto, never loading large data."""
+    dims = tuple(int(d) for d in t.dims)
+    dtype = dtype_name(t.data_type)
+    numel = int(np.prod(dims)) if dims else 1
+    values = None
+    uses_external = t.data_location == onnx.TensorProto.EXTERNAL
+    if dtype in _INT_DTYPES and numel <= MAX_CONST_ELEMENTS and not uses_external:
+        try:
+            values = tuple(int(x) for x in numpy_helper.to_array(t).reshape(-1).tolist())
+        except Exception:  # noqa: BLE001 - malformed raw data: treat contents as unknown
+            values = None
+    return ConstTensor(dims, dtype, values)
+
+
+def _attr_value(a: onnx.AttributeProto, opset: dict[str, int]) -> Any:
+    kind = a.type
+    A = onnx.AttributeProto  # noqa: N806
+    if kind == A.INT:
+        return int(a.i)
+    if kind == A.FLOAT:
+        return float(a.f)
+    if kind == A.STRING:
+        return a.s.decode("utf-8", "replace")
+    if kind == A.INTS:
+        return [int(x) for x in a.ints]
+    if kind == A.FLOATS:
+        return [float(x) for x in a.floats]
+    if kind == A.STRINGS:
+        return [s.decode("utf-8", "replace") for s in a.strings]
+    if kind == A.TENSOR:
+        return tensor_const(a.t)
+    if kind == A.GRAPH:
+        return graph_to_program(a.g, opset)
+    if kind == A.GRAPHS:
+        return [graph_to_program(g, opset) for g in a.graphs]
+    return None
+
+
+def graph_to_program(graph: onnx.GraphProto, opset: dict[str, int]) -> Program:
+    """Convert one GraphProto (a model's main graph or a subgraph)."""
+    values: dict[str, Value] = {}
+    for t in graph.initializer:
+        c = tensor_const(t)
+        values[t.name] = Value(t.name, TensorType(c.dtype, c.dims), c.values, is_initializer=True)
+    for vi in list(graph.value_info) + list(graph.output):
+        values[vi.name] = Value(vi.name, _type_of(vi))
+    inputs: list[str] = []
+    for vi in graph.input:
+        if vi.name in values and values[vi.name].is_initializer:
+            continue  # an initializer listed as input (old IR): keep it constant
+        values[vi.name] = Value(vi.name, _type_of(vi))
+        inputs.append(vi.name)
+    ops: list[Op] = []
+    for i, node in enumerate(graph.node):
+        name = node.name or f"{node.op_type}_{i}"
+        domain = "" if node.domain == "ai.onnx" else node.domain
+        attrs: dict[str, Any] = {}
+        subgraphs: dict[str, Program] = {}
+        for a in node.attribute:
+            v = _attr_value(a, opset)
+            if isinstance(v, Program):
+                subgraphs[a.name] = v
+            else:
+                attrs[a.name] = v
+        op = Op(domain, node.op_type, name, list(node.input), list(node.output), attrs,
+                opset.get(domain, 0), subgraphs)
+        ops.append(op)
+        for out in node.output:
+            if out and out not in values:
+                values[out] = Value(out)
+    outputs = [o.name for o in graph.output]
+    return Program(graph.name or "main", inputs, outputs, values, ops, dict(opset))
+
+
+def model_to_program(model: onnx.ModelProto) -> Program:
+    """Convert a model; ModelError for models whose nodes are not in execution order."""
+    opset = {("" if o.domain == "ai.onnx" else o.domain): int(o.version) for o in model.opset_import}
+    program = graph_to_program(model.graph, opset)
+    _check_order(program)
+    return program
+
+
+def _check_order(program: Program) -> None:
+    known = set(program.inputs) | {n for n, v in program.values.items() if v.is_initializer}
+    for op in program.ops:
+        for name in op.inputs:
+            if name and name not in known:
+                raise ModelError(
+                    f"{op.op_type} (node '{op.name}'): input '{name}' is used before any node "
+                    "produces it; the graph is not topologically sorted (run onnx.checker or "
+                    "re-export the model)"
+                )
+        known.update(o for o in op.outputs if o)

@@ -1,0 +1,208 @@
+"""Parse sympy-syntax dimension strings (``batch*seq``, ``floor(h/2) + 1``, ``Max(a, b)``).
+
+Other tools write these into ONNX ``dim_param`` fields (onnxruntime's symbolic shape inference,
+torch's exporters) and users write them in ``--assume``. True division is only legal where the
+result is an integer: inside ``floor``/``ceiling``, or when the quotient is exact.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from symshape.errors import ExpressionSyntaxError
+from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mod, mul, smax, smin, sym
+
+_TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_.]*)|(\*\*|//|[-+*/%(),]))")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
+
+
+@dataclass(frozen=True)
+class _Frac:
+    """An intermediate ``num / den`` that is only meaningful under floor/ceiling."""
+
+    num: Dim
+    den: Dim
+
+
+_Val = Dim | _Frac
+
+
+def is_identifier(text: str) -> bool:
+    """True when ``text`` can be a symbol name in an expression."""
+    return bool(_IDENT.match(text))
+
+
+def parse_dim(text: str) -> Dim:
+    """Parse ``text`` into a canonical `Dim`; raise `ExpressionSyntaxError` when it is not one."""
+    return _Parser(text).parse()
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens: list[str] = []
+        self.kinds: list[str] = []
+        pos = 0
+        stripped = text.rstrip()
+        while pos < len(stripped):
+            m = _TOKEN.match(stripped, pos)
+            if not m or m.end() == pos:
+                self._fail(f"unexpected character {stripped[pos:pos + 1]!r} at {pos}")
+            num, name, op = m.groups()
+            self.tokens.append(num or name or op)
+            self.kinds.append("num" if num else "name" if name else "op")
+            pos = m.end()
+        self.i = 0
+
+    def _fail(self, why: str) -> None:
+        raise ExpressionSyntaxError(
+            f"cannot parse dimension expression '{self.text}': {why}; write it in sympy syntax, "
+            f"e.g. 'batch*seq', 'floor(h/2) + 1', 'Max(a, b)', 'Mod(n, 8)'"
+        )
+
+    def _peek(self) -> str | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def _take(self, expected: str | None = None) -> str:
+        tok = self._peek()
+        if tok is None or (expected is not None and tok != expected):
+            self._fail(f"expected {expected or 'more input'!r}, found {tok or 'end of input'!r}")
+        self.i += 1
+        return tok  # type: ignore[return-value]
+
+    def parse(self) -> Dim:
+        if not self.tokens:
+            self._fail("it is empty")
+        value = self._sum()
+        if self._peek() is not None:
+            self._fail(f"unexpected {self._peek()!r}")
+        return self._whole(value)
+
+    def _whole(self, v: _Val) -> Dim:
+        if isinstance(v, _Frac):
+            q = exact_div(v.num, v.den)
+            if q is None:
+                self._fail(f"'{v.num}/{v.den}' is not an integer; wrap it in floor() or ceiling()")
+            return q  # type: ignore[return-value]
+        return v
+
+    def _sum(self) -> _Val:
+        left = self._term()
+        while self._peek() in ("+", "-"):
+            sign = 1 if self._take() == "+" else -1
+            left = _combine_add(left, self._term(), sign)
+        return left
+
+    def _term(self) -> _Val:
+        left = self._unary()
+        while self._peek() in ("*", "/", "//", "%"):
+            op = self._take()
+            right = self._unary()
+            if op == "*":
+                left = _combine_mul(left, right)
+            elif op == "/":
+                left = _combine_div(left, right)
+            elif op == "//":
+                left = floordiv(self._whole(left), self._whole(right))
+            else:
+                left = mod(self._whole(left), self._whole(right))
+        return left
+
+    def _unary(self) -> _Val:
+        if self._peek() == "-":
+            self._take()
+            return _combine_mul(self._unary(), -1)
+        if self._peek() == "+":
+            self._take()
+            return self._unary()
+        return self._power()
+
+    def _power(self) -> _Val:
+        base = self._atom()
+        if self._peek() == "**":
+            self._take()
+            exp_tok = self._take()
+            if not exp_tok.isdigit():
+                self._fail("only non-negative integer powers are supported")
+            result: Dim = 1
+            b = self._whole(base)
+            for _ in range(int(exp_tok)):
+                result = mul(result, b)
+            return result
+        return base
+
+    def _atom(self) -> _Val:
+        kind = self.kinds[self.i] if self.i < len(self.kinds) else None
+        tok = self._take()
+        if kind == "num":
+            return int(tok)
+        if tok == "(":
+            inner = self._sum()
+            self._take(")")
+            return inner
+        if kind == "name":
+            if self._peek() == "(":
+                return self._call(tok)
+            return sym(tok)
+        self._fail(f"unexpected {tok!r}")
+        raise AssertionError  # unreachable: _fail raises
+
+    def _call(self, fn: str) -> Dim:
+        self._take("(")
+        args = [self._sum()]
+        while self._peek() == ",":
+            self._take()
+            args.append(self._sum())
+        self._take(")")
+        if fn in ("floor", "ceiling", "ceil") and len(args) == 1:
+            v = args[0]
+            if isinstance(v, _Frac):
+                return floordiv(v.num, v.den) if fn == "floor" else ceildiv(v.num, v.den)
+            return v
+        whole = [self._whole(a) for a in args]
+        if fn in ("Max", "max") and whole:
+            return smax(*whole)
+        if fn in ("Min", "min") and whole:
+            return smin(*whole)
+        if fn == "Mod" and len(whole) == 2:
+            return mod(whole[0], whole[1])
+        self._fail(f"unknown function {fn}() with {len(args)} argument(s)")
+        raise AssertionError  # unreachable
+
+
+def _combine_add(a: _Val, b: _Val, sign: int) -> _Val:
+    if isinstance(b, _Frac):
+        b = _Frac(mul(b.num, sign), b.den)
+    else:
+        b = mul(b, sign)
+    if isinstance(a, _Frac) or isinstance(b, _Frac):
+        fa = a if isinstance(a, _Frac) else _Frac(a, 1)
+        fb = b if isinstance(b, _Frac) else _Frac(b, 1)
+        if fa.den is fb.den or fa.den == fb.den:
+            return _Frac(add(fa.num, fb.num), fa.den)
+        return _Frac(add(mul(fa.num, fb.den), mul(fb.num, fa.den)), mul(fa.den, fb.den))
+    return add(a, b)
+
+
+def _combine_mul(a: _Val, b: _Val) -> _Val:
+    if isinstance(a, _Frac) or isinstance(b, _Frac):
+        fa = a if isinstance(a, _Frac) else _Frac(a, 1)
+        fb = b if isinstance(b, _Frac) else _Frac(b, 1)
+        return _reduce(_Frac(mul(fa.num, fb.num), mul(fa.den, fb.den)))
+    return mul(a, b)
+
+
+def _combine_div(a: _Val, b: _Val) -> _Val:
+    fa = a if isinstance(a, _Frac) else _Frac(a, 1)
+    fb = b if isinstance(b, _Frac) else _Frac(b, 1)
+    return _reduce(_Frac(mul(fa.num, fb.den), mul(fa.den, fb.num)))
+
+
+def _reduce(f: _Frac) -> _Val:
+    if isinstance(f.den, int) and f.den < 0:
+        f = _Frac(mul(f.num, -1), -f.den)
+    if f.den == 1:
+        return f.num
+    q = exact_div(f.num, f.den)
+    return q if q is not None else f

@@ -1,0 +1,72 @@
+"""A small dialect-neutral view of a program: what the analysis reads, built by the frontends.
+
+The analysis never imports onnx or xdsl; an ONNX model and an MLIR function both become a
+`Program` of `Op`s over named `Value`s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SourceDim = int | str | None  # a static size, a declared symbolic name, or unknown
+
+
+@dataclass
+class TensorType:
+    """The declared type of a value: element type and dims (``dims is None``: unranked)."""
+
+    dtype: str
+    dims: tuple[SourceDim, ...] | None
+
+
+@dataclass(frozen=True)
+class ConstTensor:
+    """A tensor attribute (e.g. ONNX Constant's ``value``): dims, dtype, small integer contents."""
+
+    dims: tuple[int, ...]
+    dtype: str
+    values: tuple[int, ...] | None = None
+
+
+@dataclass
+class Value:
+    """A named value. ``const`` holds the flattened contents of small integer constants."""
+
+    name: str
+    type: TensorType | None = None
+    const: tuple[int, ...] | None = None
+    is_initializer: bool = False
+
+
+@dataclass
+class Op:
+    """One operation: ``dialect`` is the ONNX domain (``""`` for ai.onnx) or the MLIR dialect."""
+
+    dialect: str
+    op_type: str
+    name: str
+    inputs: list[str]
+    outputs: list[str]
+    attrs: dict[str, Any] = field(default_factory=dict[str, Any])
+    version: int = 0
+    subgraphs: dict[str, Program] = field(default_factory=dict[str, "Program"])
+
+
+@dataclass
+class Program:
+    """Ops in a valid execution order over values; ``inputs`` excludes initializers."""
+
+    name: str
+    inputs: list[str]
+    outputs: list[str]
+    values: dict[str, Value]
+    ops: list[Op]
+    opset: dict[str, int] = field(default_factory=dict[str, int])
+
+    def value(self, name: str) -> Value:
+        """The value called ``name``, created (untyped) on first use."""
+        v = self.values.get(name)
+        if v is None:
+            v = self.values[name] = Value(name)
+        return v

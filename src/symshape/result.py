@@ -1,0 +1,255 @@
+"""The result of an analysis and the questions it answers.
+
+Fresh symbols get canonical public names here (in order of first appearance), so the same input
+gives the same output bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from symshape.constraints import ConstraintGraph
+from symshape.expr import Dim, Expr, product, subs, sym
+from symshape.program import Program
+
+FORMAT = "symshape.analysis/1"
+DimRef = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    """A dim (axis -1: the whole value) the analysis could not express, with the reason."""
+
+    value: str
+    axis: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Warning_:
+    """Something the analysis skipped: an op without a rule, or a rule that gave up."""
+
+    op_name: str
+    op_type: str
+    message: str
+
+
+class Analysis:
+    """Shapes, tracked elements, equivalence classes, sources, guards and symbols."""
+
+    def __init__(
+        self,
+        program: Program,
+        graph: ConstraintGraph,
+        shapes: dict[str, tuple[Dim, ...]],
+        elements: dict[str, tuple[Dim, ...]],
+        unresolved: list[Unresolved],
+        warnings: list[Warning_],
+        source: str = "",
+    ) -> None:
+        self.program = program
+        self.graph = graph
+        self.unresolved = unresolved
+        self.warnings = warnings
+        self.source = source
+        self._raw_shapes = shapes
+        self._raw_elements = elements
+        self._rename: dict[str, Dim] = {}
+        self._shapes: dict[str, tuple[Dim, ...]] = {}
+        self._name_fresh_symbols()
+
+    # ------------------------------------------------------------ naming
+    def value_names(self) -> Iterator[str]:
+        """Every value with a known shape, inputs first, then in op order."""
+        seen: set[str] = set()
+        order = list(self.program.inputs)
+        for op in self.program.ops:
+            order.extend(op.outputs)
+        for name in order:
+            if name and name not in seen and name in self._raw_shapes:
+                seen.add(name)
+                yield name
+
+    def _name_fresh_symbols(self) -> None:
+        graph = self.graph
+        taken = {n for n, info in graph.symbols.items() if info.kind in ("input", "user")}
+        counters: dict[str, int] = {}
+        for name in self.value_names():
+            dims = tuple(graph.canon(d) for d in self._raw_shapes[name])
+            for d in dims:
+                if not isinstance(d, Expr):
+                    continue
+                for s in sorted(d.free):
+                    info = graph.symbols.get(s)
+                    if info is None or info.kind in ("input", "user") or s in self._rename:
+                        continue
+                    stem = "".join(c for c in info.origin.op_type.lower() if c.isalnum()) or "s"
+                    while True:
+                        k = counters.get(stem, 0)
+                        counters[stem] = k + 1
+                        public = f"{stem}_{k}"
+                        if public not in taken:
+                            break
+                    taken.add(public)
+                    self._rename[s] = sym(public)
+            self._shapes[name] = tuple(subs(d, self._rename) for d in dims)
+
+    def public(self, d: Dim) -> Dim:
+        """``d`` in canonical form with public symbol names."""
+        return subs(self.graph.canon(d), self._rename)
+
+    # --------------------------------------------------------- questions
+    def shape(self, value: str) -> tuple[Dim, ...] | None:
+        """The dims of ``value`` (ints and expressions over input symbols), or None."""
+        return self._shapes.get(value)
+
+    def elements(self, value: str) -> tuple[Dim, ...] | None:
+        """The tracked elements of a small integer tensor (a shape tensor), or None."""
+        raw = self._raw_elements.get(value)
+        return None if raw is None else tuple(self.public(d) for d in raw)
+
+    def dim(self, ref: DimRef) -> Dim:
+        """One dim, ``(value, axis)``; KeyError / IndexError when unknown."""
+        shape = self._shapes[ref[0]]
+        return shape[ref[1]]
+
+    def same_dim(self, a: DimRef, b: DimRef) -> bool | None:
+        """True (proven equal), False (proven different) or None (unknown)."""
+        return self.graph.facts.prove_eq(self._private(self.dim(a)), self._private(self.dim(b)))
+
+    def same_shape(self, v: str, w: str) -> bool | None:
+        """Whether ``v`` and ``w`` provably have the same shape (None: unknown)."""
+        sv, sw = self.shape(v), self.shape(w)
+        if sv is None or sw is None:
+            return None
+        if len(sv) != len(sw):
+            return False
+        answers = [self.graph.facts.prove_eq(self._private(a), self._private(b)) for a, b in zip(sv, sw, strict=True)]
+        if all(a is True for a in answers):
+            return True
+        return False if any(a is False for a in answers) else None
+
+    def same_numel(self, v: str, w: str) -> bool | None:
+        """Whether ``v`` and ``w`` provably have the same number of elements."""
+        sv, sw = self.shape(v), self.shape(w)
+        if sv is None or sw is None:
+            return None
+        return self.graph.facts.prove_eq(self._private(product(sv)), self._private(product(sw)))
+
+    def _private(self, d: Dim) -> Dim:
+        if not self._rename or isinstance(d, int):
+            return d
+        back = {str(v): sym(k) for k, v in self._rename.items()}
+        return self.graph.canon(subs(d, back))
+
+    def classes(self) -> list[list[DimRef]]:
+        """Equivalence classes of dynamic dims (seed 004), largest first."""
+        groups: dict[Dim, list[DimRef]] = {}
+        for name in self.value_names():
+            for axis, d in enumerate(self._shapes[name]):
+                if isinstance(d, Expr):
+                    groups.setdefault(d, []).append((name, axis))
+        return sorted(groups.values(), key=lambda g: -len(g))
+
+    def sources(self, value: str) -> list[list[DimRef]]:
+        """For each dim of ``value``, the graph-input dims it is computed from (seed 001)."""
+        origin_of = self._input_dim_sources()
+        out: list[list[DimRef]] = []
+        for d in self._shapes.get(value, ()):
+            refs: set[DimRef] = set()
+            if isinstance(d, Expr):
+                for s in d.free:
+                    refs |= origin_of.get(s, set())
+            out.append(sorted(refs))
+        return out
+
+    def _input_dim_sources(self) -> dict[str, set[DimRef]]:
+        table: dict[str, set[DimRef]] = {}
+        for name in self.program.inputs:
+            for axis, d in enumerate(self._shapes.get(name, ())):
+                if isinstance(d, Expr):
+                    for s in d.free:
+                        table.setdefault(s, set()).add((name, axis))
+        return table
+
+    def guards(self) -> list[tuple[str, str, str]]:
+        """``(condition, origin, reason)`` for each assumption still needed, deduplicated."""
+        out: list[tuple[str, str, str]] = []
+        seen: set[str] = set()
+        facts = self.graph.facts
+        for g in self.graph.guards:
+            lhs, rhs = self.graph.canon(g.lhs), self.graph.canon(g.rhs)
+            if g.rel == "==" and facts.prove_eq(lhs, rhs) is True:
+                continue
+            if g.rel == ">=" and facts.prove_ge(lhs - rhs if isinstance(lhs, Expr) else -(rhs - lhs)):
+                continue
+            cond = f"{self.public(lhs)} {g.rel} {self.public(rhs)}"
+            if cond not in seen:
+                seen.add(cond)
+                out.append((cond, str(g.origin), g.reason))
+        return out
+
+    def symbols(self) -> dict[str, dict[str, Any]]:
+        """Every symbol still free in some shape: range, divisor, likely values, origin."""
+        used: set[str] = set()
+        for dims in self._shapes.values():
+            for d in dims:
+                if isinstance(d, Expr):
+                    used |= d.free
+        back = {str(v): k for k, v in self._rename.items()}
+        out: dict[str, dict[str, Any]] = {}
+        for name in sorted(used):
+            private = back.get(name, name)
+            info = self.graph.symbols.get(private)
+            f = self.graph.facts.get(private)
+            out[name] = {
+                "range": [f.lo, f.hi],
+                "divisor": f.divisor,
+                "likely": list(f.likely),
+                "origin": str(info.origin) if info else "",
+                "kind": info.kind if info else "",
+            }
+        return out
+
+    def dim_kinds(self) -> dict[str, int]:
+        """How many dims are static, expressed in input symbols, or depend on fresh symbols."""
+        counts = {"static": 0, "symbolic": 0, "fresh": 0}
+        fresh_names = {str(v) for v in self._rename.values()}
+        for dims in self._shapes.values():
+            for d in dims:
+                if isinstance(d, int):
+                    counts["static"] += 1
+                elif d.free & fresh_names:
+                    counts["fresh"] += 1
+                else:
+                    counts["symbolic"] += 1
+        return counts
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``symshape.analysis/1`` document (see README)."""
+        values: dict[str, Any] = {}
+        for name in self.value_names():
+            entry: dict[str, Any] = {"dims": [_jdim(d) for d in self._shapes[name]]}
+            els = self.elements(name)
+            if els is not None:
+                entry["elements"] = [_jdim(d) for d in els]
+            values[name] = entry
+        return {
+            "format": FORMAT,
+            "source": self.source,
+            "symbols": {
+                k: {key: v[key] for key in ("range", "divisor", "likely", "origin")}
+                for k, v in self.symbols().items()
+            },
+            "values": values,
+            "classes": [[[v, a] for v, a in c] for c in self.classes()],
+            "guards": [{"condition": c, "origin": o, "reason": r} for c, o, r in self.guards()],
+            "unresolved": [[u.value, u.axis, u.reason] for u in self.unresolved],
+            "warnings": [{"op": w.op_name, "op_type": w.op_type, "message": w.message} for w in self.warnings],
+        }
+
+
+def _jdim(d: Dim) -> int | str:
+    return d if isinstance(d, int) else str(d)

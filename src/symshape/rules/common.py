@@ -1,0 +1,152 @@
+"""Helpers shared by the rule families: broadcasting, axes, element arithmetic."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from symshape.analysis import GiveUp, OpContext
+from symshape.errors import ContradictionError, ModelError
+from symshape.expr import Dim, Expr, floordiv, mod, smax, smin
+
+INT64_MAX = 2**63 - 1
+INT64_MIN = -(2**63)
+
+
+def normalize_axis(ctx: OpContext, axis: int, rank: int, *, extra: int = 0) -> int:
+    """``axis`` in ``[0, rank + extra)``; ModelError when out of range."""
+    bound = rank + extra
+    if not -bound <= axis < bound:
+        raise ModelError(f"{ctx.where()}: axis {axis} is out of range for rank {rank}")
+    return axis + bound if axis < 0 else axis
+
+
+def axes_input_or_attr(ctx: OpContext, index: int, name: str = "axes") -> list[int] | None:
+    """Axes from input ``index`` (opset >= 13 style) or attribute ``name``; None if absent."""
+    if ctx.has_input(index):
+        axes = ctx.const_ints(index)
+        if axes is None:
+            raise GiveUp(f"the {name} input is not a constant")
+        return list(axes)
+    value = ctx.attr(name)
+    return None if value is None else list(value)
+
+
+def broadcast_dim(ctx: OpContext, dims: Sequence[Dim], axis: int) -> Dim:
+    """The broadcast of ``dims`` on one axis (numpy rules), never merging silently.
+
+    A symbolic dim that may be 1 is not equated with the others: the result is a known constant
+    when one exists, and ``Max(...)`` (exact unless some dim is 0 while another is 1, which is
+    listed as a guard) when all are symbolic.
+    """
+    facts = ctx.graph.facts
+    rest = [d for d in dims if not (isinstance(d, int) and d == 1)]
+    if not rest:
+        return 1
+    distinct: list[Dim] = []
+    for d in rest:
+        if not any(ctx.prove_eq(d, e) for e in distinct):
+            distinct.append(d)
+    if len(distinct) == 1:
+        return distinct[0]
+    consts = sorted({d for d in distinct if isinstance(d, int)})
+    if len(consts) > 1:
+        raise ContradictionError(
+            f"{ctx.where()}: cannot broadcast dims {consts[0]} and {consts[1]} on output axis {axis}"
+        )
+    symbolic = [d for d in distinct if isinstance(d, Expr)]
+    if consts:
+        c = consts[0]
+        for d in symbolic:  # valid broadcasting: d is 1 or c; d != 1 proven means d == c
+            if facts.prove_ge(d, 2) or (c == 0 and facts.prove_ge(d, 0) and facts.prove_le(d, 0)):
+                ctx.eq(d, c, "broadcast")
+            else:
+                ctx.imprecise()
+        return c
+    if all(facts.prove_ge(d, 2) for d in symbolic):
+        for d in symbolic[1:]:
+            ctx.eq(d, symbolic[0], "broadcast", None)
+        return symbolic[0]
+    result = smax(*symbolic)
+    if not all(facts.prove_ge(d, 1) for d in symbolic):
+        ctx.guard(smin(*symbolic), ">=", 1, "broadcast",
+                  f"Max of broadcast dims {', '.join(str(d) for d in symbolic)} is exact unless one is 0 and another 1")
+    else:
+        ctx.imprecise()
+    return result
+
+
+def broadcast_shapes(ctx: OpContext, shapes: Sequence[Sequence[Dim]]) -> tuple[Dim, ...]:
+    """Multidirectional (numpy) broadcasting of several shapes."""
+    rank = max((len(s) for s in shapes), default=0)
+    out: list[Dim] = []
+    for axis in range(rank):
+        dims = [s[len(s) - rank + axis] for s in shapes if len(s) - rank + axis >= 0]
+        out.append(broadcast_dim(ctx, dims, axis))
+    return tuple(out)
+
+
+def broadcast_elements(
+    parts: Sequence[Sequence[Dim]], fn: Callable[..., Dim | None]
+) -> tuple[Dim, ...] | None:
+    """Apply ``fn`` elementwise to tracked element vectors (scalars broadcast); None if any
+    result is unknown or the lengths do not broadcast."""
+    n = max(len(p) for p in parts)
+    if any(len(p) not in (1, n) for p in parts):
+        return None
+    out: list[Dim] = []
+    for i in range(n):
+        r = fn(*(p[0] if len(p) == 1 else p[i] for p in parts))
+        if r is None:
+            return None
+        out.append(r)
+    return tuple(out)
+
+
+def int_div(ctx: OpContext, a: Dim, b: Dim) -> Dim | None:
+    """ONNX integer Div (truncates toward zero) when it can be written exactly."""
+    if isinstance(a, int) and isinstance(b, int):
+        if b == 0:
+            return None
+        q = abs(a) // abs(b)
+        return q if (a >= 0) == (b > 0) else -q
+    facts = ctx.graph.facts
+    if facts.prove_ge(a, 0) and facts.prove_ge(b, 1):
+        return floordiv(a, b)
+    if isinstance(b, int) and b > 0 and facts.prove_le(a, 0):
+        return -floordiv(-a, b)
+    return None
+
+
+def int_mod(ctx: OpContext, a: Dim, b: Dim) -> Dim | None:
+    """ONNX Mod with ``fmod=0`` (the sign of the divisor, like Python)."""
+    if isinstance(b, int) and b == 0:
+        return None
+    if isinstance(b, int) or ctx.graph.facts.prove_ge(b, 1):
+        return mod(a, b)
+    return None
+
+
+def minmax(is_max: bool) -> Callable[[Dim, Dim], Dim]:
+    """An elementwise Max or Min on dims."""
+    return (lambda a, b: smax(a, b)) if is_max else (lambda a, b: smin(a, b))
+
+
+def compare(ctx: OpContext, op: str, a: Dim, b: Dim) -> Dim | None:
+    """An ONNX comparison on dims: 1/0 when decidable, else None."""
+    facts = ctx.graph.facts
+    diff = a - b if isinstance(a, Expr) else -(b - a) if isinstance(b, Expr) else a - b
+    if op == "Equal":
+        r = facts.prove_eq(a, b)
+        return None if r is None else int(r)
+    tests = {
+        "Less": (lambda: facts.prove_le(diff, -1), lambda: facts.prove_ge(diff, 0)),
+        "LessOrEqual": (lambda: facts.prove_le(diff, 0), lambda: facts.prove_ge(diff, 1)),
+        "Greater": (lambda: facts.prove_ge(diff, 1), lambda: facts.prove_le(diff, 0)),
+        "GreaterOrEqual": (lambda: facts.prove_ge(diff, 0), lambda: facts.prove_le(diff, -1)),
+    }
+    yes, no = tests[op]
+    if yes():
+        return 1
+    if no():
+        return 0
+    return None

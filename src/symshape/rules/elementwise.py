@@ -1,0 +1,174 @@
+"""Elementwise ops: unary (same shape), binary/variadic with numpy broadcasting, Where.
+
+Integer arithmetic on tracked shape tensors is evaluated symbolically, so ``Shape -> Gather ->
+Mul -> Concat -> Reshape`` chains keep exact dims.
+https://onnx.ai/onnx/operators/ (Add, Sub, Mul, Div, Mod, Max, Min, Equal, Less, Where, ...)
+"""
+
+from __future__ import annotations
+
+from symshape.analysis import OpContext
+from symshape.expr import Dim, add, mul
+from symshape.rules import ONNX, register
+from symshape.rules.common import (
+    broadcast_elements,
+    broadcast_shapes,
+    compare,
+    int_div,
+    int_mod,
+    minmax,
+)
+
+UNARY = (
+    "Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "BitwiseNot", "Ceil", "Celu",
+    "Cos", "Cosh", "Elu", "Erf", "Exp", "Floor", "Gelu", "HardSigmoid", "HardSwish", "Identity",
+    "IsInf", "IsNaN", "LeakyRelu", "Log", "Mish", "Neg", "Not", "Reciprocal", "Relu", "Round",
+    "Selu", "Shrink", "Sigmoid", "Sign", "Sin", "Sinh", "Softplus", "Softsign", "Sqrt", "Tan",
+    "Tanh", "ThresholdedRelu", "Dropout", "QuickGelu", "Cast", "CastLike", "DequantizeLinear",
+    "QuantizeLinear", "Clip", "LpNormalization", "Softmax", "LogSoftmax", "Hardmax",
+    "LayerNormalization", "SimplifiedLayerNormalization", "RMSNormalization", "BatchNormalization",
+    "InstanceNormalization", "GroupNormalization", "MeanVarianceNormalization", "LRN", "Trilu",
+    "CumSum", "EyeLike", "RandomNormalLike", "RandomUniformLike", "Bernoulli",
+)
+_PASS_ELEMENTS = {"Identity", "Cast", "CastLike", "Ceil", "Floor", "Round", "Clip"}
+_FLOAT_TYPES = {"float32", "float64", "float16", "bfloat16", "float"}
+
+
+@register(ONNX, *UNARY)
+def unary(ctx: OpContext) -> None:
+    """Output 0 has the shape of input 0; Dropout/LayerNormalization extras are handled too.
+
+    https://onnx.ai/onnx/operators/onnx__Relu.html (and the other unary ops)
+    """
+    shape = ctx.shape(0)
+    op = ctx.op.op_type
+    elements = None
+    if op in _PASS_ELEMENTS:
+        elements = ctx.elements(0)
+        if op == "Clip" and elements is not None:
+            elements = _clip(ctx, elements)
+    elif op == "Neg" and ctx.elements(0) is not None:
+        elements = tuple(mul(e, -1) for e in ctx.elements(0) or ())
+    elif op == "Abs" and ctx.elements(0) is not None:
+        els = ctx.elements(0) or ()
+        facts = ctx.graph.facts
+        if all(facts.prove_ge(e, 0) for e in els):
+            elements = els
+    ctx.set_output(0, shape, elements)
+    if op == "Dropout":
+        ctx.set_output(1, shape)
+    elif op in ("LayerNormalization", "SimplifiedLayerNormalization", "RMSNormalization"):
+        axis = ctx.attr("axis", -1)
+        axis = axis + len(shape) if axis < 0 else axis
+        stat = tuple(shape[:axis]) + (1,) * (len(shape) - axis)
+        ctx.set_output(1, stat)
+        ctx.set_output(2, stat)
+    elif op == "BatchNormalization":
+        for i in range(1, ctx.num_outputs):
+            ctx.set_output(i, ctx.shape(1))
+    if op in ("LayerNormalization", "BatchNormalization", "InstanceNormalization"):
+        _check_channel_params(ctx, shape)
+
+
+def _clip(ctx: OpContext, els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
+    lo = ctx.const_ints(1) if ctx.has_input(1) else None
+    hi = ctx.const_ints(2) if ctx.has_input(2) else None
+    if (ctx.has_input(1) and lo is None) or (ctx.has_input(2) and hi is None):
+        return None
+    from symshape.expr import smax, smin
+
+    out = []
+    for e in els:
+        if lo:
+            e = smax(e, lo[0])
+        if hi:
+            e = smin(e, hi[0])
+        out.append(ctx.graph.canon(e))
+    return tuple(out)
+
+
+def _check_channel_params(ctx: OpContext, shape: tuple[Dim, ...]) -> None:
+    op = ctx.op.op_type
+    if op == "LayerNormalization" and ctx.has_input(1):
+        scale = ctx.shape_or_none(1)
+        if scale is not None and len(scale) >= 1 and len(shape) >= 1:
+            ctx.eq(shape[-1], scale[-1], "normalized dim", (ctx.dim_name(0, len(shape) - 1), ctx.dim_name(1, len(scale) - 1)))
+    elif len(shape) >= 2 and ctx.has_input(1):
+        scale = ctx.shape_or_none(1)
+        if scale is not None and len(scale) == 1:
+            ctx.eq(shape[1], scale[0], "channels", (ctx.dim_name(0, 1), ctx.dim_name(1, 0)))
+
+
+_ARITH = {
+    "Add": lambda ctx, a, b: add(a, b),
+    "Sub": lambda ctx, a, b: add(a, mul(b, -1)),
+    "Mul": lambda ctx, a, b: mul(a, b),
+    "Div": int_div,
+    "Mod": int_mod,
+    "Max": lambda ctx, a, b: minmax(True)(a, b),
+    "Min": lambda ctx, a, b: minmax(False)(a, b),
+    "Equal": lambda ctx, a, b: compare(ctx, "Equal", a, b),
+    "Less": lambda ctx, a, b: compare(ctx, "Less", a, b),
+    "LessOrEqual": lambda ctx, a, b: compare(ctx, "LessOrEqual", a, b),
+    "Greater": lambda ctx, a, b: compare(ctx, "Greater", a, b),
+    "GreaterOrEqual": lambda ctx, a, b: compare(ctx, "GreaterOrEqual", a, b),
+}
+VARIADIC = (
+    "Add", "Sub", "Mul", "Div", "Mod", "Pow", "Max", "Min", "Mean", "Sum", "And", "Or", "Xor",
+    "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "BitShift", "BitwiseAnd",
+    "BitwiseOr", "BitwiseXor", "PRelu",
+)
+
+
+@register(ONNX, *VARIADIC)
+def broadcasting(ctx: OpContext) -> None:
+    """Multidirectional broadcasting; integer arithmetic on tracked elements.
+
+    https://onnx.ai/onnx/operators/onnx__Add.html and
+    https://onnx.ai/onnx/repo-docs/Broadcasting.html
+    """
+    shapes = [ctx.shape(i) for i in range(ctx.num_inputs) if ctx.has_input(i)]
+    out = broadcast_shapes(ctx, shapes)
+    ctx.set_output(0, out, _arith_elements(ctx))
+
+
+def _arith_elements(ctx: OpContext) -> tuple[Dim, ...] | None:
+    fn = _ARITH.get(ctx.op.op_type)
+    if fn is None:
+        if ctx.op.op_type in ("Sum",):
+            fn = _ARITH["Add"]
+        else:
+            return None
+    parts = [ctx.elements(i) for i in range(ctx.num_inputs)]
+    if any(p is None or len(p) == 0 for p in parts) or len(parts) < 1:
+        return None
+    if ctx.op.op_type == "Div" and (ctx.dtype(0) in _FLOAT_TYPES or ctx.output_dtype(0) in _FLOAT_TYPES):
+        return _exact_true_div(ctx, parts[0] or (), parts[1] or ())
+    acc = parts[0] or ()
+    for p in parts[1:]:
+        nxt = broadcast_elements([acc, p or ()], lambda a, b: fn(ctx, a, b))
+        if nxt is None:
+            return None
+        acc = nxt
+    return tuple(ctx.graph.canon(e) for e in acc)
+
+
+def _exact_true_div(ctx: OpContext, a: tuple[Dim, ...], b: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
+    from symshape.expr import exact_div
+
+    return broadcast_elements([a, b], lambda x, y: exact_div(x, y))
+
+
+@register(ONNX, "Where")
+def where(ctx: OpContext) -> None:
+    """Broadcast of condition, X and Y; tracked elements selected when the condition is known.
+
+    https://onnx.ai/onnx/operators/onnx__Where.html
+    """
+    shapes = [ctx.shape(i) for i in range(3)]
+    out = broadcast_shapes(ctx, shapes)
+    cond, x, y = ctx.elements(0), ctx.elements(1), ctx.elements(2)
+    elements = None
+    if cond is not None and x is not None and y is not None and all(isinstance(c, int) for c in cond):
+        elements = broadcast_elements([cond, x, y], lambda c, a, b: a if c else b)
+    ctx.set_output(0, out, elements)

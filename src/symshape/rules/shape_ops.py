@@ -1,0 +1,314 @@
+"""Ops that move dims around as values (seed 004): Shape, Size, Constant, ConstantOfShape,
+Gather, Unsqueeze, Squeeze, Concat, Slice, Split, Range.
+
+Each keeps the elements of small integer tensors, so a shape read with ``Shape`` and cut,
+gathered and concatenated arrives at ``Reshape``/``Expand`` as exact expressions.
+"""
+
+from __future__ import annotations
+
+from symshape.analysis import GiveUp, OpContext
+from symshape.errors import ModelError
+from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mul, product, smax
+from symshape.program import ConstTensor
+from symshape.rules import ONNX, register
+from symshape.rules.common import INT64_MAX, axes_input_or_attr, normalize_axis
+
+BIG = 2**31  # a slice bound at least this large is "to the end" for any real tensor
+
+
+@register(ONNX, "Shape")
+def shape_op(ctx: OpContext) -> None:
+    """A 1-D tensor of the input's dims, optionally ``[start:end]`` (opset 15).
+
+    https://onnx.ai/onnx/operators/onnx__Shape.html
+    """
+    dims = ctx.shape(0)
+    rank = len(dims)
+    start = ctx.attr("start", 0)
+    end = ctx.attr("end", rank)
+    start = min(max(start + rank if start < 0 else start, 0), rank)
+    end = min(max(end + rank if end < 0 else end, 0), rank)
+    picked = dims[start:end] if end > start else ()
+    ctx.set_output(0, (len(picked),), picked)
+
+
+@register(ONNX, "Size")
+def size_op(ctx: OpContext) -> None:
+    """A scalar holding the element count. https://onnx.ai/onnx/operators/onnx__Size.html"""
+    ctx.set_output(0, (), (ctx.graph.canon(product(ctx.shape(0))),))
+
+
+@register(ONNX, "Constant")
+def constant(ctx: OpContext) -> None:
+    """The tensor in ``value`` (or ``value_int(s)``/``value_float(s)``).
+
+    https://onnx.ai/onnx/operators/onnx__Constant.html
+    """
+    value = ctx.attr("value")
+    if isinstance(value, ConstTensor):
+        ctx.set_output(0, value.dims, value.values)
+    elif "value_int" in ctx.op.attrs:
+        ctx.set_output(0, (), (int(ctx.attr("value_int")),))
+    elif "value_ints" in ctx.op.attrs:
+        ints = [int(x) for x in ctx.attr("value_ints")]
+        ctx.set_output(0, (len(ints),), tuple(ints))
+    elif "value_float" in ctx.op.attrs:
+        ctx.set_output(0, ())
+    elif "value_floats" in ctx.op.attrs:
+        ctx.set_output(0, (len(ctx.attr("value_floats")),))
+    else:
+        raise GiveUp("Constant with a sparse or string value")
+
+
+@register(ONNX, "ConstantOfShape")
+def constant_of_shape(ctx: OpContext) -> None:
+    """A tensor whose shape is the elements of input 0.
+
+    https://onnx.ai/onnx/operators/onnx__ConstantOfShape.html
+    """
+    dims = _shape_from_elements(ctx, 0)
+    value = ctx.attr("value")
+    fill = value.values[0] if isinstance(value, ConstTensor) and value.values else None
+    elements = None
+    if fill is not None and all(isinstance(d, int) for d in dims):
+        n = product(dims)
+        if isinstance(n, int) and n <= 64:
+            elements = (fill,) * n
+    ctx.set_output(0, dims, elements)
+
+
+def _shape_from_elements(ctx: OpContext, i: int) -> tuple[Dim, ...]:
+    """Dims given as the elements of input ``i``; fresh symbols when only the rank is known."""
+    els = ctx.elements(i)
+    if els is not None:
+        for k, e in enumerate(els):
+            if isinstance(e, int) and e < 0:
+                raise ModelError(f"{ctx.where()}: shape element {k} is {e}; dims must be >= 0")
+        return els
+    shape = ctx.shape(i)
+    if len(shape) != 1 or not isinstance(shape[0], int):
+        raise GiveUp("the shape input has unknown length")
+    return tuple(ctx.fresh(f"shape{k}") for k in range(shape[0]))
+
+
+@register(ONNX, "Gather")
+def gather(ctx: OpContext) -> None:
+    """``data[:axis] + indices.shape + data[axis+1:]``; elements picked when indices are known.
+
+    https://onnx.ai/onnx/operators/onnx__Gather.html
+    """
+    data = ctx.shape(0)
+    indices = ctx.shape(1)
+    axis = normalize_axis(ctx, ctx.attr("axis", 0), len(data))
+    out = data[:axis] + indices + data[axis + 1:]
+    elements = None
+    src = ctx.elements(0)
+    idx = ctx.const_ints(1)
+    if src is not None and idx is not None and len(data) == 1:
+        n = len(src)
+        if all(-n <= k < n for k in idx):
+            elements = tuple(src[k] for k in idx)
+    ctx.set_output(0, out, elements)
+
+
+@register(ONNX, "Unsqueeze")
+def unsqueeze(ctx: OpContext) -> None:
+    """Insert 1s at ``axes`` (attribute before opset 13, input after).
+
+    https://onnx.ai/onnx/operators/onnx__Unsqueeze.html
+    """
+    dims = list(ctx.shape(0))
+    axes = axes_input_or_attr(ctx, 1)
+    if axes is None:
+        raise ModelError(f"{ctx.where()}: Unsqueeze needs axes")
+    rank = len(dims) + len(axes)
+    for a in sorted(normalize_axis(ctx, a, rank) for a in axes):
+        dims.insert(a, 1)
+    ctx.set_output(0, dims, ctx.elements(0))
+
+
+@register(ONNX, "Squeeze")
+def squeeze(ctx: OpContext) -> None:
+    """Drop the listed axes (each must be 1: a fact), or every dim that is 1.
+
+    https://onnx.ai/onnx/operators/onnx__Squeeze.html
+    """
+    dims = ctx.shape(0)
+    axes = axes_input_or_attr(ctx, 1)
+    if axes is None:
+        keep = []
+        for d in dims:
+            if isinstance(d, int):
+                if d != 1:
+                    keep.append(d)
+            elif ctx.graph.facts.prove_eq(d, 1):
+                continue
+            else:
+                ctx.guard(d, "!=", 1, "squeeze", "Squeeze without axes keeps a dim that may be 1")
+                keep.append(d)
+        ctx.set_output(0, keep, ctx.elements(0))
+        return
+    drop = {normalize_axis(ctx, a, len(dims)) for a in axes}
+    for a in sorted(drop):
+        ctx.eq(dims[a], 1, "squeezed axis", (ctx.dim_name(0, a), "1"))
+    ctx.set_output(0, [d for i, d in enumerate(dims) if i not in drop], ctx.elements(0))
+
+
+@register(ONNX, "Concat")
+def concat(ctx: OpContext) -> None:
+    """Sum along ``axis``; every other dim is equal across inputs (a fact).
+
+    https://onnx.ai/onnx/operators/onnx__Concat.html
+    """
+    shapes = [(i, ctx.shape(i)) for i in range(ctx.num_inputs) if ctx.has_input(i)]
+    rank = len(shapes[0][1])
+    axis = normalize_axis(ctx, ctx.attr("axis", 0), rank)
+    out = list(shapes[0][1])
+    total: Dim = 0
+    for i, s in shapes:
+        if len(s) != rank:
+            raise ModelError(f"{ctx.where()}: input #{i} has rank {len(s)}, expected {rank}")
+        total = add(total, s[axis])
+        for a in range(rank):
+            if a != axis:
+                ctx.eq(s[a], out[a], "concat non-axis dim", (ctx.dim_name(i, a), ctx.dim_name(shapes[0][0], a)))
+    out[axis] = total
+    parts = [ctx.elements(i) for i, _ in shapes]
+    elements = None
+    if rank == 1 and all(p is not None for p in parts):
+        elements = tuple(e for p in parts for e in (p or ()))
+    ctx.set_output(0, out, elements)
+
+
+def slice_length(ctx: OpContext, n: Dim, start: Dim, end: Dim, step: int, axis: int) -> tuple[Dim, Dim]:
+    """``(length, normalized start)`` of ``[start:end:step]`` on a dim of size ``n``.
+
+    Clamping that cannot be proven is assumed (a guard: the slice is in bounds) rather than
+    written as nested Min/Max.
+    """
+    facts = ctx.graph.facts
+    if step == 0:
+        raise ModelError(f"{ctx.where()}: slice step on axis {axis} is 0")
+    lo_clamp, hi_clamp = (0, n) if step > 0 else (-1, add(n, -1))
+
+    def norm(v: Dim, which: str) -> Dim:
+        if isinstance(v, int):
+            if v >= BIG:
+                return hi_clamp
+            if v <= -BIG:
+                return lo_clamp
+            if v < 0:
+                v = add(n, v)
+        elif not facts.prove_ge(v, 0):
+            raise GiveUp(f"slice {which} '{v}' on axis {axis} may be negative")
+        v = ctx.graph.canon(v)
+        if not facts.prove_ge(add(v, mul(lo_clamp, -1)), 0):
+            if isinstance(n, int) and isinstance(v, int):
+                return lo_clamp
+            ctx.guard(v, ">=", lo_clamp, "slice bounds", f"slice {which} on axis {axis} is in bounds")
+        if not facts.prove_ge(add(hi_clamp, mul(v, -1)), 0):
+            if isinstance(n, int) and isinstance(v, int):
+                return hi_clamp
+            ctx.guard(hi_clamp, ">=", v, "slice bounds", f"slice {which} on axis {axis} is in bounds")
+        return v
+
+    s, e = norm(start, "start"), norm(end, "end")
+    span = add(e, mul(s, -1)) if step > 0 else add(s, mul(e, -1))
+    length = ceildiv(span, abs(step))
+    if not facts.prove_ge(span, 0):
+        if isinstance(length, int):
+            length = max(length, 0)
+        else:
+            length = ctx.graph.canon(smax(length, 0))
+    return ctx.graph.canon(length), s
+
+
+@register(ONNX, "Slice")
+def slice_op(ctx: OpContext) -> None:
+    """``data[starts:ends:steps]`` on ``axes`` (inputs since opset 10, attributes before).
+
+    https://onnx.ai/onnx/operators/onnx__Slice.html
+    """
+    dims = list(ctx.shape(0))
+    if ctx.op.version and ctx.op.version < 10 or "starts" in ctx.op.attrs:
+        starts: tuple[Dim, ...] = tuple(ctx.attr("starts"))
+        ends: tuple[Dim, ...] = tuple(ctx.attr("ends"))
+        axes = ctx.attr("axes", list(range(len(starts))))
+        steps: tuple[int, ...] = (1,) * len(starts)
+    else:
+        starts, ends = ctx.require_elements(1), ctx.require_elements(2)
+        axes = list(ctx.const_ints(3) or ()) if ctx.has_input(3) else list(range(len(starts)))
+        if ctx.has_input(3) and ctx.const_ints(3) is None:
+            raise GiveUp("slice axes are not constant")
+        steps_el = ctx.const_ints(4) if ctx.has_input(4) else (1,) * len(starts)
+        if steps_el is None:
+            raise GiveUp("slice steps are not constant")
+        steps = steps_el
+    src = ctx.elements(0)
+    out_elements = None
+    for a, s, e, k in zip(axes, starts, ends, steps, strict=True):
+        axis = normalize_axis(ctx, a, len(dims))
+        length, begin = slice_length(ctx, dims[axis], s, e, k, axis)
+        if src is not None and len(dims) == 1 and isinstance(begin, int) and isinstance(length, int):
+            out_elements = tuple(src[begin + i * k] for i in range(length))
+        dims[axis] = length
+    ctx.set_output(0, dims, out_elements if src is not None else None)
+
+
+@register(ONNX, "Split")
+def split(ctx: OpContext) -> None:
+    """Pieces along ``axis``: explicit sizes, ``num_outputs`` (opset 18), or equal parts.
+
+    https://onnx.ai/onnx/operators/onnx__Split.html
+    """
+    dims = ctx.shape(0)
+    axis = normalize_axis(ctx, ctx.attr("axis", 0), len(dims))
+    n = ctx.num_outputs
+    total = dims[axis]
+    sizes: tuple[Dim, ...]
+    if ctx.has_input(1):
+        sizes = ctx.require_elements(1)
+    elif ctx.attr("split") is not None:
+        sizes = tuple(ctx.attr("split"))
+    elif ctx.attr("num_outputs") is not None:
+        chunk = ceildiv(total, n)
+        sizes = (chunk,) * (n - 1) + (ctx.graph.canon(add(total, mul(chunk, -(n - 1)))),)
+    else:
+        ctx.graph.assume_divisible(total, n, ctx.origin("equal split"))
+        part = exact_div(ctx.graph.canon(total), n)
+        sizes = (part if part is not None else floordiv(total, n),) * n
+    if len(sizes) != n:
+        raise ModelError(f"{ctx.where()}: {len(sizes)} split sizes for {n} outputs")
+    if ctx.has_input(1) or ctx.attr("split") is not None:
+        ctx.eq(add(0, sum_dims(sizes)), total, "split sizes sum", ("the sum of split sizes", ctx.dim_name(0, axis)))
+    for i, size in enumerate(sizes):
+        out = list(dims)
+        out[axis] = ctx.graph.canon(size)
+        ctx.set_output(i, out)
+
+
+def sum_dims(dims: tuple[Dim, ...]) -> Dim:
+    """The sum of ``dims``."""
+    total: Dim = 0
+    for d in dims:
+        total = add(total, d)
+    return total
+
+
+@register(ONNX, "Range")
+def range_op(ctx: OpContext) -> None:
+    """``max(ceil((limit - start)/delta), 0)`` elements.
+
+    https://onnx.ai/onnx/operators/onnx__Range.html
+    """
+    start, limit, delta = (ctx.require_elements(i) for i in range(3))
+    d = delta[0]
+    if not isinstance(d, int) or d == 0:
+        raise GiveUp("Range with a non-constant delta")
+    span = add(limit[0], mul(start[0], -1)) if d > 0 else add(start[0], mul(limit[0], -1))
+    n = ctx.graph.canon(smax(ceildiv(span, abs(d)), 0))
+    elements = None
+    if isinstance(n, int) and n <= 64:
+        elements = tuple(ctx.graph.canon(add(start[0], mul(d, i))) for i in range(n))
+    ctx.set_output(0, (n,), elements)

@@ -1,0 +1,92 @@
+"""User facts: ``a + b == 1024``, ``seq <= 4096``, ``batch >= 1``, ``Mod(h, 8) == 0``,
+``h % 8 == 0``, ``seq=1..4096`` (a range), ``seq~=128,512`` (likely values).
+
+The same syntax serves ``--assume`` on the command line and ``facts=`` in the Python API. A
+fact may only name symbols the program declares (or that an earlier fact introduced with
+``name=LO..HI``), so a typo is an error, not a new unconstrained symbol.
+"""
+
+from __future__ import annotations
+
+import re
+
+from symshape.constraints import ConstraintGraph, Origin
+from symshape.errors import UserFactError
+from symshape.expr import Dim, Expr, ModAtom, add, mul
+from symshape.parse import is_identifier, parse_dim
+
+_REL = re.compile(r"(==|<=|>=|!=|<|>|=(?!=))")
+_RANGE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(-?\d+)?\s*\.\.\s*(-?\d+)?\s*$")
+_LIKELY = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*~=\s*([\d,\s]+)$")
+
+
+def apply_fact(graph: ConstraintGraph, text: str) -> None:
+    """Apply one user fact to ``graph``; raise `UserFactError` when it cannot be used."""
+    origin = Origin("user fact", text)
+    m = _RANGE.match(text)
+    if m:
+        name, lo, hi = m.group(1), m.group(2), m.group(3)
+        _require_symbol(graph, name, text)
+        graph.assume_range(graph.canon(parse_dim(name)), None if lo is None else int(lo),
+                           None if hi is None else int(hi), origin)
+        return
+    m = _LIKELY.match(text)
+    if m:
+        name = m.group(1)
+        _require_symbol(graph, name, text)
+        values = tuple(int(v) for v in m.group(2).replace(" ", "").split(",") if v)
+        graph.facts.restrict(name, likely=values)
+        return
+    parts = _REL.split(text)
+    if len(parts) != 3:
+        raise UserFactError(
+            f"user fact '{text}' is not a relation; write 'a + b == 1024', 'seq <= 4096', "
+            "'h % 8 == 0', 'seq=1..4096' or 'seq~=128,512'"
+        )
+    lhs, rel, rhs = parse_dim(parts[0]), parts[1], parse_dim(parts[2])
+    for d in (lhs, rhs):
+        if isinstance(d, Expr):
+            for name in d.free:
+                _require_symbol(graph, name, text)
+    _apply_relation(graph, lhs, rel, rhs, origin)
+
+
+def _apply_relation(graph: ConstraintGraph, lhs: Dim, rel: str, rhs: Dim, origin: Origin) -> None:
+    divisor = _mod_zero(lhs, rhs) if rel in ("==", "=") else None
+    if divisor is not None:
+        graph.assume_divisible(divisor[0], divisor[1], origin)
+        return
+    diff = add(lhs, mul(rhs, -1))
+    if rel in ("==", "="):
+        graph.eq(lhs, rhs, origin)
+    elif rel == "<=":
+        graph.assume_range(diff, None, 0, origin)
+    elif rel == "<":
+        graph.assume_range(diff, None, -1, origin)
+    elif rel == ">=":
+        graph.assume_range(diff, 0, None, origin)
+    elif rel == ">":
+        graph.assume_range(diff, 1, None, origin)
+    else:
+        raise UserFactError(f"user fact relation '{rel}' is not supported; use ==, <=, <, >= or >")
+
+
+def _mod_zero(lhs: Dim, rhs: Dim) -> tuple[Dim, int] | None:
+    """``Mod(x, k) == 0`` -> ``(x, k)``."""
+    if rhs != 0 or not isinstance(lhs, Expr) or len(lhs.terms) != 1:
+        return None
+    mono, coeff = lhs.terms[0]
+    if coeff == 1 and len(mono) == 1 and isinstance(mono[0], ModAtom) and isinstance(mono[0].den, int):
+        return mono[0].num, mono[0].den
+    return None
+
+
+def _require_symbol(graph: ConstraintGraph, name: str, text: str) -> None:
+    if not is_identifier(name):
+        raise UserFactError(f"user fact '{text}': '{name}' is not a symbol name")
+    if name not in graph.symbols:
+        known = ", ".join(sorted(n for n, i in graph.symbols.items() if i.kind == "input")) or "none"
+        raise UserFactError(
+            f"user fact '{text}' names '{name}', which is not a symbol of this program; "
+            f"known input symbols: {known}"
+        )
