@@ -12,7 +12,7 @@ import re
 
 from symshape.constraints import ConstraintGraph, Origin
 from symshape.errors import UserFactError
-from symshape.expr import Dim, Expr, ModAtom, add, mul
+from symshape.expr import Dim, Expr, ModAtom, add, as_symbol, mul
 from symshape.parse import is_identifier, parse_dim
 
 _REL = re.compile(r"(==|<=|>=|!=|<|>|=(?!=))")
@@ -56,6 +56,12 @@ def _apply_relation(graph: ConstraintGraph, lhs: Dim, rel: str, rhs: Dim, origin
     if divisor is not None:
         graph.assume_divisible(divisor[0], divisor[1], origin)
         return
+    if isinstance(lhs, int) and not isinstance(rhs, int):  # put the constant on the right
+        lhs, rhs, rel = rhs, lhs, _FLIP.get(rel, rel)
+    if as_symbol(lhs) is not None and isinstance(rhs, int) and rel in _AS_RANGE:
+        lo, hi = _AS_RANGE[rel](rhs)
+        graph.assume_range(lhs, lo, hi, origin)
+        return
     diff = add(lhs, mul(rhs, -1))
     if rel in ("==", "="):
         graph.eq(lhs, rhs, origin)
@@ -69,6 +75,15 @@ def _apply_relation(graph: ConstraintGraph, lhs: Dim, rel: str, rhs: Dim, origin
         graph.assume_range(diff, 1, None, origin)
     else:
         raise UserFactError(f"user fact relation '{rel}' is not supported; use ==, <=, <, >= or >")
+
+
+_FLIP = {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}
+_AS_RANGE = {
+    "<=": lambda k: (None, k),
+    "<": lambda k: (None, k - 1),
+    ">=": lambda k: (k, None),
+    ">": lambda k: (k + 1, None),
+}
 
 
 def _mod_zero(lhs: Dim, rhs: Dim) -> tuple[Dim, int] | None:

@@ -1,0 +1,149 @@
+"""Write an analysis back into an ONNX model as ``value_info`` (``symshape annotate``).
+
+Dims become ints or ``dim_param`` strings in sympy syntax over the input symbols, the
+convention of onnxruntime's symbolic shape inference. A graph output whose declared dim name is
+proven equal to the computed dim keeps its name; a data-dependent symbol that a graph output
+declares a name for takes that name everywhere. Weights are never loaded; external data keeps
+pointing at the original files.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import onnx
+
+from symshape.analysis import ProgressFn, analyze
+from symshape.errors import ModelError
+from symshape.expr import Dim, Expr, as_symbol, subs, sym
+from symshape.io import write_bytes_atomic
+from symshape.onnx.reader import load_model, model_to_program
+from symshape.parse import is_identifier, parse_dim
+from symshape.result import Analysis
+
+
+def annotate_file(
+    path: Path, out: Path, *, facts: Sequence[str] = (), progress: ProgressFn | None = None
+) -> str:
+    """Analyze ``path`` and write the annotated model to ``out``; returns a one-line summary."""
+    if Path(out).resolve() == Path(path).resolve():
+        raise ModelError(f"refusing to overwrite the input model '{path}'; choose another output path")
+    model = load_model(path)
+    result = analyze(model_to_program(model), facts=facts, progress=progress, source=str(path))
+    written = annotate_model(model, result)
+    _relocate_external_data(model, Path(path).parent, Path(out).parent)
+    write_bytes_atomic(Path(out), model.SerializeToString())
+    kinds = result.dim_kinds()
+    return (
+        f"wrote {out}: {written} values annotated; {kinds['static']} static dims, "
+        f"{kinds['symbolic']} symbolic, {kinds['fresh']} fresh; {len(result.guards())} guards"
+    )
+
+
+def annotate_model(model: onnx.ModelProto, result: Analysis) -> int:
+    """Set value_info / output shapes of ``model`` from ``result`` in place; returns the count."""
+    graph = model.graph
+    rename = _declared_output_names(graph, result)
+    elem_types = _elem_types(model)
+    inputs = {vi.name for vi in graph.input}
+    outputs = {vi.name: vi for vi in graph.output}
+    kept = [vi for vi in graph.value_info if result.shape(vi.name) is None]
+    del graph.value_info[:]
+    graph.value_info.extend(kept)
+    count = 0
+    for name in result.value_names():
+        if name in inputs:
+            continue
+        dims = result.shape(name)
+        assert dims is not None
+        if name in outputs:
+            vi = outputs[name]
+            declared = _declared_dims(vi)
+            _set_dims(vi, [_dim_text(d, rename, declared[i] if i < len(declared) else None, result)
+                           for i, d in enumerate(dims)])
+        else:
+            vi = graph.value_info.add()
+            vi.name = name
+            vi.type.tensor_type.elem_type = elem_types.get(name, onnx.TensorProto.UNDEFINED)
+            _set_dims(vi, [_dim_text(d, rename, None, result) for d in dims])
+        count += 1
+    return count
+
+
+def _declared_dims(vi: onnx.ValueInfoProto) -> list[str | None]:
+    t = vi.type.tensor_type
+    if not t.HasField("shape"):
+        return []
+    return [d.dim_param if d.HasField("dim_param") else None for d in t.shape.dim]
+
+
+def _declared_output_names(graph: onnx.GraphProto, result: Analysis) -> dict[str, Dim]:
+    """Fresh symbols that a graph output declares a name for, renamed to that name."""
+    taken = set(result.symbols())
+    rename: dict[str, Dim] = {}
+    for vi in graph.output:
+        dims = result.shape(vi.name) or ()
+        for d, declared in zip(dims, _declared_dims(vi), strict=False):
+            name = as_symbol(d)
+            if (declared and name and is_identifier(declared) and declared not in taken
+                    and result.symbols().get(name, {}).get("kind") in ("derived", "data")
+                    and name not in rename):
+                rename[name] = sym(declared)
+                taken.add(declared)
+    return rename
+
+
+def _dim_text(d: Dim, rename: dict[str, Dim], declared: str | None, result: Analysis) -> int | str:
+    d = subs(d, rename) if isinstance(d, Expr) else d
+    if isinstance(d, int):
+        return d
+    if declared:
+        try:
+            parsed = parse_dim(declared)
+        except Exception:  # noqa: BLE001 - an unparsable label is just not kept
+            parsed = None
+        if parsed is d:
+            return declared
+    return str(d)
+
+
+def _set_dims(vi: onnx.ValueInfoProto, dims: list[int | str]) -> None:
+    shape = vi.type.tensor_type.shape
+    del shape.dim[:]
+    for d in dims:
+        dim = shape.dim.add()
+        if isinstance(d, int):
+            dim.dim_value = d
+        else:
+            dim.dim_param = d
+
+
+def _elem_types(model: onnx.ModelProto) -> dict[str, int]:
+    """Element types from the model and onnx's (shape-free) type inference where it works."""
+    types: dict[str, int] = {}
+    for vi in list(model.graph.value_info) + list(model.graph.output) + list(model.graph.input):
+        if vi.type.HasField("tensor_type"):
+            types[vi.name] = vi.type.tensor_type.elem_type
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
+    except Exception:  # noqa: BLE001 - custom domains can make onnx's inference fail
+        return types
+    for vi in inferred.graph.value_info:
+        if vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type:
+            types.setdefault(vi.name, vi.type.tensor_type.elem_type)
+    return types
+
+
+def _relocate_external_data(model: onnx.ModelProto, src_dir: Path, dst_dir: Path) -> None:
+    """Point external-data locations at the original files when writing to another folder."""
+    if src_dir.resolve() == dst_dir.resolve():
+        return
+    for tensor in onnx.external_data_helper._get_all_tensors(model):  # noqa: SLF001
+        if tensor.data_location != onnx.TensorProto.EXTERNAL:
+            continue
+        for entry in tensor.external_data:
+            if entry.key == "location":
+                target = (src_dir / entry.value).resolve()
+                entry.value = os.path.relpath(target, dst_dir.resolve())

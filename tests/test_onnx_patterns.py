@@ -1,0 +1,152 @@
+"""Seed 004's shape patterns on hand-built ONNX graphs, checked against onnxruntime."""
+
+from __future__ import annotations
+
+import pytest
+from onnx import helper
+
+from symshape.errors import ContradictionError, ModelError
+from symshape.expr import sym
+from tests.onnx_builders import analyze_model, check_against_runtime, const, model, weight
+
+pytest.importorskip("onnxruntime")
+
+N = helper.make_node
+b, s = sym("batch"), sym("seq")
+
+
+def shape_chain_model():
+    """x[batch, seq, 32] -> [batch*seq, 32] via Shape/Gather/Mul/Unsqueeze/Concat -> [0, 0, 4, -1]."""
+    nodes = [
+        N("Shape", ["x"], ["shp"]),
+        N("Gather", ["shp", "i0"], ["d0"], axis=0),
+        N("Gather", ["shp", "i1"], ["d1"], axis=0),
+        N("Mul", ["d0", "d1"], ["bs"]),
+        N("Unsqueeze", ["bs", "ax0"], ["bs1"]),
+        N("Concat", ["bs1", "c32"], ["flat_shape"], axis=0),
+        N("Reshape", ["x", "flat_shape"], ["flat"]),
+        N("Relu", ["flat"], ["act"]),
+        N("Reshape", ["x", "split_shape"], ["heads"]),
+        N("Shape", ["heads"], ["heads_shape"], start=-2),
+    ]
+    inits = [const("i0", 0), const("i1", 1), const("ax0", [0]), const("c32", [32]),
+             const("split_shape", [0, 0, 4, -1])]
+    return model(nodes, {"x": ["batch", "seq", 32]}, ["act", "heads", "heads_shape"], inits)
+
+
+def test_shape_gather_concat_reshape_chain():
+    m = shape_chain_model()
+    result = analyze_model(m)
+    assert result.shape("flat") == (b * s, 32)
+    assert result.elements("flat_shape") == (b * s, 32)
+    assert result.shape("heads") == (b, s, 4, 8)
+    assert result.elements("heads_shape") == (4, 8)
+    assert not result.unresolved and not result.warnings
+    # Reshape's -1 is only defined when the other target dims are non-zero: a fact on the inputs.
+    assert result.symbols()["batch"]["range"] == [1, None]
+    assert result.symbols()["seq"]["range"] == [1, None]
+    envs = [{"batch": 2, "seq": 7}, {"batch": 3, "seq": 1}, {"batch": 1, "seq": 5}]
+    assert check_against_runtime(m, result, envs) > 0
+
+
+def test_reshape_minus_one_exact_and_inexact():
+    nodes = [N("Reshape", ["x", "t1"], ["y"]), N("Reshape", ["v", "t2"], ["w"])]
+    m = model(nodes, {"x": ["a", "c", 6], "v": ["n"]}, ["y", "w"], [const("t1", [-1, 3]), const("t2", [-1, 4])])
+    result = analyze_model(m)
+    a, c, n = sym("a"), sym("c"), sym("n")
+    assert result.shape("y") == (2 * a * c, 3)
+    (w0, w1) = result.shape("w")
+    assert w1 == 4 and str(w0) == "floor(n/4)"
+    assert result.symbols()["n"]["divisor"] == 4  # learned from n == 4*floor(n/4)
+    check_against_runtime(m, result, [{"a": 2, "c": 5, "n": 12}, {"a": 1, "c": 1, "n": 4}, {"a": 3, "c": 2, "n": 0}])
+    assert n is sym("n")
+
+
+def test_expand_and_tile_from_computed_shapes():
+    nodes = [
+        N("Shape", ["x"], ["shp"]),
+        N("Gather", ["shp", "i0"], ["d0"], axis=0),
+        N("Gather", ["shp", "i2"], ["d2"], axis=0),
+        N("Unsqueeze", ["d0", "ax0"], ["d0v"]),
+        N("Unsqueeze", ["d2", "ax0"], ["d2v"]),
+        N("Concat", ["d0v", "c4", "d2v"], ["target"], axis=0),
+        N("Expand", ["x", "target"], ["expanded"]),
+        N("Concat", ["one", "d2v", "one"], ["reps"], axis=0),
+        N("Tile", ["x", "reps"], ["tiled"]),
+    ]
+    inits = [const("i0", 0), const("i2", 2), const("ax0", [0]), const("c4", [4]), const("one", [1])]
+    m = model(nodes, {"x": ["batch", 1, "seq"]}, ["expanded", "tiled"], inits)
+    result = analyze_model(m)
+    assert result.shape("expanded") == (b, 4, s)
+    assert result.shape("tiled") == (b, s, s)
+    check_against_runtime(m, result, [{"batch": 2, "seq": 3}, {"batch": 1, "seq": 6}])
+
+
+def test_matmul_and_gemm_contraction_dims_are_equal():
+    nodes = [N("MatMul", ["x", "y"], ["xy"]), N("Gemm", ["p", "q"], ["pq"], transB=1)]
+    m = model(nodes, {"x": ["batch", "seq", "k"], "y": ["k2", 16], "p": ["m", "kk"], "q": ["n", "kk2"]}, ["xy", "pq"])
+    result = analyze_model(m)
+    assert result.same_dim(("x", 2), ("y", 0)) is True
+    assert result.same_dim(("p", 1), ("q", 1)) is True
+    assert result.shape("xy") == (b, s, 16)
+    assert result.shape("pq") == (sym("m"), sym("n"))
+    assert not result.guards()
+    envs = [{"batch": 2, "seq": 3, "k": 5, "k2": 5, "m": 4, "n": 7, "kk": 3, "kk2": 3}]
+    check_against_runtime(m, result, envs)
+
+
+def test_concat_non_axis_dims_are_equal():
+    m = model([N("Concat", ["a", "b"], ["ab"], axis=0)], {"a": ["p", "q"], "b": ["r", "q2"]}, ["ab"])
+    result = analyze_model(m)
+    assert result.same_dim(("a", 1), ("b", 1)) is True
+    assert result.shape("ab") == (sym("p") + sym("r"), sym("q"))
+    check_against_runtime(m, result, [{"p": 2, "q": 3, "r": 0, "q2": 3}, {"p": 1, "q": 1, "r": 4, "q2": 1}])
+
+
+def test_broadcast_of_two_symbols_that_may_be_one_is_not_merged():
+    m = model([N("Add", ["x", "y"], ["z"])], {"x": ["a", 4], "y": ["c", 4]}, ["z"])
+    result = analyze_model(m)
+    assert result.same_dim(("x", 0), ("y", 0)) is None  # not merged: either may be 1
+    assert str(result.shape("z")[0]) == "Max(a, c)"
+    assert [g[0] for g in result.guards()] == ["Min(a, c) >= 1"]
+    check_against_runtime(m, result, [{"a": 1, "c": 5}, {"a": 3, "c": 1}, {"a": 4, "c": 4}])
+
+
+def test_broadcast_symbol_against_constant_keeps_constant_without_merging():
+    m = model([N("Mul", ["x", "y"], ["z"])], {"x": ["a", 4], "y": [3, 4]}, ["z"])
+    result = analyze_model(m)
+    assert result.shape("z") == (3, 4)
+    assert result.same_dim(("x", 0), ("z", 0)) is None
+    assert not result.guards()
+    check_against_runtime(m, result, [{"a": 1}, {"a": 3}])
+
+
+def test_broadcast_merges_when_facts_rule_out_one():
+    m = model([N("Add", ["x", "y"], ["z"])], {"x": ["a", 4], "y": ["c", 4]}, ["z"])
+    result = analyze_model(m, facts=["a >= 2", "c >= 2"])
+    assert result.same_dim(("x", 0), ("y", 0)) is True
+    assert not result.guards()
+
+
+def test_contradiction_names_both_sides():
+    nodes = [N("MatMul", ["x", "w"], ["y"], name="layer0/attn/MatMul")]
+    m = model(nodes, {"x": ["batch", 768]}, ["y"], [weight("w", [512, 4])])
+    with pytest.raises(ContradictionError, match=r"MatMul 'layer0/attn/MatMul'.*dim 1 of 'x' \(768\) must equal dim 0 of 'w' \(512\)"):
+        analyze_model(m)
+
+
+def test_malformed_axis_is_a_model_error():
+    m = model([N("Concat", ["a", "b"], ["ab"], axis=3)], {"a": ["p", "q"], "b": ["r", "q"]}, ["ab"])
+    with pytest.raises(ModelError, match=r"Concat \(node 'Concat_0'\): axis 3 is out of range for rank 2"):
+        analyze_model(m)
+
+
+def test_sources_and_classes():
+    m = shape_chain_model()
+    result = analyze_model(m)
+    assert result.sources("flat") == [[("x", 0), ("x", 1)], []]
+    classes = result.classes()
+    sizes = [len(c) for c in classes]
+    assert sizes == sorted(sizes, reverse=True)
+    batch_class = next(c for c in classes if ("x", 0) in c)
+    assert ("heads", 0) in batch_class
