@@ -1,0 +1,88 @@
+"""The command line as a user runs it: exit codes, messages, files written."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import onnx
+import pytest
+from onnx import helper
+
+from tests.onnx_builders import const, model
+
+N = helper.make_node
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "symshape", *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def small_model(tmp_path: Path) -> Path:
+    m = model([N("Reshape", ["x", "t"], ["y"]), N("Add", ["y", "z"], ["out"])],
+              {"x": ["batch", "seq", 8], "z": ["n", 8]}, ["out"], [const("t", [-1, 8])])
+    path = tmp_path / "small.onnx"
+    onnx.save(m, path)
+    return path
+
+
+def test_analyze_prints_summary_and_writes_json(small_model: Path, tmp_path: Path):
+    out = tmp_path / "result.json"
+    proc = run_cli("analyze", str(small_model), "--json", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "dynamic dims in" in proc.stdout
+    assert "Min(batch*seq, n) >= 1" in proc.stdout  # the broadcast guard is listed
+    doc = json.loads(out.read_text())
+    assert doc["format"] == "symshape.analysis/1"
+    assert doc["values"]["y"]["dims"] == ["batch*seq", 8]
+    assert doc["values"]["x"]["dims"] == ["batch", "seq", 8]
+    assert set(doc["symbols"]) == {"batch", "seq", "n"}
+    assert doc["guards"][0]["condition"] == "Min(batch*seq, n) >= 1"
+
+
+def test_json_is_deterministic(small_model: Path):
+    first = run_cli("analyze", str(small_model), "--json", "-").stdout
+    second = run_cli("analyze", str(small_model), "--json", "-").stdout
+    assert first == second and first.startswith("{")
+
+
+def test_user_facts_change_the_result(small_model: Path):
+    proc = run_cli("analyze", str(small_model), "--json", "-", "--assume", "n == batch*seq")
+    doc = json.loads(proc.stdout)
+    assert doc["values"]["out"]["dims"] == ["batch*seq", 8]
+    assert doc["guards"] == []
+
+
+def test_unknown_symbol_in_fact_is_a_clear_error(small_model: Path):
+    proc = run_cli("analyze", str(small_model), "--assume", "bogus >= 1")
+    assert proc.returncode == 1
+    assert "names 'bogus', which is not a symbol of this program; known input symbols: batch, n, seq" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_missing_file_and_garbage_file(tmp_path: Path):
+    proc = run_cli("analyze", str(tmp_path / "nope.onnx"))
+    assert proc.returncode == 1 and "does not exist" in proc.stderr and "Traceback" not in proc.stderr
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model at all")
+    proc = run_cli("analyze", str(bad))
+    assert proc.returncode == 1 and "cannot read" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_annotate_writes_value_info_and_never_overwrites_input(small_model: Path, tmp_path: Path):
+    before = small_model.read_bytes()
+    proc = run_cli("annotate", str(small_model), "-o", str(small_model))
+    assert proc.returncode != 0 and "refusing to overwrite" in proc.stderr
+    assert small_model.read_bytes() == before
+    out = tmp_path / "annotated.onnx"
+    proc = run_cli("annotate", str(small_model), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    annotated = onnx.load(out)
+    infos = {vi.name: [d.dim_param or d.dim_value for d in vi.type.tensor_type.shape.dim]
+             for vi in list(annotated.graph.value_info) + list(annotated.graph.output)}
+    assert infos["y"] == ["batch*seq", 8]
+    assert infos["out"] == ["Max(batch*seq, n)", 8]
+    onnx.checker.check_model(annotated)
