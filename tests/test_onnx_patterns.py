@@ -150,3 +150,13 @@ def test_sources_and_classes():
     assert sizes == sorted(sizes, reverse=True)
     batch_class = next(c for c in classes if ("x", 0) in c)
     assert ("heads", 0) in batch_class
+
+
+def test_later_equality_revisits_an_earlier_broadcast():
+    """Add sees a and c (either may be 1); a later Concat proves a == c: the guard goes away."""
+    nodes = [N("Add", ["x", "y"], ["z"]), N("Concat", ["x", "y"], ["xy"], axis=1)]
+    m = model(nodes, {"x": ["a", 4], "y": ["c", 4]}, ["z", "xy"])
+    result = analyze_model(m)
+    assert result.shape("z") == (sym("a"), 4)
+    assert result.guards() == []
+    check_against_runtime(m, result, [{"a": 3, "c": 3}, {"a": 1, "c": 1}])

@@ -9,13 +9,14 @@ axis, so a second walk is stable), up to a small fixed number of times.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from symshape.constraints import ConstraintGraph, Origin
 from symshape.errors import ModelError
 from symshape.expr import Dim, Expr, product
+from symshape.facts import SymbolFacts
 from symshape.parse import is_identifier, parse_dim
 from symshape.program import Op, Program
 from symshape.result import Analysis, Unresolved, Warning_
@@ -45,7 +46,20 @@ class State:
     unresolved: list[Unresolved] = field(default_factory=list[Unresolved])
     warnings: list[Warning_] = field(default_factory=list[Warning_])
     fresh_memo: dict[tuple[str, ...], Expr] = field(default_factory=dict[tuple[str, ...], Expr])
-    imprecise: bool = False
+    watched: dict[str, SymbolFacts] = field(default_factory=dict[str, SymbolFacts])
+
+    def watch(self, dims: Iterable[Dim]) -> None:
+        """Remember the facts of the symbols in ``dims``: if they change, walk again."""
+        for d in dims:
+            if isinstance(d, Expr):
+                for name in d.free:
+                    if name not in self.watched:
+                        self.watched[name] = self.graph.facts.get(name)
+
+    def needs_another_walk(self) -> bool:
+        """Whether a watched symbol was solved or got new facts since it was watched."""
+        graph = self.graph
+        return any(graph.binding(n) is not None or graph.facts.get(n) != f for n, f in self.watched.items())
 
 
 class OpContext:
@@ -161,7 +175,7 @@ class OpContext:
 
     def guard(self, lhs: Dim, rel: str, rhs: Dim, rule: str, reason: str = "") -> None:
         """Record an assumption (and mark the op as revisitable)."""
-        self.state.imprecise = True
+        self.imprecise()
         self.graph.guard(lhs, rel, rhs, self.origin(rule), reason)
 
     def fresh(self, tag: str, *, kind: str = "derived", lo: int | None = 0, hi: int | None = None) -> Expr:
@@ -178,8 +192,10 @@ class OpContext:
         return self.graph.facts.prove_eq(self.graph.canon(a), self.graph.canon(b))
 
     def imprecise(self) -> None:
-        """Ask for a revisit if later equalities could sharpen this op's result."""
-        self.state.imprecise = True
+        """Ask for a revisit if later equalities or facts could sharpen this op's result."""
+        for i in range(self.num_inputs):
+            self.state.watch(self.shape_or_none(i) or ())
+            self.state.watch(self.elements(i) or ())
 
     def numel(self, i: int) -> Dim:
         """The element count of input ``i``."""
@@ -246,10 +262,9 @@ def analyze(
         apply_fact(graph, text)
     _constants(program, state)
     for _ in range(MAX_WALKS):
-        version = graph.version
-        state.imprecise = False
+        state.watched.clear()
         _walk(program, state, progress)
-        if not state.imprecise or graph.version == version:
+        if not state.needs_another_walk():
             break
         state.unresolved = [u for u in state.unresolved if u.value in program.inputs]
         state.warnings = []
