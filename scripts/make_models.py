@@ -1,0 +1,283 @@
+"""Generate the tiny random-weight test models in tests/models/ (and the bundled example).
+
+Each model is a Hugging Face architecture built from a small config (no hub download: weights
+are random, seeded) and exported by PyTorch's TorchScript exporter (``dynamo=False`` with
+``dynamic_axes``) and, where it works, the dynamo exporter (``dynamo=True`` with
+``dynamic_shapes``). Doc strings and per-node metadata are stripped to keep the files small.
+
+Usage:
+    python scripts/make_models.py [NAME ...] [--out tests/models] [--list]
+
+Needs the ``models`` extra (torch==2.13.0, transformers, onnxscript). Deterministic: running it
+twice gives the same graphs (weights come from ``torch.manual_seed``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import shutil
+import sys
+import traceback
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+import onnx  # noqa: E402
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "src" / "symshape" / "examples" / "bert_tiny.onnx"
+OPSET_TS = 17
+OPSET_DYNAMO = 18
+
+
+@dataclass
+class Spec:
+    """One model to export: how to build it and how its inputs vary."""
+
+    name: str
+    build: Callable[[], tuple[nn.Module, tuple[torch.Tensor, ...]]]
+    inputs: list[str]
+    outputs: list[str]
+    axes: dict[str, dict[int, str]]  # input/output name -> {axis: symbol} (TorchScript)
+    exporters: tuple[str, ...] = ("ts", "dynamo")
+    dynamo_dims: dict[str, dict[int, str]] | None = None  # defaults to ``axes`` restricted to inputs
+    dim_ranges: dict[str, tuple[int, int]] = field(default_factory=dict[str, tuple[int, int]])
+
+
+def seeded(fn: Callable[[], Any]) -> Callable[[], Any]:
+    def wrapped() -> Any:
+        torch.manual_seed(0)
+        return fn()
+
+    return wrapped
+
+
+class Outputs(nn.Module):
+    """Call a Hugging Face model with keyword inputs and return a flat tuple of tensors."""
+
+    def __init__(self, model: nn.Module, names: list[str], keys: list[str]) -> None:
+        super().__init__()
+        self.model = model
+        self.names = names
+        self.keys = keys
+
+    def forward(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        out = self.model(**dict(zip(self.names, args, strict=True)), return_dict=True)
+        return tuple(out[k] for k in self.keys)
+
+
+# --------------------------------------------------------------------------------- the models
+@seeded
+def build_bert() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    from transformers import BertConfig, BertModel
+
+    cfg = BertConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                     intermediate_size=64, max_position_embeddings=64, type_vocab_size=2,
+                     attn_implementation="eager")
+    model = Outputs(BertModel(cfg).eval(), ["input_ids", "attention_mask", "token_type_ids"],
+                    ["last_hidden_state", "pooler_output"])
+    ids = torch.randint(0, 100, (2, 7))
+    return model, (ids, torch.ones(2, 7, dtype=torch.long), torch.zeros(2, 7, dtype=torch.long))
+
+
+class GPT2WithPast(nn.Module):
+    """GPT-2 taking its KV cache as flat ``past_key_i``/``past_value_i`` tensors."""
+
+    def __init__(self, model: nn.Module, layers: int) -> None:
+        super().__init__()
+        self.model = model
+        self.layers = layers
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor, position_ids: torch.Tensor,
+                *past: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        from transformers import DynamicCache
+
+        cache = DynamicCache()
+        for i in range(self.layers):
+            cache.update(past[2 * i], past[2 * i + 1], i)
+        out = self.model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
+                         past_key_values=cache, use_cache=True, return_dict=True)
+        present = out.past_key_values
+        flat: list[torch.Tensor] = []
+        for i in range(self.layers):
+            flat += [present.layers[i].keys, present.layers[i].values]
+        return (out.logits, *flat)
+
+
+GPT2_LAYERS = 2
+
+
+@seeded
+def build_gpt2() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    cfg = GPT2Config(vocab_size=100, n_embd=32, n_layer=GPT2_LAYERS, n_head=4, n_positions=64,
+                     attn_implementation="eager")
+    model = GPT2WithPast(GPT2LMHeadModel(cfg).eval(), GPT2_LAYERS)
+    batch, seq, past = 2, 3, 5
+    ids = torch.randint(0, 100, (batch, seq))
+    mask = torch.ones(batch, past + seq, dtype=torch.long)
+    pos = torch.arange(past, past + seq).unsqueeze(0).expand(batch, seq)
+    kv = [torch.randn(batch, 4, past, 8) for _ in range(2 * GPT2_LAYERS)]
+    return model, (ids, mask, pos, *kv)
+
+
+def _gpt2_names() -> tuple[list[str], list[str], dict[str, dict[int, str]]]:
+    past_in = [f"past_{kind}_{i}" for i in range(GPT2_LAYERS) for kind in ("key", "value")]
+    present = [f"present_{kind}_{i}" for i in range(GPT2_LAYERS) for kind in ("key", "value")]
+    axes: dict[str, dict[int, str]] = {
+        "input_ids": {0: "batch", 1: "seq"},
+        "attention_mask": {0: "batch", 1: "past_seq + seq"},
+        "position_ids": {0: "batch", 1: "seq"},
+        "logits": {0: "batch", 1: "seq"},
+    }
+    axes |= {n: {0: "batch", 2: "past_seq"} for n in past_in}
+    axes |= {n: {0: "batch", 2: "past_seq + seq"} for n in present}
+    return ["input_ids", "attention_mask", "position_ids", *past_in], ["logits", *present], axes
+
+
+GPT2_IN, GPT2_OUT, GPT2_AXES = _gpt2_names()
+
+SPECS: list[Spec] = [
+    Spec("bert", build_bert, ["input_ids", "attention_mask", "token_type_ids"],
+         ["last_hidden_state", "pooler_output"],
+         {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "seq"},
+          "token_type_ids": {0: "batch", 1: "seq"}, "last_hidden_state": {0: "batch", 1: "seq"},
+          "pooler_output": {0: "batch"}}),
+    Spec("gpt2_past", build_gpt2, GPT2_IN, GPT2_OUT, GPT2_AXES, exporters=("ts",)),
+]
+
+
+# ------------------------------------------------------------------------------- exporting
+def export_ts(spec: Spec, model: nn.Module, args: tuple[torch.Tensor, ...], path: Path) -> None:
+    torch.onnx.export(model, args, str(path), input_names=spec.inputs, output_names=spec.outputs,
+                      dynamic_axes=spec.axes, opset_version=OPSET_TS, dynamo=False,
+                      do_constant_folding=True)
+
+
+def export_dynamo(spec: Spec, model: nn.Module, args: tuple[torch.Tensor, ...], path: Path) -> None:
+    dims_by_name: dict[str, Any] = {}
+    chosen = spec.dynamo_dims or {k: v for k, v in spec.axes.items() if k in spec.inputs}
+    shapes: list[dict[int, Any] | None] = []
+    for name in spec.inputs:
+        axes = chosen.get(name)
+        if not axes:
+            shapes.append(None)
+            continue
+        entry = {}
+        for axis, label in axes.items():
+            if label not in dims_by_name:
+                lo, hi = spec.dim_ranges.get(label, (1, 1024))
+                dims_by_name[label] = torch.export.Dim(label, min=lo, max=hi)
+            entry[axis] = dims_by_name[label]
+        shapes.append(entry)
+    program = torch.onnx.export(model, args, input_names=spec.inputs, output_names=spec.outputs,
+                                dynamic_shapes=_group_varargs(model, shapes), opset_version=OPSET_DYNAMO,
+                                dynamo=True, verbose=False)
+    if program is None:
+        raise RuntimeError("the dynamo exporter returned no program")
+    program.save(str(path), external_data=False)
+
+
+def _group_varargs(model: nn.Module, shapes: list[Any]) -> tuple[Any, ...]:
+    """torch.export wants the specs of ``*args`` as one nested tuple."""
+    import inspect
+
+    params = list(inspect.signature(model.forward).parameters.values())
+    fixed = [p for p in params if p.kind == p.POSITIONAL_OR_KEYWORD]
+    if any(p.kind == p.VAR_POSITIONAL for p in params):
+        return (*shapes[:len(fixed)], tuple(shapes[len(fixed):]))
+    return tuple(shapes)
+
+
+def strip(path: Path) -> None:
+    """Drop doc strings and per-node metadata (stack traces): they are most of a tiny model."""
+    model = onnx.load(str(path))
+    for graph in _graphs(model.graph):
+        graph.doc_string = ""
+        for node in graph.node:
+            node.doc_string = ""
+            del node.metadata_props[:]
+        for vi in list(graph.value_info) + list(graph.input) + list(graph.output):
+            vi.doc_string = ""
+            del vi.metadata_props[:]
+    del model.metadata_props[:]
+    model.doc_string = ""
+    model.producer_version = ""
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+def _graphs(graph: onnx.GraphProto) -> list[onnx.GraphProto]:
+    out = [graph]
+    for node in graph.node:
+        for attr in node.attribute:
+            if attr.type == onnx.AttributeProto.GRAPH:
+                out += _graphs(attr.g)
+            elif attr.type == onnx.AttributeProto.GRAPHS:
+                for g in attr.graphs:
+                    out += _graphs(g)
+    return out
+
+
+def make(spec: Spec, out_dir: Path, exporters: tuple[str, ...]) -> list[tuple[Path, str]]:
+    """Export ``spec`` with each exporter; returns ``(path, "ok" or the failure)`` per file."""
+    results: list[tuple[Path, str]] = []
+    for kind in exporters:
+        if kind not in spec.exporters:
+            continue
+        path = out_dir / f"{spec.name}_{kind}.onnx"
+        model, args = spec.build()
+        quiet = io.StringIO()
+        try:
+            with warnings.catch_warnings(), contextlib.redirect_stdout(quiet):
+                warnings.simplefilter("ignore")
+                (export_ts if kind == "ts" else export_dynamo)(spec, model, args, path)
+            strip(path)
+            results.append((path, "ok"))
+        except Exception as err:  # noqa: BLE001 - record every exporter failure and move on
+            path.unlink(missing_ok=True)
+            last = traceback.format_exception_only(type(err), err)[-1].strip()
+            results.append((path, f"FAILED: {last[:300]}"))
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="models to make (default: all)")
+    parser.add_argument("--out", type=Path, default=ROOT / "tests" / "models")
+    parser.add_argument("--exporters", default="ts,dynamo")
+    parser.add_argument("--list", action="store_true")
+    opts = parser.parse_args(argv)
+    if opts.list:
+        for spec in SPECS:
+            print(spec.name, ",".join(spec.exporters))
+        return 0
+    opts.out.mkdir(parents=True, exist_ok=True)
+    wanted = [s for s in SPECS if not opts.names or s.name in opts.names]
+    failed = 0
+    for spec in wanted:
+        for path, status in make(spec, opts.out, tuple(opts.exporters.split(","))):
+            size = f"{path.stat().st_size / 1024:.0f} KiB" if path.exists() else "-"
+            print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {status} ({size})")
+            failed += status != "ok"
+            if spec.name == "bert" and path.name == "bert_ts.onnx" and status == "ok":
+                shutil.copyfile(path, EXAMPLE)
+                print(f"{EXAMPLE.relative_to(ROOT)}: copied from {path.name}")
+    total = sum(p.stat().st_size for p in opts.out.glob("*.onnx"))
+    print(f"total size of {opts.out.name}/*.onnx: {total / 2**20:.2f} MiB")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
