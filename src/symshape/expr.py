@@ -146,8 +146,8 @@ def _paren(d: Dim) -> str:
     text = str(d)
     if isinstance(d, int):
         return f"({text})" if d < 0 else text
-    if len(d.terms) == 1 and d.terms[0][1] == 1:
-        return text
+    if len(d.terms) == 1 and d.terms[0][1] == 1 and len(d.terms[0][0]) == 1:
+        return text  # a single atom; a product needs parentheses as a denominator
     return f"({text})"
 
 

@@ -70,8 +70,8 @@ def print_summary(result: Analysis, *, all_values: bool = False, console: Consol
     if len(classes) > 10:
         console.print(f"  ... {len(classes) - 10} more sets (--json lists them all)")
     _print_list(console, "guards", [f"{escape(c)}   [dim]{escape(o)}: {escape(r)}[/]" for c, o, r in result.guards()])
-    _print_list(console, "unresolved", [escape(f"{u.value}[{u.axis}]: {u.reason}") for u in result.unresolved])
-    _print_list(console, "warnings", [escape(f"{w.op_type} '{w.op_name}': {w.message}") for w in result.warnings])
+    _print_list(console, "unresolved", [escape(f"{u.value}[{u.axis}]: {result.public_text(u.reason)}") for u in result.unresolved])
+    _print_list(console, "warnings", [escape(f"{w.op_type} '{w.op_name}': {result.public_text(w.message)}") for w in result.warnings])
     if all_values:
         for name in result.value_names():
             console.print(f"  {escape(name)}: {_dims(result.shape(name) or ())}")

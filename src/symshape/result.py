@@ -6,6 +6,7 @@ gives the same output bytes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,7 @@ from symshape.expr import Dim, Expr, product, subs, sym
 from symshape.program import Program
 
 FORMAT = "symshape.analysis/1"
+_PRIVATE_NAME = re.compile(r"\b_t\d+_*")
 DimRef = tuple[str, int]
 
 
@@ -99,6 +101,12 @@ class Analysis:
     def public(self, d: Dim) -> Dim:
         """``d`` in canonical form with public symbol names."""
         return subs(self.graph.canon(d), self._rename)
+
+    def public_text(self, text: str) -> str:
+        """``text`` with private fresh-symbol names replaced by their public names."""
+        if not self._rename:
+            return text
+        return _PRIVATE_NAME.sub(lambda m: str(self._rename.get(m.group(0), m.group(0))), text)
 
     # --------------------------------------------------------- questions
     def shape(self, value: str) -> tuple[Dim, ...] | None:
@@ -188,7 +196,7 @@ class Analysis:
             cond = f"{self.public(lhs)} {g.rel} {self.public(rhs)}"
             if cond not in seen:
                 seen.add(cond)
-                out.append((cond, str(g.origin), g.reason))
+                out.append((cond, str(g.origin), self.public_text(g.reason)))
         return out
 
     def symbols(self) -> dict[str, dict[str, Any]]:
@@ -246,8 +254,11 @@ class Analysis:
             "values": values,
             "classes": [[[v, a] for v, a in c] for c in self.classes()],
             "guards": [{"condition": c, "origin": o, "reason": r} for c, o, r in self.guards()],
-            "unresolved": [[u.value, u.axis, u.reason] for u in self.unresolved],
-            "warnings": [{"op": w.op_name, "op_type": w.op_type, "message": w.message} for w in self.warnings],
+            "unresolved": [[u.value, u.axis, self.public_text(u.reason)] for u in self.unresolved],
+            "warnings": [
+                {"op": w.op_name, "op_type": w.op_type, "message": self.public_text(w.message)}
+                for w in self.warnings
+            ],
         }
 
 

@@ -106,7 +106,8 @@ def graph_to_program(graph: onnx.GraphProto, opset: dict[str, int]) -> Program:
         c = tensor_const(t)
         values[t.name] = Value(t.name, TensorType(c.dtype, c.dims), c.values, is_initializer=True)
     for vi in list(graph.value_info) + list(graph.output):
-        values[vi.name] = Value(vi.name, _type_of(vi))
+        if vi.name not in values:  # exporters may list initializers in value_info too
+            values[vi.name] = Value(vi.name, _type_of(vi))
     inputs: list[str] = []
     for vi in graph.input:
         if vi.name in values and values[vi.name].is_initializer:
