@@ -57,7 +57,9 @@ def observed_shapes(m: onnx.ModelProto, feeds: Mapping[str, np.ndarray]) -> dict
     import onnxruntime as ort
 
     inferred = onnx.shape_inference.infer_shapes(m)
-    types = {vi.name: vi.type.tensor_type.elem_type for vi in list(inferred.graph.value_info) + list(inferred.graph.output)}
+    types = {
+        vi.name: vi.type.tensor_type.elem_type for vi in list(inferred.graph.value_info) + list(inferred.graph.output)
+    }
     probe = onnx.ModelProto()
     probe.CopyFrom(m)
     del probe.graph.output[:]

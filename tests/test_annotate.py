@@ -16,16 +16,21 @@ N = helper.make_node
 
 
 def _dims_of(m: onnx.ModelProto) -> dict[str, list[int | str]]:
-    return {vi.name: [d.dim_param or d.dim_value for d in vi.type.tensor_type.shape.dim]
-            for vi in list(m.graph.value_info) + list(m.graph.output)}
+    return {
+        vi.name: [d.dim_param or d.dim_value for d in vi.type.tensor_type.shape.dim]
+        for vi in list(m.graph.value_info) + list(m.graph.output)
+    }
 
 
 def _mlp(weight: onnx.TensorProto, out_dims: list[int | str | None]) -> onnx.ModelProto:
-    nodes = [N("MatMul", ["x", "w"], ["h"]), N("Relu", ["h"], ["r"]),
-             N("Reshape", ["r", "t"], ["y"])]
+    nodes = [N("MatMul", ["x", "w"], ["h"]), N("Relu", ["h"], ["r"]), N("Reshape", ["r", "t"], ["y"])]
     graph = helper.make_graph(
-        nodes, "mlp", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", "seq", weight.dims[0]])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_dims)], [weight, const("t", [0, -1])])
+        nodes,
+        "mlp",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", "seq", weight.dims[0]])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_dims)],
+        [weight, const("t", [0, -1])],
+    )
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     m.ir_version = 8
     return m
@@ -36,8 +41,14 @@ def test_external_data_written_elsewhere_still_runs(tmp_path: Path):
     w = helper.make_tensor("w", TensorProto.FLOAT, [16, 8], np.ones(128, np.float32).tolist())
     src_dir, out_dir = tmp_path / "src", tmp_path / "out"
     src_dir.mkdir()
-    onnx.save(_mlp(w, ["batch", None]), src_dir / "m.onnx", save_as_external_data=True,
-              all_tensors_to_one_file=True, location="m.bin", size_threshold=0)
+    onnx.save(
+        _mlp(w, ["batch", None]),
+        src_dir / "m.onnx",
+        save_as_external_data=True,
+        all_tensors_to_one_file=True,
+        location="m.bin",
+        size_threshold=0,
+    )
     annotate_file(src_dir / "m.onnx", out_dir / "m.onnx")
     assert not (out_dir / "m.bin").exists()  # weights are neither loaded nor copied
     annotated = onnx.load(out_dir / "m.onnx")  # loads external data through the relocated path

@@ -22,8 +22,12 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def small_model(tmp_path: Path) -> Path:
-    m = model([N("Reshape", ["x", "t"], ["y"]), N("Add", ["y", "z"], ["out"])],
-              {"x": ["batch", "seq", 8], "z": ["n", 8]}, ["out"], [const("t", [-1, 8])])
+    m = model(
+        [N("Reshape", ["x", "t"], ["y"]), N("Add", ["y", "z"], ["out"])],
+        {"x": ["batch", "seq", 8], "z": ["n", 8]},
+        ["out"],
+        [const("t", [-1, 8])],
+    )
     path = tmp_path / "small.onnx"
     onnx.save(m, path)
     return path
@@ -81,8 +85,10 @@ def test_annotate_writes_value_info_and_never_overwrites_input(small_model: Path
     proc = run_cli("annotate", str(small_model), "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     annotated = onnx.load(out)
-    infos = {vi.name: [d.dim_param or d.dim_value for d in vi.type.tensor_type.shape.dim]
-             for vi in list(annotated.graph.value_info) + list(annotated.graph.output)}
+    infos = {
+        vi.name: [d.dim_param or d.dim_value for d in vi.type.tensor_type.shape.dim]
+        for vi in list(annotated.graph.value_info) + list(annotated.graph.output)
+    }
     assert infos["y"] == ["batch*seq", 8]
     assert infos["out"] == ["Max(batch*seq, n)", 8]
     onnx.checker.check_model(annotated)

@@ -29,8 +29,7 @@ def shape_chain_model():
         N("Reshape", ["x", "split_shape"], ["heads"]),
         N("Shape", ["heads"], ["heads_shape"], start=-2),
     ]
-    inits = [const("i0", 0), const("i1", 1), const("ax0", [0]), const("c32", [32]),
-             const("split_shape", [0, 0, 4, -1])]
+    inits = [const("i0", 0), const("i1", 1), const("ax0", [0]), const("c32", [32]), const("split_shape", [0, 0, 4, -1])]
     return model(nodes, {"x": ["batch", "seq", 32]}, ["act", "heads", "heads_shape"], inits)
 
 
@@ -131,7 +130,9 @@ def test_broadcast_merges_when_facts_rule_out_one():
 def test_contradiction_names_both_sides():
     nodes = [N("MatMul", ["x", "w"], ["y"], name="layer0/attn/MatMul")]
     m = model(nodes, {"x": ["batch", 768]}, ["y"], [weight("w", [512, 4])])
-    with pytest.raises(ContradictionError, match=r"MatMul 'layer0/attn/MatMul'.*dim 1 of 'x' \(768\) must equal dim 0 of 'w' \(512\)"):
+    with pytest.raises(
+        ContradictionError, match=r"MatMul 'layer0/attn/MatMul'.*dim 1 of 'x' \(768\) must equal dim 0 of 'w' \(512\)"
+    ):
         analyze_model(m)
 
 

@@ -11,9 +11,7 @@ import click
 from symshape.errors import SymshapeError
 from symshape.io import write_text_atomic
 
-FACT_HELP = (
-    "A fact about input symbols, e.g. 'a + b == 1024', 'seq <= 4096', 'h % 8 == 0'. Repeatable."
-)
+FACT_HELP = "A fact about input symbols, e.g. 'a + b == 1024', 'seq <= 4096', 'h % 8 == 0'. Repeatable."
 
 
 def collect_facts(assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> list[str]:
@@ -27,7 +25,9 @@ def collect_facts(assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[s
 def fact_options(fn: click.decorators.FC) -> click.decorators.FC:
     """The user-fact options shared by every command that analyzes."""
     fn = click.option("--likely", multiple=True, metavar="NAME=V1,V2", help="Likely values of a symbol.")(fn)
-    fn = click.option("--dim", multiple=True, metavar="NAME=LO..HI", help="Range of a symbol (either end may be empty).")(fn)
+    fn = click.option(
+        "--dim", multiple=True, metavar="NAME=LO..HI", help="Range of a symbol (either end may be empty)."
+    )(fn)
     fn = click.option("--assume", multiple=True, metavar="FACT", help=FACT_HELP)(fn)
     return fn
 
@@ -41,11 +41,23 @@ def main() -> None:
 @main.command()
 @click.argument("model", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--example", is_flag=True, help="Analyze the bundled tiny BERT example.")
-@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), help="Write the symshape.analysis/1 JSON here ('-' for stdout).")
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the symshape.analysis/1 JSON here ('-' for stdout).",
+)
 @click.option("--all-values", is_flag=True, help="List every value's dims in the summary.")
 @fact_options
-def analyze(model: Path | None, example: bool, json_out: Path | None, all_values: bool,
-            assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> None:
+def analyze(
+    model: Path | None,
+    example: bool,
+    json_out: Path | None,
+    all_values: bool,
+    assume: tuple[str, ...],
+    dim: tuple[str, ...],
+    likely: tuple[str, ...],
+) -> None:
     """Infer every dim of MODEL (.onnx or .mlir) in terms of the input symbols."""
     from symshape.api import analyze_file, example_path
     from symshape.report import print_summary, progress_bar
@@ -75,7 +87,14 @@ def guard_input(out: Path, *inputs: Path) -> None:
 
 @main.command()
 @click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Where to write the annotated model.")
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to write the annotated model.",
+)
 @fact_options
 def annotate(model: Path, out: Path, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> None:
     """Write MODEL with every value's shape as value_info (ints or sympy-syntax dim_params)."""
@@ -90,10 +109,21 @@ def annotate(model: Path, out: Path, assume: tuple[str, ...], dim: tuple[str, ..
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-p", "--passes", "passes", required=True, metavar="PASS[,PASS...]", help="Comma-separated pass pipeline, e.g. shape-optimization.")
-@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), help="Write here instead of stdout.")
+@click.option(
+    "-p",
+    "--passes",
+    "passes",
+    required=True,
+    metavar="PASS[,PASS...]",
+    help="Comma-separated pass pipeline, e.g. shape-optimization.",
+)
+@click.option(
+    "-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), help="Write here instead of stdout."
+)
 @fact_options
-def opt(file: Path, passes: str, out: Path | None, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> None:
+def opt(
+    file: Path, passes: str, out: Path | None, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]
+) -> None:
     """Run symshape's MLIR passes over FILE (mlir-opt style)."""
     from symshape.mlir.opt import run_opt
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 
 from rich.console import Console
@@ -18,13 +18,19 @@ MIN_OPS_FOR_PROGRESS = 5000
 
 
 @contextmanager
-def progress_bar() -> Iterator[ProgressFn]:
+def progress_bar() -> Generator[ProgressFn, None, None]:
     """A callback that shows a bar on stderr for long walks (nothing when not a terminal)."""
     if not sys.stderr.isatty():
         yield lambda done, total: None
         return
-    bar = Progress(TextColumn("analyzing"), BarColumn(), TextColumn("{task.completed}/{task.total} ops"),
-                   TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+    bar = Progress(
+        TextColumn("analyzing"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} ops"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
     task = None
 
     def update(done: int, total: int) -> None:
@@ -70,8 +76,16 @@ def print_summary(result: Analysis, *, all_values: bool = False, console: Consol
     if len(classes) > 10:
         console.print(f"  ... {len(classes) - 10} more sets (--json lists them all)")
     _print_list(console, "guards", [f"{escape(c)}   [dim]{escape(o)}: {escape(r)}[/]" for c, o, r in result.guards()])
-    _print_list(console, "unresolved", [escape(f"{u.value}[{u.axis}]: {result.public_text(u.reason)}") for u in result.unresolved])
-    _print_list(console, "warnings", [escape(f"{w.op_type} '{w.op_name}': {result.public_text(w.message)}") for w in result.warnings])
+    _print_list(
+        console,
+        "unresolved",
+        [escape(f"{u.value}[{u.axis}]: {result.public_text(u.reason)}") for u in result.unresolved],
+    )
+    _print_list(
+        console,
+        "warnings",
+        [escape(f"{w.op_type} '{w.op_name}': {result.public_text(w.message)}") for w in result.warnings],
+    )
     if all_values:
         for name in result.value_names():
             console.print(f"  {escape(name)}: {_dims(result.shape(name) or ())}")

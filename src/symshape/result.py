@@ -248,16 +248,14 @@ class Analysis:
             "format": FORMAT,
             "source": self.source,
             "symbols": {
-                k: {key: v[key] for key in ("range", "divisor", "likely", "origin")}
-                for k, v in self.symbols().items()
+                k: {key: v[key] for key in ("range", "divisor", "likely", "origin")} for k, v in self.symbols().items()
             },
             "values": values,
             "classes": [[[v, a] for v, a in c] for c in self.classes()],
             "guards": [{"condition": c, "origin": o, "reason": r} for c, o, r in self.guards()],
             "unresolved": [[u.value, u.axis, self.public_text(u.reason)] for u in self.unresolved],
             "warnings": [
-                {"op": w.op_name, "op_type": w.op_type, "message": self.public_text(w.message)}
-                for w in self.warnings
+                {"op": w.op_name, "op_type": w.op_type, "message": self.public_text(w.message)} for w in self.warnings
             ],
         }
 

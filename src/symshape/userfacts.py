@@ -27,8 +27,9 @@ def apply_fact(graph: ConstraintGraph, text: str) -> None:
     if m:
         name, lo, hi = m.group(1), m.group(2), m.group(3)
         _require_symbol(graph, name, text)
-        graph.assume_range(graph.canon(parse_dim(name)), None if lo is None else int(lo),
-                           None if hi is None else int(hi), origin)
+        graph.assume_range(
+            graph.canon(parse_dim(name)), None if lo is None else int(lo), None if hi is None else int(hi), origin
+        )
         return
     m = _LIKELY.match(text)
     if m:
@@ -102,6 +103,5 @@ def _require_symbol(graph: ConstraintGraph, name: str, text: str) -> None:
     if name not in graph.symbols:
         known = ", ".join(sorted(n for n, i in graph.symbols.items() if i.kind == "input")) or "none"
         raise UserFactError(
-            f"user fact '{text}' names '{name}', which is not a symbol of this program; "
-            f"known input symbols: {known}"
+            f"user fact '{text}' names '{name}', which is not a symbol of this program; known input symbols: {known}"
         )

@@ -24,9 +24,7 @@ from symshape.parse import is_identifier, parse_dim
 from symshape.result import Analysis
 
 
-def annotate_file(
-    path: Path, out: Path, *, facts: Sequence[str] = (), progress: ProgressFn | None = None
-) -> str:
+def annotate_file(path: Path, out: Path, *, facts: Sequence[str] = (), progress: ProgressFn | None = None) -> str:
     """Analyze ``path`` and write the annotated model to ``out``; returns a one-line summary."""
     if Path(out).resolve() == Path(path).resolve():
         raise ModelError(f"refusing to overwrite the input model '{path}'; choose another output path")
@@ -61,8 +59,10 @@ def annotate_model(model: onnx.ModelProto, result: Analysis) -> int:
         if name in outputs:
             vi = outputs[name]
             declared = _declared_dims(vi)
-            _set_dims(vi, [_dim_text(d, rename, declared[i] if i < len(declared) else None, result)
-                           for i, d in enumerate(dims)])
+            _set_dims(
+                vi,
+                [_dim_text(d, rename, declared[i] if i < len(declared) else None, result) for i, d in enumerate(dims)],
+            )
         else:
             vi = graph.value_info.add()
             vi.name = name
@@ -87,9 +87,14 @@ def _declared_output_names(graph: onnx.GraphProto, result: Analysis) -> dict[str
         dims = result.shape(vi.name) or ()
         for d, declared in zip(dims, _declared_dims(vi), strict=False):
             name = as_symbol(d)
-            if (declared and name and is_identifier(declared) and declared not in taken
-                    and result.symbols().get(name, {}).get("kind") in ("derived", "data")
-                    and name not in rename):
+            if (
+                declared
+                and name
+                and is_identifier(declared)
+                and declared not in taken
+                and result.symbols().get(name, {}).get("kind") in ("derived", "data")
+                and name not in rename
+            ):
                 rename[name] = sym(declared)
                 taken.add(declared)
     return rename

@@ -126,8 +126,7 @@ def graph_to_program(graph: onnx.GraphProto, opset: dict[str, int]) -> Program:
                 subgraphs[a.name] = v
             else:
                 attrs[a.name] = v
-        op = Op(domain, node.op_type, name, list(node.input), list(node.output), attrs,
-                opset.get(domain, 0), subgraphs)
+        op = Op(domain, node.op_type, name, list(node.input), list(node.output), attrs, opset.get(domain, 0), subgraphs)
         ops.append(op)
         for out in node.output:
             if out and out not in values:

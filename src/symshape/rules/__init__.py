@@ -24,11 +24,14 @@ _FAMILIES = (
     "symshape.rules.linalg",
     "symshape.rules.reduce",
     "symshape.rules.nn",
+    "symshape.rules.conv",
+    "symshape.rules.resize_pad",
     "symshape.rules.indexing",
     "symshape.rules.generators",
     "symshape.rules.data_dependent",
     "symshape.rules.control_flow",
     "symshape.rules.contrib",
+    "symshape.rules.contrib_attention", "symshape.rules.contrib_misc",
     "symshape.rules.mlir_ops",
 )
 _loaded = False
