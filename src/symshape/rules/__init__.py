@@ -32,7 +32,6 @@ _FAMILIES = (
     "symshape.rules.control_flow",
     "symshape.rules.contrib",
     "symshape.rules.contrib_attention", "symshape.rules.contrib_misc",
-    "symshape.rules.contrib_attention", "symshape.rules.contrib_misc",
     "symshape.rules.mlir_ops",
 )
 _loaded = False
