@@ -147,7 +147,7 @@ class ConstraintGraph:
         out = self._canon.get(d)
         if out is None:
             out = self.facts.simplify(subs(d, self._bind))
-            if isinstance(out, Expr) and out.free & self._bind.keys():
+            if isinstance(out, Expr) and any(n in self._bind for n in out.free):
                 out = self.facts.simplify(subs(out, self._bind))
             self._canon[d] = out
         return out

@@ -6,6 +6,8 @@ Weights are never loaded: initializers contribute their dims, and only small int
 
 from __future__ import annotations
 
+import functools
+import math
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,7 @@ def load_model(path: str | Path) -> onnx.ModelProto:
         raise ModelError(f"cannot read '{path}' as an ONNX model: {err}") from None
 
 
+@functools.lru_cache(maxsize=64)
 def dtype_name(elem_type: int) -> str:
     """numpy-style name of an ONNX element type (``float32``, ``int64``, ...)."""
     try:
@@ -64,15 +67,27 @@ def tensor_const(t: onnx.TensorProto) -> ConstTensor:
     """Dims, dtype and (small integer) contents of a TensorProto, never loading large data."""
     dims = tuple(int(d) for d in t.dims)
     dtype = dtype_name(t.data_type)
-    numel = int(np.prod(dims)) if dims else 1
+    numel = math.prod(dims)
     values = None
     uses_external = t.data_location == onnx.TensorProto.EXTERNAL
     if dtype in _INT_DTYPES and numel <= MAX_CONST_ELEMENTS and not uses_external:
-        try:
-            values = tuple(int(x) for x in numpy_helper.to_array(t).reshape(-1).tolist())
-        except Exception:  # noqa: BLE001 - malformed raw data: treat contents as unknown
-            values = None
+        values = _small_ints(t, numel)
     return ConstTensor(dims, dtype, values)
+
+
+def _small_ints(t: onnx.TensorProto, numel: int) -> tuple[int, ...] | None:
+    """The contents of a small integer tensor (the int64 cases without numpy's overhead)."""
+    if t.data_type == onnx.TensorProto.INT64:
+        if t.raw_data:
+            if len(t.raw_data) == 8 * numel:
+                return tuple(np.frombuffer(t.raw_data, dtype="<i8").tolist())
+            return None
+        if len(t.int64_data) == numel:
+            return tuple(t.int64_data)
+    try:
+        return tuple(int(x) for x in numpy_helper.to_array(t).reshape(-1).tolist())
+    except Exception:  # noqa: BLE001 - malformed raw data: treat contents as unknown
+        return None
 
 
 def _attr_value(a: onnx.AttributeProto, opset: dict[str, int]) -> Any:
