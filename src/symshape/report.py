@@ -15,6 +15,7 @@ from symshape.analysis import ProgressFn
 from symshape.result import Analysis
 
 MIN_OPS_FOR_PROGRESS = 5000
+MAX_INPUT_ROWS = 12
 
 
 @contextmanager
@@ -54,10 +55,13 @@ def print_summary(result: Analysis, *, all_values: bool = False, console: Consol
     program = result.program
     console.print(f"[bold]{result.source or program.name}[/]: {len(program.ops)} ops, {len(program.inputs)} inputs")
     table = Table("input", "dims", box=None, pad_edge=False)
-    for name in program.inputs:
+    shown = program.inputs if all_values else program.inputs[:MAX_INPUT_ROWS]
+    for name in shown:
         dims = result.shape(name)
         table.add_row(escape(name), _dims(dims) if dims is not None else "[red]unknown rank[/]")
     console.print(table)
+    if len(shown) < len(program.inputs):
+        console.print(f"  ... {len(program.inputs) - len(shown)} more inputs (--all-values lists them)")
     symbols = result.symbols()
     if symbols:
         console.print("[bold]symbols[/]: " + ", ".join(_symbol(n, s) for n, s in symbols.items()))
