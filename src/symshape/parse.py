@@ -1,3 +1,4 @@
+# pyright: strict
 """Parse sympy-syntax dimension strings (``batch*seq``, ``floor(h/2) + 1``, ``Max(a, b)``).
 
 Other tools write these into ONNX ``dim_param`` fields (onnxruntime's symbolic shape inference,
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NoReturn
 
 from symshape.errors import ExpressionSyntaxError
 from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mod, mul, smax, smin, sym
@@ -55,7 +57,7 @@ class _Parser:
             pos = m.end()
         self.i = 0
 
-    def _fail(self, why: str) -> None:
+    def _fail(self, why: str) -> NoReturn:
         raise ExpressionSyntaxError(
             f"cannot parse dimension expression '{self.text}': {why}; write it in sympy syntax, "
             f"e.g. 'batch*seq', 'floor(h/2) + 1', 'Max(a, b)', 'Mod(n, 8)'"
@@ -69,7 +71,7 @@ class _Parser:
         if tok is None or (expected is not None and tok != expected):
             self._fail(f"expected {expected or 'more input'!r}, found {tok or 'end of input'!r}")
         self.i += 1
-        return tok  # type: ignore[return-value]
+        return tok
 
     def parse(self) -> Dim:
         if not self.tokens:
@@ -84,7 +86,7 @@ class _Parser:
             q = exact_div(v.num, v.den)
             if q is None:
                 self._fail(f"'{v.num}/{v.den}' is not an integer; wrap it in floor() or ceiling()")
-            return q  # type: ignore[return-value]
+            return q
         return v
 
     def _sum(self) -> _Val:
@@ -146,7 +148,6 @@ class _Parser:
                 return self._call(tok)
             return sym(tok)
         self._fail(f"unexpected {tok!r}")
-        raise AssertionError  # unreachable: _fail raises
 
     def _call(self, fn: str) -> Dim:
         self._take("(")
@@ -168,7 +169,6 @@ class _Parser:
         if fn == "Mod" and len(whole) == 2:
             return mod(whole[0], whole[1])
         self._fail(f"unknown function {fn}() with {len(args)} argument(s)")
-        raise AssertionError  # unreachable
 
 
 def _combine_add(a: _Val, b: _Val, sign: int) -> _Val:
