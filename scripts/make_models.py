@@ -65,14 +65,15 @@ def seeded(fn: Callable[[], Any]) -> Callable[[], Any]:
 class Outputs(nn.Module):
     """Call a Hugging Face model with keyword inputs and return a flat tuple of tensors."""
 
-    def __init__(self, model: nn.Module, names: list[str], keys: list[str]) -> None:
+    def __init__(self, model: nn.Module, names: list[str], keys: list[str], **extra: Any) -> None:
         super().__init__()
         self.model = model
         self.names = names
         self.keys = keys
+        self.extra = extra
 
     def forward(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        out = self.model(**dict(zip(self.names, args, strict=True)), return_dict=True)
+        out = self.model(**dict(zip(self.names, args, strict=True)), return_dict=True, **self.extra)
         return tuple(out[k] for k in self.keys)
 
 
@@ -148,13 +149,93 @@ def _gpt2_names() -> tuple[list[str], list[str], dict[str, dict[int, str]]]:
 
 GPT2_IN, GPT2_OUT, GPT2_AXES = _gpt2_names()
 
+
+@seeded
+def build_t5() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    from transformers import T5Config, T5Model
+
+    cfg = T5Config(vocab_size=100, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_decoder_layers=2,
+                   num_heads=4, relative_attention_num_buckets=8, relative_attention_max_distance=20,
+                   decoder_start_token_id=0, attn_implementation="eager")
+    model = Outputs(T5Model(cfg).eval(), ["input_ids", "attention_mask", "decoder_input_ids"],
+                    ["last_hidden_state", "encoder_last_hidden_state"], use_cache=False)
+    return model, (torch.randint(0, 100, (2, 7)), torch.ones(2, 7, dtype=torch.long),
+                   torch.randint(0, 100, (2, 5)))
+
+
+@seeded
+def build_vit() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    from transformers import ViTConfig, ViTModel
+
+    cfg = ViTConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+                    image_size=32, patch_size=8, num_channels=3, attn_implementation="eager")
+    model = Outputs(ViTModel(cfg, add_pooling_layer=True).eval(), ["pixel_values"],
+                    ["last_hidden_state", "pooler_output"], interpolate_pos_encoding=True)
+    return model, (torch.randn(2, 3, 40, 48),)
+
+
+@seeded
+def build_swin() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    from transformers import SwinConfig, SwinModel
+
+    cfg = SwinConfig(image_size=32, patch_size=4, num_channels=3, embed_dim=16, depths=[2, 2],
+                     num_heads=[2, 4], window_size=4, mlp_ratio=2.0, attn_implementation="eager")
+    model = Outputs(SwinModel(cfg).eval(), ["pixel_values"], ["last_hidden_state", "pooler_output"])
+    return model, (torch.randn(2, 3, 38, 45),)
+
+
+@seeded
+def build_resnet() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    from transformers import ResNetConfig, ResNetModel
+
+    cfg = ResNetConfig(num_channels=3, embedding_size=8, hidden_sizes=[8, 16], depths=[1, 1],
+                       layer_type="basic", downsample_in_first_stage=False)
+    model = Outputs(ResNetModel(cfg).eval(), ["pixel_values"], ["last_hidden_state", "pooler_output"])
+    return model, (torch.randn(2, 3, 37, 50),)
+
+
+@seeded
+def build_wav2vec2() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    from transformers import Wav2Vec2Config, Wav2Vec2Model
+
+    cfg = Wav2Vec2Config(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+                         conv_dim=(16, 16), conv_stride=(5, 2), conv_kernel=(10, 3),
+                         num_conv_pos_embeddings=8, num_conv_pos_embedding_groups=4,
+                         feat_extract_norm="group", do_stable_layer_norm=False, mask_time_prob=0.0,
+                         attn_implementation="eager")
+    model = Outputs(Wav2Vec2Model(cfg).eval(), ["input_values"], ["last_hidden_state", "extract_features"])
+    return model, (torch.randn(2, 400),)
+
+
+IMAGE_AXES = {"pixel_values": {0: "batch", 2: "height", 3: "width"}}
+
 SPECS: list[Spec] = [
     Spec("bert", build_bert, ["input_ids", "attention_mask", "token_type_ids"],
          ["last_hidden_state", "pooler_output"],
          {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "seq"},
           "token_type_ids": {0: "batch", 1: "seq"}, "last_hidden_state": {0: "batch", 1: "seq"},
           "pooler_output": {0: "batch"}}),
-    Spec("gpt2_past", build_gpt2, GPT2_IN, GPT2_OUT, GPT2_AXES, exporters=("ts",)),
+    Spec("gpt2_past", build_gpt2, GPT2_IN, GPT2_OUT, GPT2_AXES,
+         dynamo_dims={k: ({0: "batch", 1: "total_seq"} if k == "attention_mask" else v)
+                      for k, v in GPT2_AXES.items() if k in GPT2_IN}),
+    Spec("t5", build_t5, ["input_ids", "attention_mask", "decoder_input_ids"],
+         ["last_hidden_state", "encoder_last_hidden_state"],
+         {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "seq"},
+          "decoder_input_ids": {0: "batch", 1: "dec_seq"}, "last_hidden_state": {0: "batch", 1: "dec_seq"},
+          "encoder_last_hidden_state": {0: "batch", 1: "seq"}}),
+    Spec("vit", build_vit, ["pixel_values"], ["last_hidden_state", "pooler_output"],
+         IMAGE_AXES | {"last_hidden_state": {0: "batch"}, "pooler_output": {0: "batch"}},
+         dim_ranges={"height": (8, 512), "width": (8, 512)}),
+    Spec("swin", build_swin, ["pixel_values"], ["last_hidden_state", "pooler_output"],
+         IMAGE_AXES | {"last_hidden_state": {0: "batch"}, "pooler_output": {0: "batch"}},
+         dim_ranges={"height": (16, 512), "width": (16, 512)}),
+    Spec("resnet", build_resnet, ["pixel_values"], ["last_hidden_state", "pooler_output"],
+         IMAGE_AXES | {"last_hidden_state": {0: "batch"}, "pooler_output": {0: "batch"}},
+         dim_ranges={"height": (8, 512), "width": (8, 512)}),
+    Spec("wav2vec2", build_wav2vec2, ["input_values"], ["last_hidden_state", "extract_features"],
+         {"input_values": {0: "batch", 1: "samples"}, "last_hidden_state": {0: "batch"},
+          "extract_features": {0: "batch"}},
+         dim_ranges={"samples": (40, 16000)}),
 ]
 
 

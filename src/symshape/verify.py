@@ -293,26 +293,39 @@ def assignments(
     base = sorted({s for name in declared for s in _free(graph.canon(sym(name)))}, key=_order(declared))
     chosen = values or {}
     out: list[Env] = []
-    for k in range(n):
+    for k in range(n * 20):
+        if len(out) == n:
+            break
         used: set[int] = set()
         env: Env = {}
         for i, s in enumerate(base):
             if s in chosen:
                 options = list(chosen[s])
-                env[s] = options[k % len(options)]
+                env[s] = options[len(out) % len(options)]
             else:
                 env[s] = _pick(graph.facts.get(s), i + k * len(base), used)
             used.add(env[s])
-        out.append(_complete(analysis, declared, env))
+        full = _complete(analysis, declared, env)
+        derived = [v for name, v in full.items() if name not in env]
+        if _admitted(analysis, full) and not set(derived) & (used | {1}) and len(set(derived)) == len(derived):
+            out.append(full)
     if edge and out:
         facts = graph.facts
         ones = [s for s in base if 1 in chosen.get(s, ()) or (s not in chosen and facts.get(s).admits(1))]
-        first = out[0]
-        for s in ones:
-            out.append(_complete(analysis, declared, {**_base_env(first, base), s: 1}))
-        if len(ones) > 1:
-            out.append(_complete(analysis, declared, {**_base_env(first, base), **dict.fromkeys(ones, 1)}))
+        groups = [{s} for s in ones] + ([set(ones)] if len(ones) > 1 else [])
+        for group in groups:
+            for sample in out[:n]:
+                env = {**_base_env(sample, base), **dict.fromkeys(group, 1)}
+                full = _complete(analysis, declared, env)
+                if _admitted(analysis, full):
+                    out.append(full)
+                    break
     return _unique(out)
+
+
+def _admitted(analysis: Analysis, env: Env) -> bool:
+    """Whether every declared input symbol's value satisfies its recorded range and divisor."""
+    return all(analysis.graph.facts.get(name).admits(v) for name, v in env.items())
 
 
 def _free(d: Dim) -> frozenset[str]:
