@@ -25,7 +25,8 @@ def shape_of_rank(ctx: OpContext, i: int, ranks: Sequence[int], name: str) -> tu
     if len(dims) not in ranks:
         allowed = " or ".join(str(r) for r in ranks)
         raise ModelError(
-            f"{ctx.where()}: input #{i} ('{name}') must have rank {allowed}, got rank {len(dims)}; "
+            f"{ctx.where()}: input #{i} '{name}' (value '{ctx.op.inputs[i]}') must have rank {allowed}, "
+            f"got rank {len(dims)}; "
             "check the model against the op's contract"
         )
     return dims

@@ -53,9 +53,10 @@ def _past_kv(ctx: OpContext, i: int, batch: Dim, heads: int, head: Dim, name: st
 @register(MS, "Attention")
 def attention(ctx: OpContext) -> None:
     """Self attention with merged QKV weights: input ``(B, S, D_i)``, weights ``(D_i, D+D+D_v)``
-    give ``output (B, S, D_v)`` and ``present (2, B, N, P+S, H)`` (the past's shape when
+    give ``output (B, S, D_v)`` and ``present (2, B, N, P+S, H_v)`` (the past's shape when
     ``past_present_share_buffer``). ``D, D_v`` come from ``qkv_hidden_sizes`` or are a third of
-    the weights' width. Facts: contraction, bias length, ``N | D``, the past's layout.
+    the weights' width; the kernel sizes present by the V head size (a past needs ``D == D_v``).
+    Facts: contraction, bias length, ``N | D`` and ``N | D_v``, the past's layout.
 
     https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.Attention
     """
@@ -70,10 +71,10 @@ def attention(ctx: OpContext) -> None:
             raise ModelError(f"{ctx.where()}: qkv_hidden_sizes must be [D, D, D_v], got {list(sizes)}")
         q_hidden, v_hidden = sizes[0], sizes[2]
         eq_dims(ctx, w[1], q_hidden + sizes[1] + v_hidden, "qkv_hidden_sizes", 1, 1, "sum of qkv_hidden_sizes")
-        div_exact(ctx, v_hidden, heads, "v_hidden_size")
     else:
         q_hidden = v_hidden = div_exact(ctx, w[1], 3, "dim 1 of 'weights'")
     head = div_exact(ctx, q_hidden, heads, "hidden_size")
+    v_head = div_exact(ctx, v_hidden, heads, "v_hidden_size")
     past_len: Dim = 0
     past = None
     if ctx.has_input(4):
@@ -88,7 +89,7 @@ def attention(ctx: OpContext) -> None:
     _mask_facts(ctx, 3, batch, seq, total)
     _bias_facts(ctx, 5, seq, total)
     ctx.set_output(0, (batch, seq, v_hidden))
-    ctx.set_output(1, past if share and past is not None else (2, batch, heads, total, head))
+    ctx.set_output(1, past if share and past is not None else (2, batch, heads, total, v_head))
 
 
 def _share_total(ctx: OpContext, i: int, seq: Dim) -> Dim:
