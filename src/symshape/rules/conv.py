@@ -136,7 +136,7 @@ def window_out(ctx: OpContext, x: Dim, i: int, w: Window, *, pool: bool) -> Dim:
     else:
         if pool:
             if not ctx.graph.facts.prove_ge(span, 0):
-                ctx.guard(add(x, pb + pe), ">=", ek, "pooling window fits",
+                ctx.guard(x, ">=", add(ek, -(pb + pe)), "pooling window fits",
                           f"spatial axis {i}: the padded input holds one window (ONNX floors, onnxruntime truncates)")
         else:
             require_ge(ctx, span, 0, "convolution window fits", f"spatial axis {i}: padded input minus the kernel")

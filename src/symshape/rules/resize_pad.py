@@ -25,6 +25,7 @@ from symshape.rules.common import normalize_axis
 from symshape.rules.conv import fdiv, require_ge
 
 FLOAT32_EXACT = 2**24  # integers below this are exact in float32
+MAX_SCALE_DENOMINATOR = 64
 
 
 # ------------------------------------------------------------------ Mod tidying
@@ -174,14 +175,20 @@ def _float32(x: float) -> float:
 
 
 def scaled_dim(ctx: OpContext, d: Dim, scale: Fraction | int, axis: int) -> Dim:
-    """``floor(d * scale)`` as onnxruntime computes it with a float32 scale, or a fresh symbol."""
+    """``floor(d * scale)`` as onnxruntime computes it with a float32 scale, or a fresh symbol.
+
+    A scale that is exactly a small fraction ``p/q`` (2.0, 0.5, 1.5) is exact. A float32 that
+    rounds *up* from ``p/q`` (``4/3``) still floors like ``p/q`` below a size bound (a guard).
+    Other scales, and every scale once ``d*scale`` passes 2**24 (float32 stops being exact, in
+    onnxruntime as much as here), are not claimed exactly.
+    """
     s = Fraction(scale)
     if s < 0:
         raise ModelError(f"{ctx.where()}: scale {float(s)} on axis {axis} is negative")
-    if s.denominator & (s.denominator - 1) == 0:  # dyadic: the float32 product is exact
+    near = s.limit_denominator(MAX_SCALE_DENOMINATOR)
+    if near == s:
         return ctx.graph.canon(fdiv(mul(d, s.numerator), s.denominator))
-    near = s.limit_denominator(64)
-    if Fraction(_float32(float(near))) == s and s >= near:
+    if Fraction(_float32(float(near))) == s and s > near:
         # floor(d*s) == floor(d*p/q) while d*(s - p/q) plus the float32 rounding stays < 1/q
         err = (s - near) + s / FLOAT32_EXACT
         bound = int(1 / (near.denominator * err))
