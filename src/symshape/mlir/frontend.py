@@ -1,0 +1,553 @@
+"""xDSL ``ModuleOp`` -> `Program` per function, and the MLIR entry points of the analysis.
+
+Values are named ``@<func>:%<name in the text>`` (``@main:%arg0``, ``@main:%3``, result 1 of
+``%5:2`` is ``@main:%5#1``). Each *root* function (one not inlined into a caller) becomes one
+`FuncView`: its Program, its xDSL op, and the map from Program value names back to SSA values.
+
+* Function arguments are the graph inputs; a ``?`` dim of ``%x`` is the symbol ``x_d<axis>``.
+  Integer and index scalar arguments carry their value as a symbol named after the argument.
+* ``func.call`` of a private function called once is inlined (its values keep their own
+  ``@callee:%..`` names, and its dims are expressed in the caller's symbols); other calls run
+  the callee's ops per call site.
+* ``jax.export`` modules: the shape specifications quoted in the ``shape_assertion`` messages
+  (``args[0].shape = (2*b, s)``) name the arguments' dims, and ``jax.global_constant = "b"``
+  names dimension-variable arguments; jax guarantees every dimension variable is ``>= 1``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+    UnrankedTensorType,
+    UnregisteredAttr,
+    UnregisteredOp,
+)
+from xdsl.dialects.builtin import TensorType as XTensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from symshape.analysis import ProgressFn, analyze
+from symshape.errors import ModelError
+from symshape.mlir.parse import parse_module, source_names
+from symshape.program import ConstTensor, Op, Program, SourceDim, TensorType, Value
+from symshape.result import Analysis
+
+MAX_CONST = 64
+MAX_CALL_OPS = 20000  # ops cloned for non-inlined calls in one function, at most
+_SAFE = re.compile(r"[^A-Za-z0-9_]")
+
+
+@dataclass
+class FuncView:
+    """One root function: its Program, the xDSL op, and Program value name -> SSA value.
+
+    ``facts`` are facts the module itself implies (jax's dimension variables are ``>= 1``);
+    ``inlined`` names the functions whose bodies are part of ``program``.
+    """
+
+    name: str
+    func: func.FuncOp
+    program: Program
+    values: dict[str, SSAValue]
+    facts: list[str] = field(default_factory=list[str])
+    inlined: list[str] = field(default_factory=list[str])
+
+
+# ------------------------------------------------------------------ attributes and types
+
+
+@dataclass(frozen=True)
+class DialectAttr:
+    """An attribute of an unregistered dialect: ``#stablehlo.dot<...>`` -> name and fields."""
+
+    name: str
+    fields: dict[str, Any]
+    text: str
+
+
+def py_attr(attr: Attribute) -> Any:
+    """A Python view of an attribute: int, float, str, list, dict, `ConstTensor`, `DialectAttr`."""
+    if isinstance(attr, IntegerAttr):
+        value = attr.value.data
+        return int(value != 0) if isinstance(attr.type, IntegerType) and attr.type.width.data == 1 else value
+    if isinstance(attr, FloatAttr):
+        return float(attr.value.data)
+    if isinstance(attr, StringAttr):
+        return attr.data
+    if isinstance(attr, DenseArrayBase):
+        return [int(v) if not isinstance(v, float) else v for v in attr.get_values()]
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        return dense_const(attr)
+    if isinstance(attr, ArrayAttr):
+        return [py_attr(a) for a in attr.data]
+    if isinstance(attr, DictionaryAttr):
+        return {k: py_attr(v) for k, v in attr.data.items()}
+    if isinstance(attr, SymbolRefAttr):
+        return attr.root_reference.data
+    if isinstance(attr, UnitAttr):
+        return True
+    if isinstance(attr, UnregisteredAttr):
+        return dialect_attr(attr.attr_name.data, attr.value.data)
+    return str(attr)
+
+
+def dense_const(attr: DenseIntOrFPElementsAttr) -> ConstTensor:
+    """Dims, element type and (small integer) contents of a dense elements attribute."""
+    dims = tuple(attr.get_shape())
+    etype = attr.get_element_type()
+    dtype = str(etype)
+    numel = 1
+    for d in dims:
+        numel *= d
+    values = None
+    if isinstance(etype, (IntegerType, IndexType)) and numel <= MAX_CONST:
+        raw = attr.get_values()
+        width1 = isinstance(etype, IntegerType) and etype.width.data == 1
+        values = tuple(int(v != 0) if width1 else int(v) for v in raw)
+    return ConstTensor(dims, dtype, values)
+
+
+def dialect_attr(name: str, body: str) -> DialectAttr:
+    """``#stablehlo.dot<lhs_contracting_dimensions = [1], ...>`` and ``#stablehlo<comparison_direction GE>``."""
+    text = body.strip()
+    short = name.split(".", 1)[1] if "." in name else name
+    if "=" not in text:
+        return DialectAttr(short, {"value": text}, text)
+    fields: dict[str, Any] = {}
+    for part in _split_top(text):
+        key, _, value = part.partition("=")
+        fields[key.strip()] = _field_value(value.strip())
+    return DialectAttr(short, fields, text)
+
+
+def _split_top(text: str) -> list[str]:
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for i, c in enumerate(text):
+        if c in "[(<{":
+            depth += 1
+        elif c in "])>}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p for p in (p.strip() for p in parts) if p]
+
+
+def _field_value(text: str) -> Any:
+    if text.startswith("[") and text.endswith("]"):
+        items = _split_top(text[1:-1])
+        try:
+            return [int(i) for i in items]
+        except ValueError:
+            return items
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def tensor_type(t: Attribute) -> TensorType:
+    """The Program view of an MLIR type: dims (None for ``?``) or None when unranked/opaque."""
+    if isinstance(t, XTensorType):
+        dims: tuple[SourceDim, ...] = tuple(None if d == DYNAMIC_INDEX else int(d) for d in t.get_shape())
+        return TensorType(str(t.element_type), dims)
+    if isinstance(t, UnrankedTensorType):
+        return TensorType(str(t.element_type), None)
+    if isinstance(t, (IndexType, IntegerType, AnyFloat)):
+        return TensorType(str(t), ())
+    text = str(t)
+    if text == "!shape.size":
+        return TensorType("index", ())
+    if text in ("!shape.shape", "!shape.value_shape"):
+        return TensorType("index", (None,))
+    return TensorType(text, None)
+
+
+def op_full_name(op: Operation) -> str:
+    """``mhlo.add`` also for unregistered ops."""
+    if isinstance(op, UnregisteredOp):
+        return op.op_name.data
+    return op.name
+
+
+def op_attrs(op: Operation) -> dict[str, Any]:
+    """Attributes and properties of ``op`` as Python values."""
+    out: dict[str, Any] = {}
+    for source in (op.properties, op.attributes):
+        for key, value in source.items():
+            if key != "op_name__":
+                out[key] = py_attr(value)
+    return out
+
+
+# ------------------------------------------------------------------------- naming
+
+
+class _Names:
+    """``@func:%name`` for every SSA value, from the text names (unique fallbacks otherwise)."""
+
+    def __init__(self, module: ModuleOp) -> None:
+        self.source = source_names(module)
+        self.assigned: dict[SSAValue, str] = {}
+        self.taken: set[str] = set()
+        self.counter = 0
+
+    def name(self, value: SSAValue, fn: str, prefix: str = "") -> str:
+        key = value if not prefix else None
+        if key is not None and key in self.assigned:
+            return self.assigned[key]
+        local = self.source.get(value) or value.name_hint
+        full = f"{prefix}@{fn}:%{local}" if local else ""
+        while not full or full in self.taken:
+            self.counter += 1
+            full = f"{prefix}@{fn}:%_v{self.counter}"
+        self.taken.add(full)
+        if key is not None:
+            self.assigned[key] = full
+        return full
+
+
+def symbol_stem(name: str) -> str:
+    """An identifier from a value name: ``@main:%arg0`` -> ``arg0``."""
+    local = name.rsplit(":%", 1)[-1]
+    stem = _SAFE.sub("_", local)
+    return stem if stem and not stem[0].isdigit() else f"v{stem}"
+
+
+# ---------------------------------------------------------------------- the builder
+
+
+class _Builder:
+    """Builds the Program of one root function (inlining single-call private callees)."""
+
+    def __init__(self, module: ModuleOp, names: _Names, funcs: dict[str, func.FuncOp], calls: dict[str, int]) -> None:
+        self.module = module
+        self.names = names
+        self.funcs = funcs
+        self.calls = calls
+        self.cloned = 0
+
+    def build(self, fn: func.FuncOp) -> FuncView:
+        name = fn.sym_name.data
+        program = Program(name, [], [], {}, [])
+        values: dict[str, SSAValue] = {}
+        block = fn.body.blocks.first
+        if block is None:
+            raise ModelError(f"function '@{name}' has no body; only defined functions can be analyzed")
+        declared, facts = jax_arg_dims(fn)
+        for i, arg in enumerate(block.args):
+            vname = self.names.name(arg, name)
+            values[vname] = arg
+            vtype = tensor_type(arg.type)
+            if vtype.dims is not None:
+                dims = declared.get(i) or tuple(
+                    d if d is not None else f"{symbol_stem(vname)}_d{axis}" for axis, d in enumerate(vtype.dims)
+                )
+                vtype = TensorType(vtype.dtype, dims)
+            program.values[vname] = Value(vname, vtype)
+            program.inputs.append(vname)
+            if vtype.dims == () and _is_int_type(vtype.dtype):
+                label = _arg_attr(fn, i, "jax.global_constant") or symbol_stem(vname)
+                program.ops.append(Op("func", "arg", vname, [vname], [vname], {"symbol": label}))
+        inlined: list[str] = []
+        outputs = self.emit_block(block, name, program, values, [name], inlined, prefix="")
+        program.outputs = outputs
+        return FuncView(name, fn, program, values, facts, inlined)
+
+    def emit_block(
+        self,
+        block: Any,
+        fn: str,
+        program: Program,
+        values: dict[str, SSAValue] | None,
+        stack: list[str],
+        inlined: list[str],
+        prefix: str,
+    ) -> list[str]:
+        """Emit the ops of ``block``; returns the names its terminator returns."""
+        outputs: list[str] = []
+        for index, op in enumerate(block.ops):
+            full = op_full_name(op)
+            if full in ("func.return", "shape.assuming_yield"):
+                outputs = [self.value(v, fn, program, values, prefix) for v in op.operands]
+                continue
+            if full == "func.call":
+                self.emit_call(op, fn, program, values, stack, inlined, prefix)
+                continue
+            if full == "shape.assuming" and op.regions:
+                inner = self.emit_block(op.regions[0].blocks.first, fn, program, values, stack, inlined, prefix)
+                results = [self.value(r, fn, program, values, prefix) for r in op.results]
+                program.ops.append(Op("shape", "assuming", _op_name(results, fn, index, full, prefix), inner, results))
+                continue
+            self.emit_op(op, index, fn, program, values, prefix)
+        return outputs
+
+    def value(self, v: SSAValue, fn: str, program: Program, values: dict[str, SSAValue] | None, prefix: str) -> str:
+        name = self.names.name(v, fn, prefix)
+        if name not in program.values:
+            program.values[name] = Value(name, tensor_type(v.type))
+        if values is not None:
+            values[name] = v
+        return name
+
+    def emit_op(self, op: Operation, index: int, fn: str, program: Program, values: dict[str, SSAValue] | None,
+                prefix: str) -> None:
+        full = op_full_name(op)
+        dialect, _, op_type = full.partition(".")
+        inputs = [self.value(v, fn, program, values, prefix) for v in op.operands]
+        outputs = [self.value(r, fn, program, values, prefix) for r in op.results]
+        attrs = op_attrs(op)
+        if op_type == "custom_call" and op.operands:
+            _attach_condition(op, attrs, inputs, lambda v: self.value(v, fn, program, values, prefix))
+        program.ops.append(Op(dialect, op_type, _op_name(outputs, fn, index, full, prefix), inputs, outputs, attrs))
+
+    def emit_call(self, op: Operation, fn: str, program: Program, values: dict[str, SSAValue] | None,
+                  stack: list[str], inlined: list[str], prefix: str) -> None:
+        callee_name = py_attr(op.properties.get("callee") or op.attributes["callee"])
+        callee = self.funcs.get(callee_name)
+        inputs = [self.value(v, fn, program, values, prefix) for v in op.operands]
+        outputs = [self.value(r, fn, program, values, prefix) for r in op.results]
+        body = callee.body.blocks.first if callee is not None else None
+        if callee is None or body is None or callee_name in stack:
+            program.ops.append(Op("func", "call", _op_name(outputs, fn, 0, "call", prefix), inputs, outputs,
+                                  {"callee": callee_name}))
+            return
+        if self.calls.get(callee_name, 0) == 1 and _is_private(callee) and not prefix:
+            inlined.append(callee_name)
+            self.bind(inputs, list(body.args), callee_name, program, values, prefix)
+            rets = self.emit_block(body, callee_name, program, values, [*stack, callee_name], inlined, prefix)
+            for src, dst in zip(rets, outputs, strict=False):
+                program.ops.append(Op("func", "bind", f"{dst}=", [src], [dst]))
+            return
+        call_name = _op_name(outputs, fn, len(program.ops), "call", prefix)
+        sub = Program(callee_name, [], [], {}, [])
+        size = sum(1 for _ in body.walk())
+        if self.cloned + size <= MAX_CALL_OPS:
+            self.cloned += size
+            sub_prefix = f"{call_name}/"
+            sub.inputs = [self.value(a, callee_name, sub, None, sub_prefix) for a in body.args]
+            sub.outputs = self.emit_block(body, callee_name, sub, None, [*stack, callee_name], [], sub_prefix)
+        program.ops.append(Op("func", "call", call_name, inputs, outputs, {"callee": callee_name},
+                              subgraphs={"body": sub} if sub.ops or sub.inputs else {}))
+
+    def bind(self, inputs: list[str], args: list[SSAValue], callee: str, program: Program,
+             values: dict[str, SSAValue] | None, prefix: str) -> None:
+        for src, arg in zip(inputs, args, strict=False):
+            dst = self.value(arg, callee, program, values, prefix)
+            program.ops.append(Op("func", "bind", f"{dst}=", [src], [dst]))
+
+
+def _op_name(outputs: list[str], fn: str, index: int, full: str, prefix: str) -> str:
+    if outputs:
+        return outputs[0].split("#", 1)[0]
+    return f"{prefix}@{fn}:{full}#{index}"
+
+
+def _attach_condition(op: Operation, attrs: dict[str, Any], inputs: list[str], name_of: Any) -> None:
+    """For ``custom_call @shape_assertion(%cond, ...)``: the compare that made ``%cond``."""
+    cond = op.operands[0].owner
+    if isinstance(cond, Operation) and op_full_name(cond).endswith(".compare") and len(cond.operands) == 2:
+        direction = py_attr(cond.attributes.get("comparison_direction") or cond.properties["comparison_direction"])
+        text = direction.fields.get("value") if isinstance(direction, DialectAttr) else str(direction)
+        attrs["condition"] = {"direction": str(text).strip(), "lhs": len(inputs), "rhs": len(inputs) + 1}
+        inputs.extend(name_of(v) for v in cond.operands)
+
+
+def _is_int_type(dtype: str) -> bool:
+    return dtype == "index" or re.fullmatch(r"u?i\d+|si\d+", dtype) is not None
+
+
+def _is_private(fn: func.FuncOp) -> bool:
+    return fn.sym_visibility is not None and fn.sym_visibility.data == "private"
+
+
+def _arg_attr(fn: func.FuncOp, index: int, key: str) -> str | None:
+    attrs = fn.arg_attrs
+    if attrs is None or index >= len(attrs.data):
+        return None
+    entry = attrs.data[index]
+    value = entry.data.get(key) if isinstance(entry, DictionaryAttr) else None
+    return value.data if isinstance(value, StringAttr) and value.data else None
+
+
+# ----------------------------------------------------------------------- jax.export
+
+
+_SPEC = re.compile(r"args\[(\d+)\]\.shape = \(")
+_JAX_FUNCS = {"floordiv": "floor_div", "mod": "Mod", "max": "Max", "min": "Min", "non_negative": "_nonneg"}
+
+
+def jax_arg_dims(fn: func.FuncOp) -> tuple[dict[int, tuple[SourceDim, ...]], list[str]]:
+    """Declared dims of ``fn``'s arguments from jax's shape-assertion messages, and the facts
+    ``v >= 1`` for each dimension variable ``v`` (jax checks them before running)."""
+    block = fn.body.blocks.first
+    if block is None:
+        return {}, []
+    specs: dict[int, str] = {}
+    for op in block.ops:
+        if op_full_name(op).endswith(".custom_call"):
+            message = op.attributes.get("error_message")
+            if isinstance(message, StringAttr):
+                specs.update(_parse_specs(message.data))
+    if not specs:
+        return {}, []
+    arrays = [i for i, a in enumerate(block.args) if isinstance(a.type, XTensorType)
+              and _arg_attr(fn, i, "jax.global_constant") is None]
+    declared: dict[int, tuple[SourceDim, ...]] = {}
+    names: set[str] = set()
+    for k, text in sorted(specs.items()):
+        if k >= len(arrays):
+            break
+        arg = block.args[arrays[k]]
+        dims = _spec_dims(text, tuple(arg.type.get_shape()))  # type: ignore[attr-defined]
+        if dims is not None:
+            declared[arrays[k]] = dims
+            names.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", " ".join(str(d) for d in dims if isinstance(d, str))))
+    names -= {"floor", "Mod", "Max", "Min", "ceiling"}
+    return declared, [f"{n} >= 1" for n in sorted(names)]
+
+
+def _parse_specs(message: str) -> Iterator[tuple[int, str]]:
+    for m in _SPEC.finditer(message):
+        depth, i = 1, m.end()
+        while i < len(message) and depth:
+            depth += {"(": 1, ")": -1}.get(message[i], 0)
+            i += 1
+        yield int(m.group(1)), message[m.end():i - 1]
+
+
+def _spec_dims(text: str, shape: tuple[int, ...]) -> tuple[SourceDim, ...] | None:
+    parts = [p.strip() for p in _split_top(text)]
+    if len(parts) != len(shape):
+        return None
+    dims: list[SourceDim] = []
+    for part, static in zip(parts, shape, strict=True):
+        if re.fullmatch(r"-?\d+", part):
+            if static != DYNAMIC_INDEX and static != int(part):
+                return None
+            dims.append(int(part))
+        elif static != DYNAMIC_INDEX or not _jax_expr_ok(part):
+            dims.append(static if static != DYNAMIC_INDEX else None)
+        else:
+            dims.append(part)
+    return tuple(dims)
+
+
+def _jax_expr_ok(text: str) -> bool:
+    """Only polynomials in identifiers (jax's floordiv/mod/max/min terms are left unnamed)."""
+    return re.fullmatch(r"[A-Za-z0-9_+\-* ]+", text) is not None
+
+
+# ------------------------------------------------------------------------ entry points
+
+
+def _call_counts(module: ModuleOp) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for op in module.walk():
+        if op_full_name(op) == "func.call":
+            callee = py_attr(op.properties.get("callee") or op.attributes["callee"])
+            counts[callee] = counts.get(callee, 0) + 1
+    return counts
+
+
+def module_to_programs(module: ModuleOp) -> list[FuncView]:
+    """One `FuncView` per root function of ``module`` (private single-call callees are inlined)."""
+    funcs = {op.sym_name.data: op for op in module.walk() if isinstance(op, func.FuncOp)}
+    calls = _call_counts(module)
+    names = _Names(module)
+    builder = _Builder(module, names, funcs, calls)
+    views: list[FuncView] = []
+    inlined: set[str] = set()
+    defined = [f for f in funcs.values() if f.body.blocks.first is not None]
+    for fn in defined:
+        if calls.get(fn.sym_name.data, 0) == 1 and _is_private(fn):
+            continue
+        view = builder.build(fn)
+        inlined.update(view.inlined)
+        views.append(view)
+    for fn in defined:  # a single-call callee whose caller is not a root (a cycle): its own view
+        if fn.sym_name.data not in inlined and all(v.name != fn.sym_name.data for v in views):
+            views.append(builder.build(fn))
+    return views
+
+
+def analyze_module(module: ModuleOp, facts: Sequence[str] = (), progress: ProgressFn | None = None,
+                   source: str = "") -> dict[str, Analysis]:
+    """Analyze each root function; inlined functions map to their caller's `Analysis`."""
+    out: dict[str, Analysis] = {}
+    for view in module_to_programs(module):
+        result = analyze(view.program, facts=[*view.facts, *facts], progress=progress, source=source)
+        out[view.name] = result
+        for name in view.inlined:
+            out[name] = result
+    return out
+
+
+def combined_program(views: Sequence[FuncView]) -> tuple[Program, list[str]]:
+    """All root functions in one Program (symbols of equal argument names prefixed by function)."""
+    if len(views) == 1:
+        return views[0].program, list(views[0].facts)
+    stems: dict[str, int] = {}
+    for view in views:
+        for name in view.program.inputs:
+            stems[symbol_stem(name)] = stems.get(symbol_stem(name), 0) + 1
+    program = Program("module", [], [], {}, [])
+    facts: list[str] = []
+    for view in views:
+        p = view.program
+        for name in p.inputs:
+            value = p.values[name]
+            if value.type is not None and value.type.dims is not None and stems[symbol_stem(name)] > 1:
+                dims = tuple(f"{view.name}.{d}" if isinstance(d, str) and d.startswith(symbol_stem(name))
+                             else d for d in value.type.dims)
+                value = Value(name, TensorType(value.type.dtype, dims))
+            program.values[name] = value
+        program.values.update({k: v for k, v in p.values.items() if k not in program.values})
+        program.inputs.extend(p.inputs)
+        program.outputs.extend(p.outputs)
+        program.ops.extend(p.ops)
+        facts.extend(view.facts)
+    return program, facts
+
+
+def analyze_mlir_text(text: str, facts: Sequence[str] = (), progress: ProgressFn | None = None,
+                      source: str = "<string>") -> Analysis:
+    """Analyze every root function of an MLIR module given as text, in one `Analysis`."""
+    module = parse_module(text, source=source)
+    views = module_to_programs(module)
+    if not views:
+        raise ModelError(f"'{source}' defines no function with a body; nothing to analyze")
+    program, implied = combined_program(views)
+    return analyze(program, facts=[*implied, *facts], progress=progress, source=source)
+
+
+def analyze_mlir_file(path: str | Path, facts: Sequence[str] = (), progress: ProgressFn | None = None) -> Analysis:
+    """Analyze an ``.mlir`` file (see `analyze_mlir_text`)."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as err:
+        raise ModelError(f"cannot read '{path}': {err.strerror}") from None
+    return analyze_mlir_text(text, facts, progress, source=str(path))
