@@ -348,13 +348,13 @@ def test_skip_norms_with_all_outputs(op: str, rank: int) -> None:
 
 def test_decoder_masked_mha_shares_the_cache() -> None:
     node = ms_node("DecoderMaskedMultiHeadAttention", ["q", "k", "v", "", "", "pk", "pv", "past_len"],
-                   ["out", "present_k", "present_v"], num_heads=N, past_present_share_buffer=1)
-    model = single_op_model([node], [vi("q", F, ["b", 1, D]), vi("k", F, ["b", 1, D]), vi("v", F, ["b", 1, D]),
-                                     vi("pk", F, ["b", N, "m", H]), vi("pv", F, ["b", N, "m", H]),
-                                     vi("past_len", I32, [1])])
-    envs = [{"b": 2, "m": 9}, {"b": 1, "m": 4}]
-    feeds = [feeds_for(model, e, {"past_len": np.array([3], np.int32)}) for e in envs]
-    assert check_model(model, feeds).unresolved == []
+                   ["out", "present_k", "present_v", "qk"], num_heads=N, past_present_share_buffer=1, output_qk=1)
+    model = single_op_model([node], [vi("q", F, ["b", "s", D]), vi("k", F, ["b", 1, D]), vi("v", F, ["b", 1, D]),
+                                     vi("pk", F, ["b", N, "m", H]), vi("pv", F, ["b", N, "m", H])],
+                            {"past_len": np.array([3], np.int32)})
+    envs = [{"b": 2, "m": 9, "s": 1}, {"b": 1, "m": 4, "s": 1}]
+    assert check_model(model, [feeds_for(model, e) for e in envs]).unresolved == []
+    assert shape_of(model, "qk") == ["b", "2", "1", "4"]  # past_sequence_length + 1
 
 
 def test_fused_matmul_transposes() -> None:
@@ -514,3 +514,15 @@ def test_malformed_contrib_ops_raise_model_errors() -> None:
                                 [vi("a", F, ["m", "k"]), vi("b", F, ["k", "n"])])
     with pytest.raises(ModelError, match="same rank >= 3"):
         analyze_onnx(batch_fmm)
+
+
+def test_multi_head_attention_past_sequence_length_shares_the_buffers() -> None:
+    node = ms_node("MultiHeadAttention", ["q", "k", "v", "", "", "", "pk", "pv", "past_len"],
+                   ["out", "present_k", "present_v", "qk"], num_heads=N)
+    model = single_op_model([node], [vi("q", F, ["b", 1, D]), vi("k", F, ["b", 1, D]), vi("v", F, ["b", 1, D]),
+                                     vi("pk", F, ["b", N, "m", H]), vi("pv", F, ["b", N, "m", H])],
+                            {"past_len": np.array([4], np.int32)})
+    envs = [{"b": 2, "m": 9}, {"b": 1, "m": 5}]
+    assert check_model(model, [feeds_for(model, e) for e in envs]).unresolved == []
+    assert shape_of(model, "present_k") == ["b", "2", "m", "8"]
+    assert shape_of(model, "qk") == ["b", "2", "1", "5"]

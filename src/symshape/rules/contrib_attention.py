@@ -108,7 +108,9 @@ def multi_head_attention(ctx: OpContext) -> None:
 
     Layouts: query ``(B, S, D)`` or packed ``(B, S, N, 3, H)``; key ``(B, L, D)``, packed
     ``(B, L, N, 2, H)`` or a BNSH cache ``(B, N, L, H)``; value ``(B, L, D_v)`` or
-    ``(B, N, L, H_v)``. With ``past_present_share_buffer`` the presents have the past's shape.
+    ``(B, N, L, H_v)``. A ``past_sequence_length`` input (or the older
+    ``past_present_share_buffer`` attribute) makes the caches shared buffers: the presents keep
+    the past's shape and ``T`` is that input's value plus ``L``. A 2-D mask is ``(B, T)``.
     https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.MultiHeadAttention
     """
     heads = required_int(ctx, "num_heads")
@@ -131,7 +133,7 @@ def multi_head_attention(ctx: OpContext) -> None:
         pv = _past_kv(ctx, 7, batch, heads, head, "past_value")
         eq_dims(ctx, pv[2], pk[2], "past shape", 7, 2, "dim 2 of 'past_key'")
         past_len = pk[2]
-    share = bool(ctx.attr("past_present_share_buffer", 0)) and pk is not None
+    share = (bool(ctx.attr("past_present_share_buffer", 0)) or ctx.has_input(8)) and pk is not None
     total = _share_total(ctx, 8, kv_len) if share else add(past_len, kv_len)
     _mask_facts(ctx, 4, batch, seq, total)
     _bias_facts(ctx, 5, seq, total)
@@ -215,8 +217,9 @@ def group_query_attention(ctx: OpContext) -> None:
 
 @register(MS, "DecoderMaskedMultiHeadAttention")
 def decoder_masked_mha(ctx: OpContext) -> None:
-    """One-token decoding step: ``output (B, S, D_v)``; presents have the past's shape (the
-    CPU kernel requires ``past_present_share_buffer``); ``qk (B, N, 1, T)``.
+    """One-token decoding step (``S == 1``, a fact): ``output (B, 1, D_v)``; presents have the
+    past's shape (the CPU kernel requires ``past_present_share_buffer``); ``qk (B, N, 1, T)``
+    with ``T = past_sequence_length + 1`` (the value of input 7).
 
     Query ``(B, S, D)``; key/value ``(B, L, D)`` for self attention, or BNSH caches
     ``(B, N, L, H)`` for cross attention (then ``T = L``).
@@ -224,6 +227,7 @@ def decoder_masked_mha(ctx: OpContext) -> None:
     """
     heads = required_int(ctx, "num_heads")
     batch, seq, width = shape_of_rank(ctx, 0, (3,), "query")
+    eq_dims(ctx, seq, 1, "one token", 0, 1, "1 (the kernel decodes one token)")
     key = ctx.shape(1) if ctx.has_input(1) else None
     if key is None:  # packed QKV (B, S, D + D + D_v) with D == D_v
         hidden = div_exact(ctx, width, 3, "packed qkv width")
