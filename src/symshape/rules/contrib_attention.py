@@ -209,7 +209,7 @@ def group_query_attention(ctx: OpContext) -> None:
     total = els[0] if els is not None and len(els) == 1 else ctx.fresh("total_sequence_length", kind="data")
     present = ctx.graph.canon(smax(past_len, total))
     _bias_facts(ctx, 10, seq, total)
-    ctx.set_output(0, (batch, seq, mul(head, heads)))
+    ctx.set_output(0, (batch, seq, q_width if ctx.has_input(1) else mul(head, heads)))
     ctx.set_output(1, (batch, kv_heads, present, head))
     ctx.set_output(2, (batch, kv_heads, present, head))
     ctx.set_output(3, (batch, heads, seq, total))
