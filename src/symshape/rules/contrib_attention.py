@@ -63,7 +63,7 @@ def attention(ctx: OpContext) -> None:
     heads = required_int(ctx, "num_heads")
     batch, seq, d_in = shape_of_rank(ctx, 0, (3,), "input")
     w = shape_of_rank(ctx, 1, (2,), "weights")
-    eq_dims(ctx, w[0], d_in, "contraction", 1, 0, "dim 2 of 'input'")
+    eq_dims(ctx, w[0], d_in, "contraction", 1, 0, ctx.dim_name(0, 2))
     eq_vector(ctx, 2, w[1], "bias length", "dim 1 of 'weights'")
     sizes = ctx.attr("qkv_hidden_sizes")
     if sizes:
