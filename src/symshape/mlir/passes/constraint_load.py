@@ -1,0 +1,265 @@
+"""Load the constraint IR a module already carries, as user facts (seed 000's step 2).
+
+What a previous run (or a user, or a frontend) wrote is read and then removed, so the pass can
+write it afresh: the ``symshape.symbolic_dim`` ops, the ``@shape_constraint_graph`` function,
+the ``[@S0, @C10]`` encodings of tensor types, and ``symshape.tie_shape`` ops (replaced by their
+operand). It becomes facts in ``--assume`` syntax over each function's argument symbols:
+
+* arguments whose encodings share a symbol have equal dims; ``@C10`` pins a dim to 10;
+* a symbol bound to an argument dim lends it its range, divisor and likely values (unless a
+  definition makes it a compound of other symbols: its range then follows from theirs);
+* each predicate (eq, lt, le, mul_eq, group_mul_eq, affine_eq, divisible) whose symbols are all
+  bound to argument dims becomes that relation between them.
+
+Symbols of intermediate values are not bound to anything the analysis can name before it runs;
+their predicates are derived again from the ops. Guards are not loaded as facts: they are
+assumptions, and the analysis makes them again where they are still needed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, TensorType
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.rewriter import Rewriter
+
+from symshape.analysis import State, input_symbols
+from symshape.constraints import ConstraintGraph
+from symshape.errors import ModelError
+from symshape.expr import Dim, Expr, as_symbol, product, subs, sym
+from symshape.mlir.dialects import constraint as c
+from symshape.mlir.passes.dim_exprs import ArithReader, from_affine
+from symshape.mlir.passes.ir_utils import data_functions, map_function_types, op_name
+from symshape.program import Program
+
+_CONSTANT = re.compile(r"C\d+")
+
+
+@dataclass(frozen=True)
+class SymbolFacts:
+    """The facts of one ``symshape.symbolic_dim``."""
+
+    lo: int | None
+    hi: int | None
+    divisor: int
+    likely: tuple[int, ...]
+    value: int | None
+
+
+@dataclass(frozen=True)
+class Relation:
+    """``lhs rel rhs`` over symbol names (rel: ==, !=, <, <=, divisible); ``defines`` names the
+    symbol a definition gives a value to."""
+
+    lhs: Dim
+    rel: str
+    rhs: Dim
+    guard: bool = False
+    defines: str | None = None
+
+
+@dataclass
+class LoadedConstraints:
+    """The constraint IR of a module, by symbol name."""
+
+    symbols: dict[str, SymbolFacts] = field(default_factory=dict[str, SymbolFacts])
+    relations: list[Relation] = field(default_factory=list[Relation])
+    encodings: dict[str, list[tuple[str, ...] | None]] = field(default_factory=dict[str, list[tuple[str, ...] | None]])
+
+    def facts_for(self, fn_name: str, program: Program, arg_names: Sequence[str]) -> list[str]:
+        """The facts for function ``fn_name``; ``arg_names[i]`` is argument i's program name."""
+        encodings = self.encodings.get(fn_name)
+        if not encodings:
+            return []
+        arg_dims = argument_dims(program)
+        env: dict[str, Dim] = {}
+        equalities: list[str] = []
+        for name, names in zip(arg_names, encodings, strict=False):
+            dims = arg_dims.get(name)
+            if names is None or dims is None or len(dims) != len(names):
+                continue
+            for d, symbol in zip(dims, names, strict=True):
+                known = self._value(symbol, env)
+                if known is None:
+                    env[symbol] = d
+                elif known is not d and known != d:
+                    equalities.append(f"{d} == {known}")
+        facts = self._symbol_facts(env)
+        facts.extend(equalities)
+        facts.extend(self._relation_facts(env))
+        return list(dict.fromkeys(facts))
+
+    def _value(self, symbol: str, env: dict[str, Dim]) -> Dim | None:
+        info = self.symbols.get(symbol)
+        if info is not None and info.value is not None:
+            return info.value
+        if info is None and _CONSTANT.fullmatch(symbol):
+            return int(symbol[1:])
+        return env.get(symbol)
+
+    def _symbol_facts(self, env: dict[str, Dim]) -> list[str]:
+        defined = {r.defines for r in self.relations if r.defines is not None}
+        out: list[str] = []
+        for symbol, d in env.items():
+            info = self.symbols.get(symbol)
+            name = as_symbol(d)
+            if info is None or name is None or symbol in defined:
+                continue
+            if info.lo is not None or info.hi is not None:
+                lo = "" if info.lo is None else str(info.lo)
+                hi = "" if info.hi is None else str(info.hi)
+                out.append(f"{name}={lo}..{hi}")
+            if info.divisor > 1:
+                out.append(f"Mod({name}, {info.divisor}) == 0")
+            if info.likely:
+                out.append(f"{name}~={','.join(str(v) for v in info.likely)}")
+        return out
+
+    def _relation_facts(self, env: dict[str, Dim]) -> list[str]:
+        constants = {n: info.value for n, info in self.symbols.items() if info.value is not None}
+        mapping: dict[str, Dim] = {**constants, **env}
+        out: list[str] = []
+        for r in self.relations:
+            if r.guard or r.rel == "!=" or any(_free(d) - mapping.keys() for d in (r.lhs, r.rhs)):
+                continue
+            lhs, rhs = subs(r.lhs, mapping), subs(r.rhs, mapping)
+            if r.rel == "divisible":
+                if isinstance(rhs, int) and rhs > 0:
+                    out.append(f"Mod({lhs}, {rhs}) == 0")
+                continue
+            if isinstance(lhs, int) and isinstance(rhs, int):
+                continue
+            out.append(f"{lhs} {r.rel} {rhs}")
+        return out
+
+
+def _free(d: Dim) -> frozenset[str]:
+    return d.free if isinstance(d, Expr) else frozenset()
+
+
+def argument_dims(program: Program) -> dict[str, tuple[Dim, ...]]:
+    """Each program input's dims exactly as the analysis will name them."""
+    graph = ConstraintGraph()
+    state = State(graph)
+    input_symbols(program, graph, state)
+    return {name: state.shapes[name] for name in program.inputs if name in state.shapes}
+
+
+# ------------------------------------------------------------------ reading
+
+
+def _symbol_facts(op: c.SymbolicDimOp) -> SymbolFacts:
+    lo, hi = op.bounds()
+    divisor = op.divisor.value.data if op.divisor is not None else 1
+    value = op.value.value.data if op.value is not None else None
+    return SymbolFacts(lo, hi, divisor, op.likely_values(), value)
+
+
+def _read_graph(fn: func.FuncOp, symbols: dict[str, SymbolFacts]) -> list[Relation]:
+    def leaf(value: SSAValue) -> Dim | None:
+        op = value.owner
+        if isinstance(op, c.DimOp):
+            name = op.sym.root_reference.data
+            info = symbols.get(name)
+            return info.value if info is not None and info.value is not None else sym(name)
+        return None
+
+    reader = ArithReader(leaf)
+
+    def read(value: SSAValue) -> Dim:
+        d = reader.read(value)
+        if d is None:
+            owner = value.owner
+            what = op_name(owner) if isinstance(owner, Operation) else "a block argument"
+            raise ModelError(
+                f"@{c.GRAPH_FUNCTION}: a predicate operand is computed by {what}; the constraint graph "
+                "may only use symshape.dim, arith.constant and integer arith ops"
+            )
+        return d
+
+    out: list[Relation] = []
+    for op in fn.body.walk():
+        rel = _relation(op, read)
+        if rel is not None:
+            out.append(rel)
+    return out
+
+
+def _relation(op: Operation, read: object) -> Relation | None:
+    assert callable(read)
+    guard = "guard" in op.attributes
+    defines = None
+    if not guard and isinstance(op, (c.TiePredicateAffineEqOp, c.TiePredicateMulEqOp, c.TiePredicateEqOp)):
+        lhs_owner = op.operands[0].owner
+        if isinstance(lhs_owner, c.DimOp) and not (
+            isinstance(op, c.TiePredicateEqOp) and isinstance(op.operands[1].owner, c.DimOp)
+        ):
+            defines = lhs_owner.sym.root_reference.data
+    if isinstance(op, c.TiePredicateMulEqOp):
+        return Relation(read(op.lhs), "==", product(read(f) for f in op.factors), defines=defines)
+    if isinstance(op, c.TiePredicateGroupMulEqOp):
+        return Relation(product(read(v) for v in op.lhs), "==", product(read(v) for v in op.rhs))
+    if isinstance(op, c.TiePredicateAffineEqOp):
+        operands = [read(v) for v in op.operands_]
+        return Relation(read(op.lhs), "==", from_affine(op.map.data.results[0], operands), defines=defines)
+    rels = {
+        c.TiePredicateEqOp: "==",
+        c.TiePredicateNeOp: "!=",
+        c.TiePredicateLtOp: "<",
+        c.TiePredicateLeOp: "<=",
+        c.TiePredicateDivisibleOp: "divisible",
+    }
+    rel = rels.get(type(op))  # type: ignore[arg-type]
+    if rel is None:
+        return None
+    assert isinstance(op, c.BinaryPredicate)
+    return Relation(read(op.lhs), rel, read(op.rhs), guard=guard, defines=defines)
+
+
+def _strip(t: Attribute) -> Attribute:
+    if isinstance(t, TensorType) and isinstance(t.encoding, ArrayAttr) and c.symbol_encoding(t.encoding) is not None:
+        return TensorType(t.element_type, t.get_shape())
+    return t
+
+
+def load_constraints(module: ModuleOp) -> LoadedConstraints:
+    """Read the module's constraint IR (see the module docstring), then remove it."""
+    out = LoadedConstraints()
+    graphs: list[func.FuncOp] = []
+    for op in list(module.ops):
+        if isinstance(op, c.SymbolicDimOp):
+            out.symbols[op.sym_name.data] = _symbol_facts(op)
+            op.detach()
+            op.erase()
+        elif isinstance(op, func.FuncOp) and op.sym_name.data == c.GRAPH_FUNCTION:
+            graphs.append(op)
+    for fn in graphs:
+        out.relations.extend(_read_graph(fn, out.symbols))
+        fn.detach()
+        fn.erase()
+    rewriter = Rewriter()
+    for fn in data_functions(module):
+        out.encodings[fn.sym_name.data] = [
+            c.symbol_encoding(t.encoding) if isinstance(t, TensorType) else None for t in fn.function_type.inputs.data
+        ]
+        for tie in [op for op in fn.body.walk() if isinstance(op, c.TieShapeOp)]:
+            tie.result.replace_all_uses_with(tie.value)
+            rewriter.erase_op(tie)
+        map_function_types(rewriter, fn, _strip)
+    return out
+
+
+def argument_names(values: dict[str, SSAValue], fn: func.FuncOp) -> list[str]:
+    """The program name of each argument of ``fn`` ('' when the frontend has none)."""
+    by_value = {v: k for k, v in values.items()}
+    entry = fn.body.blocks.first
+    if entry is None:
+        return []
+    return [by_value.get(a, "") if isinstance(a, BlockArgument) else "" for a in entry.args]
+
+
+__all__ = ["LoadedConstraints", "argument_names", "load_constraints"]

@@ -1,0 +1,99 @@
+"""``shape-optimization``: seed 000's re-entrant shape optimization pass.
+
+1. **Load** the constraint IR already in the module as user facts, and remove it
+   (`symshape.mlir.passes.constraint_load`).
+2. **Materialize** the shape computation: scalarize shape tensors, canonicalize, CSE
+   (`symshape.mlir.passes.materialize`).
+3. **Analyze** each function with the shared engine (`symshape.analysis`), under the loaded
+   facts and the user's ``--assume`` facts.
+4. **Optimize**: drop redundant broadcasts/reshapes, refine types, one SSA value per equal dim,
+   fold decided compares (`symshape.mlir.passes.optimize`); then canonicalize and CSE again.
+5. **Save** the constraints: encoded tensor types, ``symshape.symbolic_dim`` ops and the
+   ``@shape_constraint_graph`` function (`symshape.mlir.passes.constraint_save`).
+
+Running the pass on its own output gives the same text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from symshape.analysis import analyze
+from symshape.errors import UserFactError
+from symshape.mlir.passes.constraint_load import (
+    LoadedConstraints,
+    argument_dims,
+    argument_names,
+    load_constraints,
+)
+from symshape.mlir.passes.constraint_save import save_constraints
+from symshape.mlir.passes.function_shapes import FunctionShapes
+from symshape.mlir.passes.materialize import scalarize
+from symshape.mlir.passes.optimize import optimize_function
+from symshape.program import Program
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_FUNCTIONS = frozenset({"floor", "ceiling", "Mod", "Max", "Min", "max", "min", "mod"})
+
+
+@dataclass(frozen=True)
+class ShapeOptimizationPass(ModulePass):
+    """Materialize, load, analyze, optimize and save the shape constraints of a module."""
+
+    name = "shape-optimization"
+
+    facts: tuple[str, ...] = ()
+    """User facts in ``--assume`` syntax, applied to every function that has their symbols."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        loaded = load_constraints(op)
+        scalarize(ctx, op)
+        functions = analyze_functions(op, loaded, self.facts)
+        for fs in functions:
+            optimize_function(fs)
+        scalarize(ctx, op)
+        save_constraints(op, functions)
+
+
+def analyze_functions(module: ModuleOp, loaded: LoadedConstraints, user_facts: Sequence[str]) -> list[FunctionShapes]:
+    """Analyze every data function of ``module`` under the loaded and user facts."""
+    from symshape.mlir.frontend import module_to_programs
+
+    out: list[FunctionShapes] = []
+    used: set[str] = set()
+    for view in module_to_programs(module):
+        fn_name = view.func.sym_name.data
+        args = argument_names(view.values, view.func)
+        facts = loaded.facts_for(fn_name, view.program, args)
+        symbols = _input_symbols(view.program)
+        mine = [f for f in user_facts if _names(f) <= symbols]
+        used.update(mine)
+        analysis = analyze(view.program, facts=[*facts, *mine], source=f"@{fn_name}")
+        out.append(FunctionShapes.build(view.func, analysis, view.values))
+    unused = [f for f in user_facts if f not in used]
+    if unused and out:
+        raise UserFactError(
+            f"user fact '{unused[0]}' names a symbol no function of the module has; "
+            "the argument dims are named after the arguments (e.g. 'arg0_d0') or their declared names"
+        )
+    return out
+
+
+def _names(fact: str) -> set[str]:
+    """The symbol names a fact mentions (functions like Mod/Max excluded)."""
+    return {m for m in _NAME.findall(fact) if m not in _FUNCTIONS}
+
+
+def _input_symbols(program: Program) -> set[str]:
+    names: set[str] = set()
+    for dims in argument_dims(program).values():
+        for d in dims:
+            if not isinstance(d, int):
+                names |= d.free
+    return names
