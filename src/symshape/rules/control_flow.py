@@ -1,0 +1,404 @@
+"""Control flow: If, Loop and Scan, analyzed through their subgraphs.
+
+A subgraph that may not run (a branch whose condition is not known, a loop body) is analyzed on
+a scratch copy of the constraint graph: the facts its ops imply hold only when it runs, so they
+never reach the main graph. Its results come back only as expressions over symbols the main
+graph knows; for If, an output dim is kept when both branches provably agree, else it is a fresh
+``data`` symbol (never a silent merge). Loop-carried and Scan state dims that an iteration
+provably keeps stay as they are; the others become fresh symbols and the body runs again, a
+small fixpoint.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from symshape.analysis import GiveUp, OpContext, run_op
+from symshape.constraints import ConstraintGraph, Guard, Origin
+from symshape.errors import ModelError
+from symshape.expr import Dim, Expr, smax
+from symshape.facts import Bound, Facts
+from symshape.program import Program
+from symshape.result import Unresolved, Warning_
+from symshape.rules import ONNX, register
+from symshape.rules.common import normalize_axis
+from symshape.rules.data_dependent import record_le
+
+Tensor = tuple[tuple[Dim, ...], tuple[Dim, ...] | None]  # dims and tracked elements
+_SCRATCH_IDS = itertools.count()
+
+
+class _ScratchGraph(ConstraintGraph):
+    """A copy of a constraint graph for a subgraph that may not run; its fresh symbols get
+    names no main graph uses, so none can be mistaken for a main-graph symbol."""
+
+    def fresh(self, origin: Origin, *, kind: str = "derived", lo: Bound = 0, hi: Bound = None) -> Expr:
+        return self.add_symbol(f"_sub{next(_SCRATCH_IDS)}", kind, origin, lo=lo, hi=hi)
+
+
+def fork_graph(graph: ConstraintGraph) -> ConstraintGraph:
+    """An independent copy of ``graph`` (expressions are shared: they are immutable)."""
+    new = _ScratchGraph.__new__(_ScratchGraph)
+    for key, value in vars(graph).items():
+        if isinstance(value, Facts):
+            value = value.copy()
+        elif isinstance(value, dict):
+            value = {k: set(v) if isinstance(v, set) else v for k, v in value.items()}  # pyright: ignore
+        elif isinstance(value, list | set):
+            value = copy.copy(value)  # pyright: ignore
+        setattr(new, key, value)
+    return new
+
+
+@dataclass
+class SubResult:
+    """What one run of a subgraph produced: raw output tensors, the graph it ran on, its guards."""
+
+    outputs: list[Tensor | None]
+    graph: ConstraintGraph
+    guards: list[Guard]
+
+    def same(self, a: Dim, b: Dim) -> bool:
+        """Whether ``a == b`` is proven while this subgraph runs."""
+        g = self.graph
+        return g.facts.prove_eq(g.canon(a), g.canon(b)) is True
+
+
+def run_subgraph(ctx: OpContext, sub: Program, tag: str, inputs: Sequence[Tensor], *, scratch: bool) -> SubResult:
+    """Apply the rules of ``sub`` with its inputs bound to ``inputs`` (outer values visible)."""
+    state, main = ctx.state, ctx.state.graph
+    graph = fork_graph(main) if scratch else main
+    memo_keys = set(state.fresh_memo)
+    guards_before = len(graph.guards)
+    if len(inputs) != len(sub.inputs):
+        raise ModelError(f"{ctx.where()}: subgraph '{tag}' takes {len(sub.inputs)} inputs, {len(inputs)} given")
+    local = list(sub.inputs) + [n for op in sub.ops for n in op.outputs if n]
+    state.graph = graph
+    try:
+        for name, (dims, els) in zip(sub.inputs, inputs, strict=True):
+            _put(state.shapes, state.elements, name, dims, els)
+        for value in sub.values.values():
+            if value.is_initializer and value.type is not None and value.type.dims is not None:
+                local.append(value.name)
+                dims = tuple(d if isinstance(d, int) else 0 for d in value.type.dims)
+                _put(state.shapes, state.elements, value.name, dims, value.const)
+        for op in sub.ops:
+            run_op(sub, state, replace(op, name=f"{ctx.op.name}/{tag}/{op.name}"))
+        outputs: list[Tensor | None] = []
+        for name in sub.outputs:
+            dims = state.shapes.get(name)
+            outputs.append(None if dims is None else (dims, state.elements.get(name)))
+    finally:
+        state.graph = main
+        if scratch:
+            for key in [k for k in state.fresh_memo if k not in memo_keys]:
+                del state.fresh_memo[key]
+        for name in local:
+            state.shapes.pop(name, None)
+            state.elements.pop(name, None)
+    return SubResult(outputs, graph, list(graph.guards[guards_before:]) if scratch else [])
+
+
+def _put(shapes: dict[str, tuple[Dim, ...]], elements: dict[str, tuple[Dim, ...]], name: str,
+         dims: tuple[Dim, ...], els: tuple[Dim, ...] | None) -> None:
+    shapes[name] = dims
+    if els is None:
+        elements.pop(name, None)
+    else:
+        elements[name] = els
+
+
+def _allowed(ctx: OpContext, d: Dim, excluded: frozenset[str]) -> bool:
+    return isinstance(d, int) or all(s in ctx.graph.symbols and s not in excluded for s in d.free)
+
+
+def candidates(ctx: OpContext, res: SubResult, raw: Dim, excluded: frozenset[str] = frozenset()) -> list[Dim]:
+    """Main-graph expressions equal to ``raw`` whenever the subgraph runs."""
+    out: list[Dim] = []
+    for d in (raw, res.graph.canon(raw)):
+        if _allowed(ctx, d, excluded):
+            c = ctx.graph.canon(d)
+            if not any(c is e for e in out):
+                out.append(c)
+    return out
+
+
+def adopt_guards(ctx: OpContext, res: SubResult, excluded: frozenset[str] = frozenset()) -> bool:
+    """Copy the subgraph's guards to the main graph; False when one names a subgraph symbol."""
+    usable = [g for g in res.guards if _allowed(ctx, g.lhs, excluded) and _allowed(ctx, g.rhs, excluded)]
+    if len(usable) < len(res.guards):
+        return False
+    for g in usable:
+        ctx.guard(g.lhs, g.rel, g.rhs, g.origin.rule or "subgraph", g.reason)
+    return True
+
+
+def declared_fallback(ctx: OpContext, i: int, reason: str) -> None:
+    """Output ``i`` from its declared type (fresh symbols for unknown dims) with a warning."""
+    name = ctx.op.outputs[i] if i < ctx.num_outputs else ""
+    if not name:
+        return
+    state = ctx.state
+    state.warnings.append(Warning_(ctx.op.name, ctx.op.op_type, f"output #{i}: {reason}"))
+    value = ctx.program.values.get(name)
+    declared = value.type.dims if value is not None and value.type is not None else None
+    if declared is None:
+        state.shapes.pop(name, None)
+        state.unresolved.append(Unresolved(name, -1, f"{ctx.where()}: {reason}"))
+        return
+    dims: list[Dim] = []
+    for axis, d in enumerate(declared):
+        if isinstance(d, int) and d >= 0:
+            dims.append(d)
+        else:
+            dims.append(ctx.fresh(f"out{i}_d{axis}", kind="data"))
+            state.unresolved.append(Unresolved(name, axis, f"{ctx.where()}: {reason}"))
+    ctx.set_output(i, dims)
+
+
+def _subgraph(ctx: OpContext, name: str) -> Program:
+    sub = ctx.op.subgraphs.get(name)
+    if sub is None:
+        raise ModelError(f"{ctx.where()}: the '{name}' subgraph attribute is missing")
+    return sub
+
+
+# ------------------------------------------------------------------------------------------ If
+@register(ONNX, "If")
+def if_op(ctx: OpContext) -> None:
+    """The outputs of the branch taken; with an unknown condition, each dim both branches
+    provably agree on, else a fresh symbol bounded by the branches' bounds.
+
+    https://onnx.ai/onnx/operators/onnx__If.html
+    """
+    branches = (_subgraph(ctx, "then_branch"), _subgraph(ctx, "else_branch"))
+    for sub in branches:
+        if len(sub.outputs) != ctx.num_outputs:
+            raise ModelError(f"{ctx.where()}: a branch has {len(sub.outputs)} outputs, the node {ctx.num_outputs}")
+    cond = ctx.const_ints(0)
+    if cond is not None and len(cond) == 1:
+        taken = "then_branch" if cond[0] else "else_branch"
+        res = run_subgraph(ctx, branches[0] if cond[0] else branches[1], taken, (), scratch=False)
+        for i, out in enumerate(res.outputs):
+            if out is None:
+                declared_fallback(ctx, i, f"the shape of {taken} output #{i} is unknown")
+            else:
+                ctx.set_output(i, [ctx.graph.canon(d) for d in out[0]], out[1])
+        return
+    then_res, else_res = (run_subgraph(ctx, sub, tag, (), scratch=True)
+                          for sub, tag in zip(branches, ("then_branch", "else_branch"), strict=True))
+    adopted = False
+    for i, (a, b) in enumerate(zip(then_res.outputs, else_res.outputs, strict=True)):
+        if a is None or b is None or len(a[0]) != len(b[0]):
+            declared_fallback(ctx, i, "the branches' output ranks differ or are unknown")
+            continue
+        dims = [_merge_dim(ctx, then_res, x, else_res, y, f"out{i}_d{axis}")
+                for axis, (x, y) in enumerate(zip(a[0], b[0], strict=True))]
+        els = _merge_elements(ctx, then_res, a[1], else_res, b[1])
+        adopted = adopted or els is not None or any(exact for _, exact in dims)
+        ctx.set_output(i, [d for d, _ in dims], els)
+    if adopted and not (adopt_guards(ctx, then_res) and adopt_guards(ctx, else_res)):
+        for i in range(ctx.num_outputs):
+            declared_fallback(ctx, i, "a branch made an assumption about its own symbols")
+
+
+def _merge_dim(ctx: OpContext, ra: SubResult, a: Dim, rb: SubResult, b: Dim, tag: str) -> tuple[Dim, bool]:
+    ca, cb = candidates(ctx, ra, a), candidates(ctx, rb, b)
+    for x in ca:
+        for y in cb:
+            if ctx.prove_eq(x, y) is True:
+                return x, True
+    lo: Bound = 0
+    hi: Bound = None
+    if ca and cb:
+        (la, ha), (lb, hb) = ctx.graph.facts.bounds(ca[0]), ctx.graph.facts.bounds(cb[0])
+        lo = max(0, min(la, lb)) if la is not None and lb is not None else 0
+        hi = max(ha, hb) if ha is not None and hb is not None else None
+    return ctx.fresh(tag, kind="data", lo=lo, hi=hi), False
+
+
+def _merge_elements(ctx: OpContext, ra: SubResult, a: tuple[Dim, ...] | None, rb: SubResult,
+                    b: tuple[Dim, ...] | None) -> tuple[Dim, ...] | None:
+    if a is None or b is None or len(a) != len(b):
+        return None
+    out: list[Dim] = []
+    for x, y in zip(a, b, strict=True):
+        common = [c for c in candidates(ctx, ra, x) if any(ctx.prove_eq(c, e) is True for e in candidates(ctx, rb, y))]
+        if not common:
+            return None
+        out.append(common[0])
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------- Loop and Scan state
+def settle(ctx: OpContext, body: Program, fixed: Sequence[Tensor], carried: list[Tensor],
+           loose: int | None = None) -> tuple[SubResult, list[Tensor], frozenset[str]]:
+    """Run ``body`` until its carried inputs (after ``fixed``) reproduce themselves.
+
+    Carried value ``j`` is body output ``j``. A dim or element vector an iteration does not
+    provably keep is replaced by a fresh symbol (or dropped) and the body runs again. The
+    ``loose`` carried value is compared by its elements only (Loop's condition).
+    """
+    state = ctx.state
+    marks = len(state.warnings), len(state.unresolved)
+    fresh: set[str] = set()
+    limit = 2 + len(carried) + sum(len(d) for d, _ in carried)
+    for _ in range(limit):
+        del state.warnings[marks[0]:], state.unresolved[marks[1]:]  # keep one round's warnings
+        res = run_subgraph(ctx, body, "body", [*fixed, *carried], scratch=True)
+        changed = False
+        nxt: list[Tensor] = []
+        for j, (dims, els) in enumerate(carried):
+            out = res.outputs[j]
+            if out is None or (j != loose and len(out[0]) != len(dims)):
+                raise GiveUp(f"loop-carried value #{j} changes rank or has an unknown shape in the body")
+            new_dims = dims if j == loose else _settle_dims(ctx, res, dims, out[0], f"carried{j}", fresh)
+            keep = els is not None and out[1] is not None and len(els) == len(out[1]) and all(
+                res.same(x, y) for x, y in zip(els, out[1], strict=True))
+            changed = changed or (els is not None and not keep) or any(
+                a is not b for a, b in zip(dims, new_dims, strict=True))
+            nxt.append((new_dims, els if keep else None))
+        carried = nxt
+        if not changed:
+            return res, carried, frozenset(fresh)
+    raise GiveUp("the loop-carried shapes did not settle")
+
+
+def _settle_dims(ctx: OpContext, res: SubResult, dims: tuple[Dim, ...], out: tuple[Dim, ...], tag: str,
+                 fresh: set[str]) -> tuple[Dim, ...]:
+    new: list[Dim] = []
+    for axis, (d_in, d_out) in enumerate(zip(dims, out, strict=True)):
+        if res.same(d_in, d_out):
+            new.append(d_in)
+            continue
+        s = ctx.fresh(f"{tag}_d{axis}", kind="data")
+        fresh.update(s.free)
+        new.append(s)
+    return tuple(new)
+
+
+def scan_output(ctx: OpContext, res: SubResult, raw: tuple[Dim, ...], excluded: frozenset[str],
+                tag: str) -> tuple[list[Dim], bool]:
+    """Per-iteration dims of a scan output as main-graph dims (fresh where they cannot be)."""
+    dims: list[Dim] = []
+    exact = True
+    for axis, d in enumerate(raw):
+        cands = candidates(ctx, res, d, excluded)
+        if cands:
+            dims.append(cands[0])
+        else:
+            exact = False
+            dims.append(ctx.fresh(f"{tag}_d{axis}", kind="data"))
+    return dims, exact
+
+
+@register(ONNX, "Loop")
+def loop(ctx: OpContext) -> None:
+    """Final carried values keep the dims an iteration provably keeps (others: fresh symbols).
+
+    Scan outputs get a leading dim: the trip count when it is known (tracked ``M`` and a
+    condition that stays true), else a fresh symbol ``<= M``. The condition is settled like a
+    carried value, by its elements only.
+    https://onnx.ai/onnx/operators/onnx__Loop.html
+    """
+    body = _subgraph(ctx, "body")
+    n_carried = ctx.num_inputs - 2
+    if len(body.outputs) < 1 + n_carried or len(body.inputs) != 2 + n_carried:
+        raise ModelError(f"{ctx.where()}: the body's inputs and outputs do not fit {n_carried} carried values")
+    carried: list[Tensor] = [(ctx.shape(2 + j), ctx.elements(2 + j)) for j in range(n_carried)]
+    cond: Tensor = (_declared_dims(body, 1), (1,) if not ctx.has_input(1) else ctx.elements(1))
+    fixed: list[Tensor] = [(_declared_dims(body, 0), None)]
+    res, final, excluded = settle(ctx, body, fixed, [cond, *carried], loose=0)
+    cond_true = final[0][1] is not None and all(isinstance(e, int) and e for e in final[0][1] or ())
+    trips = _trip_count(ctx, cond_true)
+    for j, (dims, els) in enumerate(final[1:]):
+        ctx.set_output(j, dims, els)
+    adopted = False
+    for k, raw in enumerate(res.outputs[1 + n_carried:]):
+        i = n_carried + k
+        if raw is None:
+            declared_fallback(ctx, i, f"the shape of body scan output #{k} is unknown")
+            continue
+        dims, exact = scan_output(ctx, res, raw[0], excluded, f"scan{k}")
+        adopted = adopted or exact
+        ctx.set_output(i, [trips, *dims])
+    if adopted and not adopt_guards(ctx, res, excluded):
+        for k in range(len(res.outputs) - 1 - n_carried):
+            declared_fallback(ctx, n_carried + k, "the body made an assumption about its own symbols")
+
+
+def _declared_dims(body: Program, i: int) -> tuple[Dim, ...]:
+    """The static dims declared for body input ``i`` (a scalar when not declared static)."""
+    value = body.values.get(body.inputs[i]) if i < len(body.inputs) else None
+    dims = value.type.dims if value is not None and value.type is not None else None
+    if dims is not None and all(isinstance(d, int) for d in dims):
+        return tuple(int(d) for d in dims)  # type: ignore[arg-type]
+    return ()
+
+
+def _trip_count(ctx: OpContext, cond_true: bool) -> Dim:
+    m = ctx.elements(0) if ctx.has_input(0) else None
+    limit = m[0] if m is not None and len(m) == 1 else None
+    if cond_true and limit is not None:
+        return limit if ctx.graph.facts.prove_ge(limit, 0) else ctx.graph.canon(smax(limit, 0))
+    trips = ctx.fresh("trip_count", kind="data")
+    if limit is not None and (isinstance(limit, int) or ctx.graph.facts.prove_ge(limit, 0)):
+        record_le(ctx, trips, limit, "trip count <= M")
+    return trips
+
+
+@register(ONNX, "Scan")
+def scan(ctx: OpContext) -> None:
+    """Final states keep the dims an iteration provably keeps; scan outputs stack the body's
+    per-iteration outputs along ``scan_output_axes`` (the sequence length, equal across scan
+    inputs: a fact).
+
+    https://onnx.ai/onnx/operators/onnx__Scan.html
+    """
+    if 0 < ctx.op.version < 9:
+        raise GiveUp("Scan before opset 9 (batched, with sequence_lens) is not supported")
+    body = _subgraph(ctx, "body")
+    m = int(ctx.attr("num_scan_inputs", 0))
+    n = ctx.num_inputs - m
+    if m < 1 or n < 0:
+        raise ModelError(f"{ctx.where()}: num_scan_inputs {m} does not fit {ctx.num_inputs} inputs")
+    in_axes = list(ctx.attr("scan_input_axes", [0] * m))
+    states: list[Tensor] = [(ctx.shape(j), ctx.elements(j)) for j in range(n)]
+    slices: list[Tensor] = []
+    length: Dim | None = None
+    for k in range(m):
+        dims = ctx.shape(n + k)
+        axis = normalize_axis(ctx, in_axes[k], len(dims))
+        if length is None:
+            length = dims[axis]
+        else:
+            ctx.eq(dims[axis], length, "scan lengths", (ctx.dim_name(n + k, axis), ctx.dim_name(n, in_axes[0])))
+        slices.append((dims[:axis] + dims[axis + 1:], None))
+    assert length is not None
+    res, final, excluded = _settle_scan(ctx, body, states, slices, n)
+    for j, (dims, els) in enumerate(final):
+        ctx.set_output(j, dims, els)
+    k_out = ctx.num_outputs - n
+    out_axes = list(ctx.attr("scan_output_axes", [0] * k_out))
+    for k in range(k_out):
+        raw = res.outputs[n + k]
+        if raw is None:
+            declared_fallback(ctx, n + k, f"the shape of body scan output #{k} is unknown")
+            continue
+        dims, _ = scan_output(ctx, res, raw[0], excluded, f"scan{k}")
+        axis = normalize_axis(ctx, out_axes[k], len(dims), extra=1)
+        dims.insert(axis, ctx.graph.canon(length))
+        ctx.set_output(n + k, dims)
+    if k_out and not adopt_guards(ctx, res, excluded):
+        for k in range(k_out):
+            declared_fallback(ctx, n + k, "the body made an assumption about its own symbols")
+
+
+def _settle_scan(ctx: OpContext, body: Program, states: list[Tensor], slices: list[Tensor],
+                 n: int) -> tuple[SubResult, list[Tensor], frozenset[str]]:
+    """Scan's body takes the states first and the slices after; settle sees the slices first."""
+    reordered = replace(body, inputs=body.inputs[n:] + body.inputs[:n])
+    return settle(ctx, reordered, slices, states)
