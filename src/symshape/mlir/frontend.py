@@ -269,8 +269,10 @@ class _Builder:
             program.values[vname] = Value(vname, vtype)
             program.inputs.append(vname)
             if vtype.dims == () and _is_int_type(vtype.dtype):
-                label = _arg_attr(fn, i, "jax.global_constant") or symbol_stem(vname)
-                program.ops.append(Op("func", "arg", vname, [vname], [vname], {"symbol": label}))
+                jax_name = _arg_attr(fn, i, "jax.global_constant")
+                dim_variable = jax_name is not None and re.fullmatch(r"[A-Za-z]\w*", jax_name) is not None
+                attrs = {"symbol": jax_name if dim_variable else symbol_stem(vname), "dim_variable": dim_variable}
+                program.ops.append(Op("func", "arg", vname, [vname], [vname], attrs))
         inlined: list[str] = []
         outputs = self.emit_block(block, name, program, values, [name], inlined, prefix="")
         program.outputs = outputs

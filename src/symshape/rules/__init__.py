@@ -32,7 +32,7 @@ _FAMILIES = (
     "symshape.rules.control_flow",
     "symshape.rules.contrib",
     "symshape.rules.contrib_attention", "symshape.rules.contrib_misc",
-    "symshape.rules.mlir_ops",
+    "symshape.rules.mlir_ops", "symshape.rules.mlir_hlo", "symshape.rules.mlir_contract", "symshape.rules.mlir_std",
 )
 _loaded = False
 

@@ -120,6 +120,11 @@ class HloOp(IRDLOperation):
     def parse_items(cls, parser: Parser, attrs: Attrs) -> list[UnresolvedOperand]:
         """The comma-separated operands, keywords and enum words before the attribute dict."""
         operands: list[UnresolvedOperand] = []
+        if parser.parse_optional_punctuation("(") is not None:  # ``mhlo.add(%a, %b) : ...``
+            if parser.parse_optional_punctuation(")") is None:
+                operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+                parser.parse_punctuation(")")
+            return operands
         first = True
         while first or parser.parse_optional_punctuation(",") is not None:
             first = False

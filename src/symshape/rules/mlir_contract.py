@@ -1,0 +1,215 @@
+"""StableHLO and MHLO contractions, reductions, convolution, gather, and ``custom_call``.
+
+The contracted and batch dims of a valid op are equal (facts); jax's ``shape_assertion``
+custom call records its checked condition as a fact, since the program stops otherwise.
+https://openxla.org/stablehlo/spec
+"""
+
+from __future__ import annotations
+
+import re
+
+from symshape.analysis import GiveUp, OpContext
+from symshape.errors import ContradictionError, ModelError
+from symshape.expr import Dim, add, floordiv, mul, smax
+from symshape.rules.mlir_ops import HLO, at_least_zero, field_ints, ints, mlir_rule, same_shapes
+
+
+def _contract(ctx: OpContext, lhs: tuple[Dim, ...], rhs: tuple[Dim, ...], pairs: list[tuple[int, int]],
+              rule: str) -> None:
+    for a, b in pairs:
+        if not (0 <= a < len(lhs) and 0 <= b < len(rhs)):
+            raise ModelError(f"{ctx.where()}: {rule} dims ({a}, {b}) are out of range for ranks {len(lhs)}, {len(rhs)}")
+        ctx.eq(rhs[b], lhs[a], rule, (ctx.dim_name(1, b), ctx.dim_name(0, a)))
+
+
+@mlir_rule(HLO, "dot")
+def dot(ctx: OpContext) -> None:
+    """Vector/matrix products: the contracted dims are equal. https://openxla.org/stablehlo/spec#dot"""
+    lhs, rhs = ctx.shape(0), ctx.shape(1)
+    if not (1 <= len(lhs) <= 2 and 1 <= len(rhs) <= 2):
+        raise ModelError(f"{ctx.where()}: dot needs rank-1 or rank-2 operands, got {len(lhs)} and {len(rhs)}")
+    _contract(ctx, lhs, rhs, [(len(lhs) - 1, 0)], "contraction")
+    ctx.set_output(0, (*lhs[:-1], *rhs[1:]))
+
+
+@mlir_rule(HLO, "dot_general")
+def dot_general(ctx: OpContext) -> None:
+    """Batch dims, then lhs free dims, then rhs free dims; batch and contracted dims are equal.
+
+    https://openxla.org/stablehlo/spec#dot_general
+    """
+    lhs, rhs = ctx.shape(0), ctx.shape(1)
+    numbers = ctx.attr("dot_dimension_numbers")
+    lb, rb = field_ints(numbers, "lhs_batching_dimensions"), field_ints(numbers, "rhs_batching_dimensions")
+    lc, rc = field_ints(numbers, "lhs_contracting_dimensions"), field_ints(numbers, "rhs_contracting_dimensions")
+    if len(lb) != len(rb) or len(lc) != len(rc):
+        raise ModelError(f"{ctx.where()}: lhs and rhs batching/contracting dimension lists differ in length")
+    _contract(ctx, lhs, rhs, list(zip(lb, rb, strict=True)), "batch dim")
+    _contract(ctx, lhs, rhs, list(zip(lc, rc, strict=True)), "contraction")
+    out = [lhs[a] for a in lb]
+    out += [d for a, d in enumerate(lhs) if a not in lb and a not in lc]
+    out += [d for a, d in enumerate(rhs) if a not in rb and a not in rc]
+    ctx.set_output(0, out)
+
+
+@mlir_rule(HLO, "einsum", "unary_einsum")
+def einsum(ctx: OpContext) -> None:
+    """Equal letters are equal dims (facts). https://github.com/openxla/stablehlo (einsum)"""
+    config = str(ctx.attr("einsum_config", "")).replace(" ", "")
+    lhs, _, rhs = config.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != ctx.num_inputs or "." in config:
+        raise GiveUp(f"einsum config '{config}' is not supported")
+    sizes: dict[str, Dim] = {}
+    for i, term in enumerate(terms):
+        shape = ctx.shape(i)
+        if len(term) != len(shape):
+            raise ModelError(f"{ctx.where()}: term '{term}' does not match the rank {len(shape)} of operand #{i}")
+        for axis, (letter, d) in enumerate(zip(term, shape, strict=True)):
+            if letter in sizes:
+                ctx.eq(d, sizes[letter], f"einsum label '{letter}'", (ctx.dim_name(i, axis), f"label '{letter}'"))
+            else:
+                sizes[letter] = d
+    ctx.set_output(0, [sizes[c] for c in rhs])
+
+
+@mlir_rule(HLO, "reduce")
+def reduce(ctx: OpContext) -> None:
+    """Inputs share one shape (a fact); results drop ``dimensions``. https://openxla.org/stablehlo/spec#reduce"""
+    n = ctx.num_inputs // 2
+    shape = same_shapes(ctx, list(range(n)), "reduce inputs")
+    axes = set(ints(ctx, "dimensions", []) or [])
+    out = [d for a, d in enumerate(shape) if a not in axes]
+    for i in range(ctx.num_outputs):
+        ctx.set_output(i, out)
+
+
+_COMPACT = re.compile(r"\[([^\]]*)\]x\[([^\]]*)\]->\[([^\]]*)\]")
+
+
+def conv_numbers(value: object) -> dict[str, list[int]]:
+    """``[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`` or the ``raw`` field form, as positions."""
+    fields = getattr(value, "fields", {})
+    m = _COMPACT.search(str(fields.get("value", "")))
+    if m is None:
+        raw = {k.replace("raw", "").strip(): v for k, v in fields.items()}
+        return {k: ([v] if isinstance(v, int) else list(v)) for k, v in raw.items()}
+    lhs, rhs, out = ([w.strip() for w in g.split(",")] for g in m.groups())
+
+    def spatial(words: list[str]) -> list[int]:
+        return [words.index(str(k)) for k in range(len(words) - 2)]
+
+    return {
+        "input_batch_dimension": [lhs.index("b")], "input_feature_dimension": [lhs.index("f")],
+        "input_spatial_dimensions": spatial(lhs),
+        "kernel_input_feature_dimension": [rhs.index("i")], "kernel_output_feature_dimension": [rhs.index("o")],
+        "kernel_spatial_dimensions": spatial(rhs),
+        "output_batch_dimension": [out.index("b")], "output_feature_dimension": [out.index("f")],
+        "output_spatial_dimensions": spatial(out),
+    }
+
+
+def _window_size(ctx: OpContext, d: Dim, k: Dim, lo: Dim, hi: Dim, stride: int, ld: int, rd: int, axis: int) -> Dim:
+    dilated_in = d if ld == 1 else add(mul(smax(add(d, -1), 0), ld), 1)
+    dilated_k = k if rd == 1 else add(mul(add(k, -1), rd), 1)
+    span = ctx.graph.canon(add(add(add(dilated_in, lo), hi), mul(dilated_k, -1)))
+    if not ctx.graph.facts.prove_ge(span, 0):
+        reason = f"the padded input covers the dilated window on spatial axis {axis}"
+        ctx.guard(span, ">=", 0, "convolution window", reason)
+    return ctx.graph.canon(add(floordiv(span, stride), 1))
+
+
+@mlir_rule(HLO, "convolution", "dynamic_conv")
+def convolution(ctx: OpContext) -> None:
+    """Spatial dims ``floor((dilated + pad - dilated window) / stride) + 1``; input features are
+    the kernel's times ``feature_group_count`` (a fact). https://openxla.org/stablehlo/spec#convolution
+    """
+    lhs, rhs = ctx.shape(0), ctx.shape(1)
+    nums = conv_numbers(ctx.attr("dimension_numbers"))
+    spatial_in, spatial_k = nums["input_spatial_dimensions"], nums["kernel_spatial_dimensions"]
+    n = len(spatial_in)
+    strides = ints(ctx, "window_strides", [1] * n) or [1] * n
+    ld = ints(ctx, "lhs_dilation", [1] * n) or [1] * n
+    rd = ints(ctx, "rhs_dilation", [1] * n) or [1] * n
+    padding: tuple[Dim, ...] = tuple(ints(ctx, "padding", [0] * 2 * n) or [0] * 2 * n)
+    if ctx.op.op_type == "dynamic_conv":
+        padding = ctx.require_elements(2)
+    groups = (ints(ctx, "feature_group_count", [1]) or [1])[0]
+    batch_groups = (ints(ctx, "batch_group_count", [1]) or [1])[0]
+    feature = nums["input_feature_dimension"][0]
+    ctx.eq(lhs[feature], mul(rhs[nums["kernel_input_feature_dimension"][0]], groups),
+           "convolution features", (ctx.dim_name(0, feature), "kernel input features * groups"))
+    out: list[Dim] = [0] * (n + 2)
+    batch = lhs[nums["input_batch_dimension"][0]]
+    out[nums["output_batch_dimension"][0]] = floordiv(batch, batch_groups) if batch_groups != 1 else batch
+    out[nums["output_feature_dimension"][0]] = rhs[nums["kernel_output_feature_dimension"][0]]
+    for k in range(n):
+        size = _window_size(ctx, lhs[spatial_in[k]], rhs[spatial_k[k]], padding[2 * k], padding[2 * k + 1],
+                            strides[k], ld[k], rd[k], k)
+        out[nums["output_spatial_dimensions"][k]] = size
+    ctx.set_output(0, out)
+
+
+@mlir_rule(HLO, "gather", "dynamic_gather")
+def gather(ctx: OpContext) -> None:
+    """Batch dims of the indices interleaved with the kept slice sizes at ``offset_dims``.
+
+    https://openxla.org/stablehlo/spec#gather
+    """
+    indices = ctx.shape(1)
+    nums = ctx.attr("dimension_numbers")
+    sizes: tuple[Dim, ...] = ctx.require_elements(2) if ctx.op.op_type == "dynamic_gather" else tuple(
+        ints(ctx, "slice_sizes", []) or [])
+    index_dim = field_ints(nums, "index_vector_dim") or [len(indices)]
+    dropped = set(field_ints(nums, "collapsed_slice_dims")) | set(field_ints(nums, "operand_batching_dims"))
+    batch = [d for a, d in enumerate(indices) if a != index_dim[0]]
+    offsets = [s for a, s in enumerate(sizes) if a not in dropped]
+    offset_at = field_ints(nums, "offset_dims")
+    if len(offset_at) != len(offsets):
+        raise ModelError(f"{ctx.where()}: {len(offset_at)} offset_dims for {len(offsets)} kept slice sizes")
+    operand = ctx.shape(0)
+    for a, s in enumerate(sizes):
+        if a < len(operand):
+            at_least_zero(ctx, add(operand[a], mul(s, -1)), "slice size <= operand dim")
+    out: list[Dim] = []
+    offset_iter, batch_iter = iter(offsets), iter(batch)
+    for pos in range(len(batch) + len(offsets)):
+        out.append(next(offset_iter) if pos in offset_at else next(batch_iter))
+    ctx.set_output(0, out)
+
+
+_RELATIONS = {"GE": (0, 1), "GT": (1, 1), "LE": (0, -1), "LT": (1, -1)}
+
+
+@mlir_rule(HLO, "custom_call")
+def custom_call(ctx: OpContext) -> None:
+    """The ``@shape_assertion`` of jax: its condition holds whenever the program runs (a fact).
+
+    Other targets keep their declared result types.
+    https://docs.jax.dev/en/latest/export/shape_poly.html#shape-assertion-errors
+    """
+    if ctx.attr("call_target_name") != "shape_assertion":
+        raise GiveUp(f"custom_call @{ctx.attr('call_target_name')} has no shape rule")
+    cond = ctx.elements(0)
+    message = str(ctx.attr("error_message", "")).split(". Using")[0]
+    if cond is not None and cond[0] == 0:
+        raise ContradictionError(f"{ctx.where()}: the shape assertion always fails: {message}")
+    spec = ctx.attr("condition")
+    if not isinstance(spec, dict):
+        return
+    lhs, rhs = ctx.elements(spec["lhs"]), ctx.elements(spec["rhs"])
+    if lhs is None or rhs is None or len(lhs) != 1 or len(rhs) != 1:
+        return
+    direction = spec["direction"]
+    if direction == "EQ":
+        ctx.eq(lhs[0], rhs[0], "shape assertion", ("the asserted value", "its specification"))
+    elif direction in _RELATIONS:
+        low, sign = _RELATIONS[direction]
+        diff = add(lhs[0], mul(rhs[0], -1)) if sign > 0 else add(rhs[0], mul(lhs[0], -1))
+        diff = ctx.graph.canon(diff)
+        if isinstance(diff, int):
+            if diff < low:
+                raise ContradictionError(f"{ctx.where()}: the shape assertion always fails: {message}")
+        elif not ctx.graph.facts.prove_ge(diff, low):
+            ctx.graph.assume_range(diff, low, None, ctx.origin("shape assertion"))

@@ -1,0 +1,147 @@
+"""Shared pieces of the MLIR rule families (`symshape.rules.mlir_hlo`, `symshape.rules.mlir_std`).
+
+An MLIR result type is part of the program: a static dim declared in a result type is a fact
+(the verifier rejects the op otherwise), so every MLIR rule ends with `check_declared`, which
+equates each inferred dim with a declared static one; a declared ``?`` says nothing.
+Attributes arrive as the Python values of `symshape.mlir.frontend.py_attr` (ints, lists,
+`ConstTensor`, ``DialectAttr`` with ``fields``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from symshape.analysis import GiveUp, OpContext
+from symshape.errors import ModelError
+from symshape.expr import Dim, add, mul
+from symshape.program import ConstTensor
+from symshape.rules import Rule, register
+
+HLO = ("stablehlo", "mhlo")
+_INT = re.compile(r"index|u?i\d+|si\d+")
+
+
+def mlir_rule(dialects: Sequence[str], *names: str) -> Callable[[Rule], Rule]:
+    """Register ``fn`` for ``names`` of each dialect, followed by `check_declared`."""
+
+    def wrap(fn: Rule) -> Rule:
+        def rule(ctx: OpContext) -> None:
+            fn(ctx)
+            check_declared(ctx)
+
+        rule.__doc__ = fn.__doc__
+        rule.__name__ = fn.__name__
+        for dialect in dialects:
+            register(dialect, *names)(rule)
+        return fn
+
+    return wrap
+
+
+def check_declared(ctx: OpContext) -> None:
+    """Each output's inferred dims equal its declared static dims (a fact); ranks must agree."""
+    for i, out in enumerate(ctx.op.outputs):
+        inferred = ctx.state.shapes.get(out)
+        value = ctx.program.values.get(out)
+        declared = value.type.dims if value is not None and value.type is not None else None
+        if inferred is None or declared is None:
+            continue
+        if len(inferred) != len(declared):
+            raise ModelError(
+                f"{ctx.where()}: result #{i} '{out}' is declared with rank {len(declared)}, "
+                f"but its operands give rank {len(inferred)}; check the result type"
+            )
+        for axis, (got, want) in enumerate(zip(inferred, declared, strict=True)):
+            if isinstance(want, int) and want >= 0:
+                ctx.eq(got, want, "declared result type", (f"dim {axis} of '{out}'", f"the declared size {want}"))
+
+
+def declared_dims(ctx: OpContext, i: int = 0) -> tuple[Dim, ...]:
+    """Output ``i``'s declared dims, fresh symbols for ``?``; gives up when unranked."""
+    value = ctx.program.values.get(ctx.op.outputs[i]) if i < ctx.num_outputs else None
+    dims = value.type.dims if value is not None and value.type is not None else None
+    if dims is None:
+        raise GiveUp(f"result #{i} has no ranked type")
+    return tuple(d if isinstance(d, int) and d >= 0 else ctx.fresh(f"out{i}_d{axis}") for axis, d in enumerate(dims))
+
+
+def declared_rank(ctx: OpContext, i: int = 0) -> int | None:
+    """The declared rank of output ``i``, if ranked."""
+    value = ctx.program.values.get(ctx.op.outputs[i]) if i < ctx.num_outputs else None
+    dims = value.type.dims if value is not None and value.type is not None else None
+    return None if dims is None else len(dims)
+
+
+def ints(ctx: OpContext, name: str, default: list[int] | None = None) -> list[int] | None:
+    """An integer-list attribute: ``array<i64: ..>``, ``dense<..>`` or a single int."""
+    value = ctx.attr(name)
+    if value is None:
+        return default
+    if isinstance(value, ConstTensor):
+        if value.values is None:
+            raise GiveUp(f"attribute '{name}' has no readable integer values")
+        return list(value.values)
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        return list(value)
+    raise ModelError(f"{ctx.where()}: attribute '{name}' must be a list of integers, got {value!r}")
+
+
+def field_ints(value: Any, name: str) -> list[int]:
+    """``fields[name]`` of a dialect attribute (``#stablehlo.dot<...>``) as a list of ints."""
+    fields = getattr(value, "fields", value if isinstance(value, dict) else {})
+    got = fields.get(name, [])
+    return [got] if isinstance(got, int) else [int(v) for v in got]
+
+
+def enum_word(value: Any) -> str:
+    """``GE`` from ``#stablehlo<comparison_direction GE>`` (or a plain string)."""
+    fields = getattr(value, "fields", None)
+    if fields is not None:
+        return str(fields.get("value", "")).strip()
+    return str(value).strip()
+
+
+def is_int_dtype(dtype: str | None) -> bool:
+    """Index and integer element types (whose values are tracked)."""
+    return dtype is not None and _INT.fullmatch(dtype) is not None
+
+
+def same_shapes(ctx: OpContext, indices: Sequence[int], rule: str) -> tuple[Dim, ...]:
+    """The operands at ``indices`` have equal shapes (a fact); returns the first one."""
+    first = ctx.shape(indices[0])
+    for i in indices[1:]:
+        other = ctx.shape(i)
+        if len(other) != len(first):
+            raise ModelError(
+                f"{ctx.where()}: operand #{i} has rank {len(other)} but operand #{indices[0]} has rank {len(first)}"
+            )
+        for axis, (a, b) in enumerate(zip(first, other, strict=True)):
+            ctx.eq(b, a, rule, (ctx.dim_name(i, axis), ctx.dim_name(indices[0], axis)))
+    return tuple(ctx.graph.canon(d) for d in first)
+
+
+def span_length(ctx: OpContext, start: Dim, limit: Dim, stride: Dim, axis: int) -> Dim:
+    """``ceil((limit - start) / stride)`` for a valid slice (a guard when ``start <= limit`` is unproven)."""
+    if not isinstance(stride, int) or stride <= 0:
+        raise GiveUp(f"the stride on axis {axis} is not a positive constant")
+    span = ctx.graph.canon(add(limit, mul(start, -1)))
+    if not ctx.graph.facts.prove_ge(span, 0):
+        ctx.guard(limit, ">=", start, "slice bounds", f"slice limit on axis {axis} is not below its start")
+    from symshape.expr import ceildiv
+
+    return ctx.graph.canon(ceildiv(span, stride))
+
+
+def at_least_zero(ctx: OpContext, d: Dim, rule: str) -> None:
+    """Record the fact ``d >= 0`` (ModelError when ``d`` is a negative constant)."""
+    d = ctx.graph.canon(d)
+    if isinstance(d, int):
+        if d < 0:
+            raise ModelError(f"{ctx.where()}: {rule} does not hold ({d} < 0)")
+        return
+    if not ctx.graph.facts.prove_ge(d, 0):
+        ctx.graph.assume_range(d, 0, None, ctx.origin(rule))
