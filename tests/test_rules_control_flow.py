@@ -192,3 +192,83 @@ def test_unknown_shapes_fall_back_without_crashing(op: str) -> None:
     model = make_model([node], inputs, [tensor("y", None)])
     result = analyze_onnx(model)
     assert result.warnings and result.shape("y") is None
+
+
+def _relu_loop(m: str, extra: list | None = None, inputs: list | None = None):
+    body_nodes = [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+                  helper.make_node("Relu", ["h_in"], ["h_out"]),
+                  helper.make_node("Add", ["h_in", "h_in"], ["s"])]
+    body = _graph("body", body_nodes, [tensor("i", [], I64), tensor("cond_in", [], B), tensor("h_in", None)],
+                  [tensor("cond_out", [], B), tensor("h_out", None), tensor("s", None)])
+    nodes = [*(extra or []), helper.make_node("Loop", [m, "", "h"], ["h_final", "scan0"], body=body)]
+    return make_model(nodes, inputs or [tensor("M", [], I64), tensor("h", ["c", "d"])],
+                      [tensor("h_final", None), tensor("scan0", None)])
+
+
+def test_loop_with_a_runtime_trip_count_guards_zero_iterations() -> None:
+    model = _relu_loop("M")
+    result, obs = check_model(model, [{"M": np.array(m, np.int64), "h": rand(3, 2)} for m in (1, 4)])
+    trips = as_symbol(result.shape("scan0")[0])
+    assert trips is not None and [o.env[trips] for o in obs] == [1, 4]
+    assert [str(d) for d in result.shape("h_final")] == ["c", "d"]
+    assert [g[0] for g in result.guards()] == [f"{trips} >= 1"]
+
+
+def test_loop_with_a_proven_positive_trip_count_needs_no_guard() -> None:
+    extra = [helper.make_node("Shape", ["h"], ["hs"], start=0, end=1), helper.make_node("Squeeze", ["hs"], ["m"])]
+    model = _relu_loop("m", extra, [tensor("h", ["c", "d"])])
+    result, _ = check_model(model, [{"h": rand(3, 2)}, {"h": rand(1, 5)}], facts=["c >= 1"])
+    assert [str(d) for d in result.shape("scan0")] == ["c", "c", "d"]
+    assert result.guards() == []
+
+
+def test_nested_if_in_a_loop_body_reads_outer_values() -> None:
+    """The body's If concatenates the outer ``x`` or reads it twice; the loop carries ``h``."""
+    then_g = _graph("then", [helper.make_node("Concat", ["h_in", "x"], ["t"], axis=0)], [], [tensor("t", None)])
+    else_g = _graph("else", [helper.make_node("Add", ["h_in", "x"], ["e0"]),
+                             helper.make_node("Concat", ["e0", "x"], ["e"], axis=0)], [], [tensor("e", None)])
+    body_nodes = [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+                  helper.make_node("Identity", ["h_in"], ["h_out"]),
+                  helper.make_node("If", ["flag"], ["s"], then_branch=then_g, else_branch=else_g)]
+    body = _graph("body", body_nodes, [tensor("i", [], I64), tensor("cond_in", [], B), tensor("h_in", None)],
+                  [tensor("cond_out", [], B), tensor("h_out", None), tensor("s", None)])
+    nodes = [*_count_from_x("m"), helper.make_node("Loop", ["m", "", "h"], ["h_final", "scan0"], body=body)]
+    model = make_model(nodes, [tensor("x", ["a", "b"]), tensor("h", ["a", "b"]), tensor("flag", [], B)],
+                       [tensor("h_final", None), tensor("scan0", None)])
+    samples = [{"x": rand(2, 3), "h": rand(2, 3), "flag": np.array(f)} for f in (True, False)]
+    result, _ = check_model(model, samples)
+    assert [str(d) for d in result.shape("scan0")] == ["a", "2*a", "b"]
+
+
+def test_loop_keeps_a_carried_shape_tensor() -> None:
+    """A carried shape vector that the body passes through keeps its elements, so the body's
+    Reshape (and the scan output) is exact."""
+    body_nodes = [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+                  helper.make_node("Identity", ["shp_in"], ["shp_out"]),
+                  helper.make_node("Reshape", ["x", "shp_in"], ["s"])]
+    body = _graph("body", body_nodes, [tensor("i", [], I64), tensor("cond_in", [], B), tensor("shp_in", None, I64)],
+                  [tensor("cond_out", [], B), tensor("shp_out", None, I64), tensor("s", None)])
+    extra = [*_count_from_x("m"), helper.make_node("Shape", ["x"], ["xs2"]),
+             helper.make_node("ReduceProd", ["xs2"], ["numel"], keepdims=1)]
+    nodes = [*extra, helper.make_node("Loop", ["m", "", "numel"], ["shp_final", "scan0"], body=body)]
+    model = make_model(nodes, [tensor("x", ["a", "b"])], [tensor("shp_final", None, I64), tensor("scan0", None)])
+    result, _ = check_model(model, [{"x": rand(2, 3)}, {"x": rand(4, 1)}])
+    assert [str(d) for d in result.shape("scan0")] == ["a", "a*b"]
+    origins = {origin for _, origin, _ in result.guards()}
+    assert origins == {"Loop 'Loop_4' (loop scan outputs)", "Reshape 'Loop_4/body/Reshape_2' (reshape target)"}
+
+
+def test_subgraph_data_symbols_stay_apart_from_the_main_graph() -> None:
+    """Unnamed NonZero nodes in the main graph and in a branch (both ``NonZero_0`` to the
+    reader) count different values, so they must not share a symbol."""
+    then_g = _graph("then", [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("NonZero", ["r"], ["t"])],
+                    [], [tensor("t", None, I64)])
+    else_g = _graph("else", [helper.make_node("Relu", ["x"], ["r2"]), helper.make_node("NonZero", ["r2"], ["e"])],
+                    [], [tensor("e", None, I64)])
+    nodes = [helper.make_node("NonZero", ["x"], ["nz"]),
+             helper.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)]
+    model = make_model(nodes, [tensor("x", ["a"]), tensor("c", [], B)], [tensor("nz", None, I64), tensor("y", None, I64)])
+    x = np.array([1.0, -2.0, 0.0, 3.0], np.float32)
+    result, obs = check_model(model, [{"x": x, "c": np.array(True)}, {"x": -x, "c": np.array(False)}])
+    assert result.shape("nz")[1] is not result.shape("y")[1]
+    assert result.shape("y")[0] == 1

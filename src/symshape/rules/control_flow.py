@@ -132,7 +132,9 @@ def adopt_guards(ctx: OpContext, res: SubResult, excluded: frozenset[str] = froz
     if len(usable) < len(res.guards):
         return False
     for g in usable:
-        ctx.guard(g.lhs, g.rel, g.rhs, g.origin.rule or "subgraph", g.reason)
+        ctx.graph.guard(g.lhs, g.rel, g.rhs, g.origin, g.reason)
+    if usable:
+        ctx.imprecise()
     return True
 
 
@@ -316,8 +318,12 @@ def loop(ctx: OpContext) -> None:
     trips = _trip_count(ctx, cond_true)
     for j, (dims, els) in enumerate(final[1:]):
         ctx.set_output(j, dims, els)
+    scans = res.outputs[1 + n_carried:]
+    if scans and not ctx.graph.facts.prove_ge(ctx.graph.canon(trips), 1):
+        ctx.guard(trips, ">=", 1, "loop scan outputs",
+                  "with zero iterations the scan outputs' shape is unspecified (onnxruntime gives [0])")
     adopted = False
-    for k, raw in enumerate(res.outputs[1 + n_carried:]):
+    for k, raw in enumerate(scans):
         i = n_carried + k
         if raw is None:
             declared_fallback(ctx, i, f"the shape of body scan output #{k} is unknown")
