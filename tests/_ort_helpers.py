@@ -123,9 +123,7 @@ def _check_ranges(result: Analysis, env: Mapping[str, int], inputs: set[str]) ->
         assert ok, f"predicate {lhs} {p.rel} {rhs} fails at {a} {p.rel} {b} (origin {p.origin})"
 
 
-def run_and_compare(
-    model: onnx.ModelProto, result: Analysis, feeds: Mapping[str, np.ndarray]
-) -> Observed:
+def run_and_compare(model: onnx.ModelProto, result: Analysis, feeds: Mapping[str, np.ndarray]) -> Observed:
     """Run ``model`` on ``feeds`` and check every claimed dim and tracked element."""
     exposed, names = _expose_all(model)
     session = ort.InferenceSession(exposed.SerializeToString(), _OPTS, providers=["CPUExecutionProvider"])

@@ -18,13 +18,19 @@ def _graph(name: str, nodes: list, inputs: list, outputs: list, inits: list | No
     return helper.make_graph(nodes, name, inputs, outputs, inits or [])
 
 
-def _if_model(then_nodes: list, then_out: str, else_nodes: list, else_out: str, extra: list | None = None,
-              cond: str = "c"):
+def _if_model(
+    then_nodes: list, then_out: str, else_nodes: list, else_out: str, extra: list | None = None, cond: str = "c"
+):
     then_g = _graph("then", then_nodes, [], [tensor(then_out, None)])
     else_g = _graph("else", else_nodes, [], [tensor(else_out, None)])
-    nodes = [*(extra or []), helper.make_node("If", [cond], ["y"], then_branch=then_g, else_branch=else_g),
-             helper.make_node("Shape", ["x"], ["xs"])]
-    return make_model(nodes, [tensor("x", ["a", "b"]), tensor("c", [], B)], [tensor("y", None), tensor("xs", None, I64)])
+    nodes = [
+        *(extra or []),
+        helper.make_node("If", [cond], ["y"], then_branch=then_g, else_branch=else_g),
+        helper.make_node("Shape", ["x"], ["xs"]),
+    ]
+    return make_model(
+        nodes, [tensor("x", ["a", "b"]), tensor("c", [], B)], [tensor("y", None), tensor("xs", None, I64)]
+    )
 
 
 def _feeds(a: int, b: int, c: bool) -> dict[str, np.ndarray]:
@@ -32,8 +38,7 @@ def _feeds(a: int, b: int, c: bool) -> dict[str, np.ndarray]:
 
 
 def test_if_branches_that_agree_keep_the_dims() -> None:
-    model = _if_model([helper.make_node("Relu", ["x"], ["t"])], "t",
-                      [helper.make_node("Neg", ["x"], ["e"])], "e")
+    model = _if_model([helper.make_node("Relu", ["x"], ["t"])], "t", [helper.make_node("Neg", ["x"], ["e"])], "e")
     result, _ = check_model(model, [_feeds(2, 3, True), _feeds(4, 1, False)])
     assert [str(d) for d in result.shape("y")] == ["a", "b"]
 
@@ -42,9 +47,14 @@ def test_if_branch_facts_do_not_leak() -> None:
     """The then-branch squeezes axis 0 (needs a == 1); the else-branch reduces it. Both give [b],
     but ``a`` must stay free: the model is valid with a = 3 when the else-branch runs."""
     axes = helper.make_tensor("ax0", I64, [1], [0])
-    then_nodes = [helper.make_node("Constant", [], ["ax_t"], value=axes), helper.make_node("Squeeze", ["x", "ax_t"], ["t"])]
-    else_nodes = [helper.make_node("Constant", [], ["ax_e"], value=axes),
-                  helper.make_node("ReduceSum", ["x", "ax_e"], ["e"], keepdims=0)]
+    then_nodes = [
+        helper.make_node("Constant", [], ["ax_t"], value=axes),
+        helper.make_node("Squeeze", ["x", "ax_t"], ["t"]),
+    ]
+    else_nodes = [
+        helper.make_node("Constant", [], ["ax_e"], value=axes),
+        helper.make_node("ReduceSum", ["x", "ax_e"], ["e"], keepdims=0),
+    ]
     model = _if_model(then_nodes, "t", else_nodes, "e")
     result, _ = check_model(model, [_feeds(3, 2, False), _feeds(1, 4, True), _feeds(1, 2, False)])
     assert [str(d) for d in result.shape("x")] == ["a", "b"]
@@ -66,8 +76,14 @@ def test_if_branches_that_differ_get_a_fresh_symbol() -> None:
 def test_if_differing_static_branches_are_bounded() -> None:
     shape3 = helper.make_tensor("s3", I64, [2], [3, 2])
     shape6 = helper.make_tensor("s6", I64, [2], [6, 1])
-    then_nodes = [helper.make_node("Constant", [], ["st"], value=shape3), helper.make_node("Reshape", ["x", "st"], ["t"])]
-    else_nodes = [helper.make_node("Constant", [], ["se"], value=shape6), helper.make_node("Reshape", ["x", "se"], ["e"])]
+    then_nodes = [
+        helper.make_node("Constant", [], ["st"], value=shape3),
+        helper.make_node("Reshape", ["x", "st"], ["t"]),
+    ]
+    else_nodes = [
+        helper.make_node("Constant", [], ["se"], value=shape6),
+        helper.make_node("Reshape", ["x", "se"], ["e"]),
+    ]
     model = _if_model(then_nodes, "t", else_nodes, "e")
     result, _ = check_model(model, [_feeds(2, 3, True), _feeds(3, 2, False)])
     d0, d1 = result.shape("y")
@@ -83,17 +99,21 @@ def test_if_with_a_tracked_condition_takes_the_branch() -> None:
     facts are facts of the model."""
     one = helper.make_tensor("one", I64, [1], [1])
     then_nodes = [helper.make_node("Constant", [], ["k"], value=one), helper.make_node("Squeeze", ["x", "k"], ["t"])]
-    extra = [helper.make_node("Shape", ["x"], ["s"]), helper.make_node("Size", ["s"], ["r"]),
-             helper.make_node("Constant", [], ["two"], value=helper.make_tensor("two_v", I64, [], [2])),
-             helper.make_node("Equal", ["r", "two"], ["rank2"])]
+    extra = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Size", ["s"], ["r"]),
+        helper.make_node("Constant", [], ["two"], value=helper.make_tensor("two_v", I64, [], [2])),
+        helper.make_node("Equal", ["r", "two"], ["rank2"]),
+    ]
     model = _if_model(then_nodes, "t", [helper.make_node("Identity", ["x"], ["e"])], "e", extra=extra, cond="rank2")
     result, _ = check_model(model, [_feeds(3, 1, True), _feeds(5, 1, False)])
     assert [str(d) for d in result.shape("y")] == ["a"]
     assert result.shape("x")[1] == 1  # the squeeze in the taken branch is a fact
 
 
-def _loop_model(body_nodes: list, body_outputs: list, carried: list[str], m: str, cond: str,
-                n_scan: int, extra: list | None = None):
+def _loop_model(
+    body_nodes: list, body_outputs: list, carried: list[str], m: str, cond: str, n_scan: int, extra: list | None = None
+):
     body_inputs = [tensor("i", [], I64), tensor("cond_in", [], B)] + [tensor(f"{c}_in", None) for c in carried]
     body = _graph("body", body_nodes, body_inputs, body_outputs)
     outs = [f"{c}_final" for c in carried] + [f"scan{k}" for k in range(n_scan)]
@@ -107,26 +127,43 @@ def _count_from_x(name: str = "m") -> list:
 
 
 def test_loop_stable_carried_value_and_known_trip_count() -> None:
-    body_nodes = [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
-                  helper.make_node("Relu", ["h_in"], ["h_out"]),
-                  helper.make_node("Add", ["h_in", "h_in"], ["s"])]
-    model = _loop_model(body_nodes, [tensor("cond_out", [], B), tensor("h_out", None), tensor("s", None)],
-                        ["h"], "m", "", 1, extra=_count_from_x())
+    body_nodes = [
+        helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+        helper.make_node("Relu", ["h_in"], ["h_out"]),
+        helper.make_node("Add", ["h_in", "h_in"], ["s"]),
+    ]
+    model = _loop_model(
+        body_nodes,
+        [tensor("cond_out", [], B), tensor("h_out", None), tensor("s", None)],
+        ["h"],
+        "m",
+        "",
+        1,
+        extra=_count_from_x(),
+    )
     result, _ = check_model(model, [{"x": rand(3, 2), "h": rand(4)}, {"x": rand(1, 2), "h": rand(2)}])
     assert [str(d) for d in result.shape("h_final")] == ["c"]
     assert [str(d) for d in result.shape("scan0")] == ["a", "c"]
 
 
 def test_loop_growing_carried_value_becomes_fresh() -> None:
-    body_nodes = [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
-                  helper.make_node("Concat", ["h_in", "one"], ["h_out"], axis=0),
-                  helper.make_node("Shape", ["h_in"], ["s"])]
+    body_nodes = [
+        helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+        helper.make_node("Concat", ["h_in", "one"], ["h_out"], axis=0),
+        helper.make_node("Shape", ["h_in"], ["s"]),
+    ]
     body_inputs_init = [helper.make_tensor("one", F, [1], [1.0])]
-    body = _graph("body", body_nodes, [tensor("i", [], I64), tensor("cond_in", [], B), tensor("h_in", None)],
-                  [tensor("cond_out", [], B), tensor("h_out", None), tensor("s", None, I64)], body_inputs_init)
+    body = _graph(
+        "body",
+        body_nodes,
+        [tensor("i", [], I64), tensor("cond_in", [], B), tensor("h_in", None)],
+        [tensor("cond_out", [], B), tensor("h_out", None), tensor("s", None, I64)],
+        body_inputs_init,
+    )
     nodes = [*_count_from_x(), helper.make_node("Loop", ["m", "", "h"], ["h_final", "scan0"], body=body)]
-    model = make_model(nodes, [tensor("x", ["a", "b"]), tensor("h", ["c"])],
-                       [tensor("h_final", None), tensor("scan0", None, I64)])
+    model = make_model(
+        nodes, [tensor("x", ["a", "b"]), tensor("h", ["c"])], [tensor("h_final", None), tensor("scan0", None, I64)]
+    )
     result, obs = check_model(model, [{"x": rand(3, 2), "h": rand(4)}, {"x": rand(2, 2), "h": rand(1)}])
     grown = as_symbol(result.shape("h_final")[0])
     assert grown is not None and grown not in ("a", "c")
@@ -136,14 +173,24 @@ def test_loop_growing_carried_value_becomes_fresh() -> None:
 
 def test_loop_with_data_condition_has_a_bounded_trip_count() -> None:
     limit = helper.make_tensor("lim", I64, [], [2])
-    body_nodes = [helper.make_node("Constant", [], ["limit"], value=limit),
-                  helper.make_node("Less", ["i", "limit"], ["cond_out"]),
-                  helper.make_node("Mul", ["h_in", "h_in"], ["h_out"]),
-                  helper.make_node("Identity", ["h_in"], ["s"])]
-    model = _loop_model(body_nodes, [tensor("cond_out", [], B), tensor("h_out", None), tensor("s", None)],
-                        ["h"], "m", "t", 1,
-                        extra=[*_count_from_x(), helper.make_node("Constant", [], ["t"],
-                                                                  value=helper.make_tensor("tv", B, [], [True]))])
+    body_nodes = [
+        helper.make_node("Constant", [], ["limit"], value=limit),
+        helper.make_node("Less", ["i", "limit"], ["cond_out"]),
+        helper.make_node("Mul", ["h_in", "h_in"], ["h_out"]),
+        helper.make_node("Identity", ["h_in"], ["s"]),
+    ]
+    model = _loop_model(
+        body_nodes,
+        [tensor("cond_out", [], B), tensor("h_out", None), tensor("s", None)],
+        ["h"],
+        "m",
+        "t",
+        1,
+        extra=[
+            *_count_from_x(),
+            helper.make_node("Constant", [], ["t"], value=helper.make_tensor("tv", B, [], [True])),
+        ],
+    )
     result, obs = check_model(model, [{"x": rand(5, 2), "h": rand(3)}, {"x": rand(2, 2), "h": rand(2)}])
     trips = as_symbol(result.shape("scan0")[0])
     assert trips is not None
@@ -154,20 +201,38 @@ def test_loop_with_data_condition_has_a_bounded_trip_count() -> None:
 
 
 def test_scan_cumulative_sum_with_axes() -> None:
-    body = _graph("body", [helper.make_node("Add", ["acc", "row"], ["acc_out"]),
-                           helper.make_node("Identity", ["acc_out"], ["y"])],
-                  [tensor("acc", None), tensor("row", None)], [tensor("acc_out", None), tensor("y", None)])
-    nodes = [helper.make_node("Scan", ["h", "x"], ["final", "ys"], body=body, num_scan_inputs=1,
-                              scan_input_axes=[1], scan_output_axes=[-1])]
-    model = make_model(nodes, [tensor("x", ["c", "n"]), tensor("h", ["c"])], [tensor("final", None), tensor("ys", None)])
+    body = _graph(
+        "body",
+        [helper.make_node("Add", ["acc", "row"], ["acc_out"]), helper.make_node("Identity", ["acc_out"], ["y"])],
+        [tensor("acc", None), tensor("row", None)],
+        [tensor("acc_out", None), tensor("y", None)],
+    )
+    nodes = [
+        helper.make_node(
+            "Scan",
+            ["h", "x"],
+            ["final", "ys"],
+            body=body,
+            num_scan_inputs=1,
+            scan_input_axes=[1],
+            scan_output_axes=[-1],
+        )
+    ]
+    model = make_model(
+        nodes, [tensor("x", ["c", "n"]), tensor("h", ["c"])], [tensor("final", None), tensor("ys", None)]
+    )
     result, _ = check_model(model, [{"x": rand(3, 5), "h": rand(3)}, {"x": rand(2, 1), "h": rand(2)}])
     assert [str(d) for d in result.shape("ys")] == ["c", "n"]
     assert [str(d) for d in result.shape("final")] == ["c"]
 
 
 def test_scan_lengths_are_equal_facts() -> None:
-    body = _graph("body", [helper.make_node("Add", ["p", "q"], ["y"])], [tensor("p", None), tensor("q", None)],
-                  [tensor("y", None)])
+    body = _graph(
+        "body",
+        [helper.make_node("Add", ["p", "q"], ["y"])],
+        [tensor("p", None), tensor("q", None)],
+        [tensor("y", None)],
+    )
     nodes = [helper.make_node("Scan", ["x", "z"], ["ys"], body=body, num_scan_inputs=2)]
     model = make_model(nodes, [tensor("x", ["n", 4]), tensor("z", ["m", 4])], [tensor("ys", None)])
     result = analyze_onnx(model)
@@ -183,10 +248,12 @@ def test_unknown_shapes_fall_back_without_crashing(op: str) -> None:
         node = helper.make_node("If", ["c"], ["y"], then_branch=g, else_branch=g)
         inputs = [unranked, tensor("c", [], B)]
     else:
-        body = _graph("body", [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
-                               helper.make_node("Relu", ["v_in"], ["v_out"])],
-                      [tensor("i", [], I64), tensor("cond_in", [], B), tensor("v_in", None)],
-                      [tensor("cond_out", [], B), tensor("v_out", None)])
+        body = _graph(
+            "body",
+            [helper.make_node("Identity", ["cond_in"], ["cond_out"]), helper.make_node("Relu", ["v_in"], ["v_out"])],
+            [tensor("i", [], I64), tensor("cond_in", [], B), tensor("v_in", None)],
+            [tensor("cond_out", [], B), tensor("v_out", None)],
+        )
         node = helper.make_node("Loop", ["", "c", "u"], ["y"], body=body)
         inputs = [unranked, tensor("c", [], B)]
     model = make_model([node], inputs, [tensor("y", None)])
@@ -195,14 +262,23 @@ def test_unknown_shapes_fall_back_without_crashing(op: str) -> None:
 
 
 def _relu_loop(m: str, extra: list | None = None, inputs: list | None = None):
-    body_nodes = [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
-                  helper.make_node("Relu", ["h_in"], ["h_out"]),
-                  helper.make_node("Add", ["h_in", "h_in"], ["s"])]
-    body = _graph("body", body_nodes, [tensor("i", [], I64), tensor("cond_in", [], B), tensor("h_in", None)],
-                  [tensor("cond_out", [], B), tensor("h_out", None), tensor("s", None)])
+    body_nodes = [
+        helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+        helper.make_node("Relu", ["h_in"], ["h_out"]),
+        helper.make_node("Add", ["h_in", "h_in"], ["s"]),
+    ]
+    body = _graph(
+        "body",
+        body_nodes,
+        [tensor("i", [], I64), tensor("cond_in", [], B), tensor("h_in", None)],
+        [tensor("cond_out", [], B), tensor("h_out", None), tensor("s", None)],
+    )
     nodes = [*(extra or []), helper.make_node("Loop", [m, "", "h"], ["h_final", "scan0"], body=body)]
-    return make_model(nodes, inputs or [tensor("M", [], I64), tensor("h", ["c", "d"])],
-                      [tensor("h_final", None), tensor("scan0", None)])
+    return make_model(
+        nodes,
+        inputs or [tensor("M", [], I64), tensor("h", ["c", "d"])],
+        [tensor("h_final", None), tensor("scan0", None)],
+    )
 
 
 def test_loop_with_a_runtime_trip_count_guards_zero_iterations() -> None:
@@ -225,16 +301,29 @@ def test_loop_with_a_proven_positive_trip_count_needs_no_guard() -> None:
 def test_nested_if_in_a_loop_body_reads_outer_values() -> None:
     """The body's If concatenates the outer ``x`` or reads it twice; the loop carries ``h``."""
     then_g = _graph("then", [helper.make_node("Concat", ["h_in", "x"], ["t"], axis=0)], [], [tensor("t", None)])
-    else_g = _graph("else", [helper.make_node("Add", ["h_in", "x"], ["e0"]),
-                             helper.make_node("Concat", ["e0", "x"], ["e"], axis=0)], [], [tensor("e", None)])
-    body_nodes = [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
-                  helper.make_node("Identity", ["h_in"], ["h_out"]),
-                  helper.make_node("If", ["flag"], ["s"], then_branch=then_g, else_branch=else_g)]
-    body = _graph("body", body_nodes, [tensor("i", [], I64), tensor("cond_in", [], B), tensor("h_in", None)],
-                  [tensor("cond_out", [], B), tensor("h_out", None), tensor("s", None)])
+    else_g = _graph(
+        "else",
+        [helper.make_node("Add", ["h_in", "x"], ["e0"]), helper.make_node("Concat", ["e0", "x"], ["e"], axis=0)],
+        [],
+        [tensor("e", None)],
+    )
+    body_nodes = [
+        helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+        helper.make_node("Identity", ["h_in"], ["h_out"]),
+        helper.make_node("If", ["flag"], ["s"], then_branch=then_g, else_branch=else_g),
+    ]
+    body = _graph(
+        "body",
+        body_nodes,
+        [tensor("i", [], I64), tensor("cond_in", [], B), tensor("h_in", None)],
+        [tensor("cond_out", [], B), tensor("h_out", None), tensor("s", None)],
+    )
     nodes = [*_count_from_x("m"), helper.make_node("Loop", ["m", "", "h"], ["h_final", "scan0"], body=body)]
-    model = make_model(nodes, [tensor("x", ["a", "b"]), tensor("h", ["a", "b"]), tensor("flag", [], B)],
-                       [tensor("h_final", None), tensor("scan0", None)])
+    model = make_model(
+        nodes,
+        [tensor("x", ["a", "b"]), tensor("h", ["a", "b"]), tensor("flag", [], B)],
+        [tensor("h_final", None), tensor("scan0", None)],
+    )
     samples = [{"x": rand(2, 3), "h": rand(2, 3), "flag": np.array(f)} for f in (True, False)]
     result, _ = check_model(model, samples)
     assert [str(d) for d in result.shape("scan0")] == ["a", "2*a", "b"]
@@ -243,13 +332,22 @@ def test_nested_if_in_a_loop_body_reads_outer_values() -> None:
 def test_loop_keeps_a_carried_shape_tensor() -> None:
     """A carried shape vector that the body passes through keeps its elements, so the body's
     Reshape (and the scan output) is exact."""
-    body_nodes = [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
-                  helper.make_node("Identity", ["shp_in"], ["shp_out"]),
-                  helper.make_node("Reshape", ["x", "shp_in"], ["s"])]
-    body = _graph("body", body_nodes, [tensor("i", [], I64), tensor("cond_in", [], B), tensor("shp_in", None, I64)],
-                  [tensor("cond_out", [], B), tensor("shp_out", None, I64), tensor("s", None)])
-    extra = [*_count_from_x("m"), helper.make_node("Shape", ["x"], ["xs2"]),
-             helper.make_node("ReduceProd", ["xs2"], ["numel"], keepdims=1)]
+    body_nodes = [
+        helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+        helper.make_node("Identity", ["shp_in"], ["shp_out"]),
+        helper.make_node("Reshape", ["x", "shp_in"], ["s"]),
+    ]
+    body = _graph(
+        "body",
+        body_nodes,
+        [tensor("i", [], I64), tensor("cond_in", [], B), tensor("shp_in", None, I64)],
+        [tensor("cond_out", [], B), tensor("shp_out", None, I64), tensor("s", None)],
+    )
+    extra = [
+        *_count_from_x("m"),
+        helper.make_node("Shape", ["x"], ["xs2"]),
+        helper.make_node("ReduceProd", ["xs2"], ["numel"], keepdims=1),
+    ]
     nodes = [*extra, helper.make_node("Loop", ["m", "", "numel"], ["shp_final", "scan0"], body=body)]
     model = make_model(nodes, [tensor("x", ["a", "b"])], [tensor("shp_final", None, I64), tensor("scan0", None)])
     result, _ = check_model(model, [{"x": rand(2, 3)}, {"x": rand(4, 1)}])
@@ -261,13 +359,25 @@ def test_loop_keeps_a_carried_shape_tensor() -> None:
 def test_subgraph_data_symbols_stay_apart_from_the_main_graph() -> None:
     """Unnamed NonZero nodes in the main graph and in a branch (both ``NonZero_0`` to the
     reader) count different values, so they must not share a symbol."""
-    then_g = _graph("then", [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("NonZero", ["r"], ["t"])],
-                    [], [tensor("t", None, I64)])
-    else_g = _graph("else", [helper.make_node("Relu", ["x"], ["r2"]), helper.make_node("NonZero", ["r2"], ["e"])],
-                    [], [tensor("e", None, I64)])
-    nodes = [helper.make_node("NonZero", ["x"], ["nz"]),
-             helper.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)]
-    model = make_model(nodes, [tensor("x", ["a"]), tensor("c", [], B)], [tensor("nz", None, I64), tensor("y", None, I64)])
+    then_g = _graph(
+        "then",
+        [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("NonZero", ["r"], ["t"])],
+        [],
+        [tensor("t", None, I64)],
+    )
+    else_g = _graph(
+        "else",
+        [helper.make_node("Relu", ["x"], ["r2"]), helper.make_node("NonZero", ["r2"], ["e"])],
+        [],
+        [tensor("e", None, I64)],
+    )
+    nodes = [
+        helper.make_node("NonZero", ["x"], ["nz"]),
+        helper.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g),
+    ]
+    model = make_model(
+        nodes, [tensor("x", ["a"]), tensor("c", [], B)], [tensor("nz", None, I64), tensor("y", None, I64)]
+    )
     x = np.array([1.0, -2.0, 0.0, 3.0], np.float32)
     result, obs = check_model(model, [{"x": x, "c": np.array(True)}, {"x": -x, "c": np.array(False)}])
     assert result.shape("nz")[1] is not result.shape("y")[1]

@@ -30,8 +30,9 @@ def _nonzero_model() -> object:
         helper.make_node("GatherND", ["x", "idx"], ["picked"]),
         helper.make_node("Concat", ["nz1", "nz2"], ["both"], axis=1),
     ]
-    return make_model(nodes, [tensor("x", ["a", "b"])], [tensor("picked", None), tensor("both", None, I64),
-                                                          tensor("nz3", None, I64)])
+    return make_model(
+        nodes, [tensor("x", ["a", "b"])], [tensor("picked", None), tensor("both", None, I64), tensor("nz3", None, I64)]
+    )
 
 
 @pytest.mark.parametrize("shape,density", [((3, 5), 0.5), ((4, 7), 0.2), ((2, 3), 0.0), ((1, 6), 1.0)])
@@ -76,8 +77,9 @@ def test_nonzero_static_input_has_static_upper_bound() -> None:
 
 def test_nonzero_of_tracked_constant_is_exact() -> None:
     const = helper.make_tensor("c", I64, [5], [0, 3, 0, 1, 7])
-    model = make_model([helper.make_node("NonZero", ["c"], ["y"])], [tensor("x", [1])], [tensor("y", None, I64)],
-                       initializers=[const])
+    model = make_model(
+        [helper.make_node("NonZero", ["c"], ["y"])], [tensor("x", [1])], [tensor("y", None, I64)], initializers=[const]
+    )
     result, _ = check_model(model, [{"x": rand(1)}])
     assert result.shape("y") == (1, 3)
     assert result.elements("y") == (1, 3, 4)
@@ -86,12 +88,18 @@ def test_nonzero_of_tracked_constant_is_exact() -> None:
 @pytest.mark.parametrize("sorted_", [0, 1])
 def test_unique_flat(sorted_: int) -> None:
     nodes = [helper.make_node("Unique", ["x"], ["y", "idx", "inv", "cnt"], sorted=sorted_)]
-    model = make_model(nodes, [tensor("x", ["a", "b"], I64)],
-                       [tensor("y", None, I64), tensor("idx", None, I64), tensor("inv", None, I64),
-                        tensor("cnt", None, I64)])
+    model = make_model(
+        nodes,
+        [tensor("x", ["a", "b"], I64)],
+        [tensor("y", None, I64), tensor("idx", None, I64), tensor("inv", None, I64), tensor("cnt", None, I64)],
+    )
     rng = np.random.default_rng(3)
-    samples = [{"x": rng.integers(0, 4, (3, 5))}, {"x": rng.integers(0, 50, (2, 9))},
-               {"x": np.zeros((1, 1), np.int64)}, {"x": np.zeros((0, 4), np.int64)}]
+    samples = [
+        {"x": rng.integers(0, 4, (3, 5))},
+        {"x": rng.integers(0, 50, (2, 9))},
+        {"x": np.zeros((1, 1), np.int64)},
+        {"x": np.zeros((0, 4), np.int64)},
+    ]
     result, observed = check_model(model, samples)
     u = result.shape("y")[0]
     assert result.shape("idx") == (u,) and result.shape("cnt") == (u,)
@@ -102,9 +110,11 @@ def test_unique_flat(sorted_: int) -> None:
 
 def test_unique_axis_with_nonempty_input_has_lower_bound_one() -> None:
     nodes = [helper.make_node("Unique", ["x"], ["y", "idx", "inv", "cnt"], axis=0)]
-    model = make_model(nodes, [tensor("x", [4, "b"])],
-                       [tensor("y", None), tensor("idx", None, I64), tensor("inv", None, I64),
-                        tensor("cnt", None, I64)])
+    model = make_model(
+        nodes,
+        [tensor("x", [4, "b"])],
+        [tensor("y", None), tensor("idx", None, I64), tensor("inv", None, I64), tensor("cnt", None, I64)],
+    )
     x = np.array([[1, 2], [1, 2], [3, 4], [1, 2]], np.float32)
     result, [obs] = check_model(model, [{"x": x}])
     u = result.shape("y")[0]
@@ -122,9 +132,12 @@ def test_compress_runtime_and_constant_condition() -> None:
         helper.make_node("Compress", ["x", "cond_c"], ["z"], axis=0),
         helper.make_node("Compress", ["x", "c"], ["flat"]),
     ]
-    model = make_model(nodes, [tensor("x", [4, "n"]), tensor("c", ["k"], B)],
-                       [tensor("y", None), tensor("y2", None), tensor("z", None), tensor("flat", None)],
-                       initializers=[cond])
+    model = make_model(
+        nodes,
+        [tensor("x", [4, "n"]), tensor("c", ["k"], B)],
+        [tensor("y", None), tensor("y2", None), tensor("z", None), tensor("flat", None)],
+        initializers=[cond],
+    )
     rng = np.random.default_rng(5)
     samples = [{"x": rand(4, 6), "c": rng.random(6) < 0.5}, {"x": rand(4, 5), "c": rng.random(3) < 0.7}]
     result, _ = check_model(model, samples)
@@ -135,10 +148,17 @@ def test_compress_runtime_and_constant_condition() -> None:
 
 def test_nms_selected_count_bound() -> None:
     nodes = [helper.make_node("NonMaxSuppression", ["boxes", "scores", "m", "iou", "thr"], ["sel"])]
-    inits = [helper.make_tensor("m", I64, [1], [2]), helper.make_tensor("iou", F, [1], [0.5]),
-             helper.make_tensor("thr", F, [1], [0.0])]
-    model = make_model(nodes, [tensor("boxes", ["b", "s", 4]), tensor("scores", ["b", "c", "s"])],
-                       [tensor("sel", None, I64)], initializers=inits)
+    inits = [
+        helper.make_tensor("m", I64, [1], [2]),
+        helper.make_tensor("iou", F, [1], [0.5]),
+        helper.make_tensor("thr", F, [1], [0.0]),
+    ]
+    model = make_model(
+        nodes,
+        [tensor("boxes", ["b", "s", 4]), tensor("scores", ["b", "c", "s"])],
+        [tensor("sel", None, I64)],
+        initializers=inits,
+    )
     rng = np.random.default_rng(7)
     samples = []
     for b, c, s in [(1, 2, 5), (2, 3, 4), (1, 1, 1)]:
@@ -159,10 +179,14 @@ def test_topk_runtime_k_is_shared() -> None:
         helper.make_node("TopK", ["x", "k"], ["v2", "i2"], axis=1),
         helper.make_node("Add", ["v1", "v2"], ["s"]),
     ]
-    model = make_model(nodes, [tensor("x", ["a", "b"]), tensor("k", [1], I64)],
-                       [tensor("s", None), tensor("i1", None, I64), tensor("i2", None, I64)])
-    result, observed = check_model(model, [{"x": rand(3, 6), "k": np.array([4])},
-                                           {"x": rand(2, 5), "k": np.array([0])}])
+    model = make_model(
+        nodes,
+        [tensor("x", ["a", "b"]), tensor("k", [1], I64)],
+        [tensor("s", None), tensor("i1", None, I64), tensor("i2", None, I64)],
+    )
+    result, observed = check_model(
+        model, [{"x": rand(3, 6), "k": np.array([4])}, {"x": rand(2, 5), "k": np.array([0])}]
+    )
     k = result.shape("v1")[1]
     assert result.shape("v2")[1] is k
     assert [o.env[str(k)] for o in observed] == [4, 0]
@@ -171,6 +195,8 @@ def test_topk_runtime_k_is_shared() -> None:
 
 def test_unknown_input_shape_falls_back() -> None:
     nodes = [helper.make_node("NonZero", ["x"], ["y"]), helper.make_node("Unique", ["x"], ["u"])]
-    model = make_model(nodes, [helper.make_tensor_value_info("x", F, None)], [tensor("y", None, I64), tensor("u", None)])
+    model = make_model(
+        nodes, [helper.make_tensor_value_info("x", F, None)], [tensor("y", None, I64), tensor("u", None)]
+    )
     result = analyze_onnx(model)
     assert {w.op_type for w in result.warnings} == {"NonZero", "Unique"}

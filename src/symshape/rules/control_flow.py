@@ -102,8 +102,13 @@ def run_subgraph(ctx: OpContext, sub: Program, tag: str, inputs: Sequence[Tensor
     return SubResult(outputs, graph, list(graph.guards[guards_before:]) if scratch else [])
 
 
-def _put(shapes: dict[str, tuple[Dim, ...]], elements: dict[str, tuple[Dim, ...]], name: str,
-         dims: tuple[Dim, ...], els: tuple[Dim, ...] | None) -> None:
+def _put(
+    shapes: dict[str, tuple[Dim, ...]],
+    elements: dict[str, tuple[Dim, ...]],
+    name: str,
+    dims: tuple[Dim, ...],
+    els: tuple[Dim, ...] | None,
+) -> None:
     shapes[name] = dims
     if els is None:
         elements.pop(name, None)
@@ -190,15 +195,19 @@ def if_op(ctx: OpContext) -> None:
             else:
                 ctx.set_output(i, [ctx.graph.canon(d) for d in out[0]], out[1])
         return
-    then_res, else_res = (run_subgraph(ctx, sub, tag, (), scratch=True)
-                          for sub, tag in zip(branches, ("then_branch", "else_branch"), strict=True))
+    then_res, else_res = (
+        run_subgraph(ctx, sub, tag, (), scratch=True)
+        for sub, tag in zip(branches, ("then_branch", "else_branch"), strict=True)
+    )
     adopted = False
     for i, (a, b) in enumerate(zip(then_res.outputs, else_res.outputs, strict=True)):
         if a is None or b is None or len(a[0]) != len(b[0]):
             declared_fallback(ctx, i, "the branches' output ranks differ or are unknown")
             continue
-        dims = [_merge_dim(ctx, then_res, x, else_res, y, f"out{i}_d{axis}")
-                for axis, (x, y) in enumerate(zip(a[0], b[0], strict=True))]
+        dims = [
+            _merge_dim(ctx, then_res, x, else_res, y, f"out{i}_d{axis}")
+            for axis, (x, y) in enumerate(zip(a[0], b[0], strict=True))
+        ]
         els = _merge_elements(ctx, then_res, a[1], else_res, b[1])
         adopted = adopted or els is not None or any(exact for _, exact in dims)
         ctx.set_output(i, [d for d, _ in dims], els)
@@ -222,8 +231,9 @@ def _merge_dim(ctx: OpContext, ra: SubResult, a: Dim, rb: SubResult, b: Dim, tag
     return ctx.fresh(tag, kind="data", lo=lo, hi=hi), False
 
 
-def _merge_elements(ctx: OpContext, ra: SubResult, a: tuple[Dim, ...] | None, rb: SubResult,
-                    b: tuple[Dim, ...] | None) -> tuple[Dim, ...] | None:
+def _merge_elements(
+    ctx: OpContext, ra: SubResult, a: tuple[Dim, ...] | None, rb: SubResult, b: tuple[Dim, ...] | None
+) -> tuple[Dim, ...] | None:
     if a is None or b is None or len(a) != len(b):
         return None
     out: list[Dim] = []
@@ -236,8 +246,9 @@ def _merge_elements(ctx: OpContext, ra: SubResult, a: tuple[Dim, ...] | None, rb
 
 
 # ------------------------------------------------------------------------- Loop and Scan state
-def settle(ctx: OpContext, body: Program, fixed: Sequence[Tensor], carried: list[Tensor],
-           loose: int | None = None) -> tuple[SubResult, list[Tensor], frozenset[str]]:
+def settle(
+    ctx: OpContext, body: Program, fixed: Sequence[Tensor], carried: list[Tensor], loose: int | None = None
+) -> tuple[SubResult, list[Tensor], frozenset[str]]:
     """Run ``body`` until its carried inputs (after ``fixed``) reproduce themselves.
 
     Carried value ``j`` is body output ``j``. A dim or element vector an iteration does not
@@ -249,7 +260,7 @@ def settle(ctx: OpContext, body: Program, fixed: Sequence[Tensor], carried: list
     fresh: set[str] = set()
     limit = 2 + len(carried) + sum(len(d) for d, _ in carried)
     for _ in range(limit):
-        del state.warnings[marks[0]:], state.unresolved[marks[1]:]  # keep one round's warnings
+        del state.warnings[marks[0] :], state.unresolved[marks[1] :]  # keep one round's warnings
         res = run_subgraph(ctx, body, "body", [*fixed, *carried], scratch=True)
         changed = False
         nxt: list[Tensor] = []
@@ -258,10 +269,17 @@ def settle(ctx: OpContext, body: Program, fixed: Sequence[Tensor], carried: list
             if out is None or (j != loose and len(out[0]) != len(dims)):
                 raise GiveUp(f"loop-carried value #{j} changes rank or has an unknown shape in the body")
             new_dims = dims if j == loose else _settle_dims(ctx, res, dims, out[0], f"carried{j}", fresh)
-            keep = els is not None and out[1] is not None and len(els) == len(out[1]) and all(
-                res.same(x, y) for x, y in zip(els, out[1], strict=True))
-            changed = changed or (els is not None and not keep) or any(
-                a is not b for a, b in zip(dims, new_dims, strict=True))
+            keep = (
+                els is not None
+                and out[1] is not None
+                and len(els) == len(out[1])
+                and all(res.same(x, y) for x, y in zip(els, out[1], strict=True))
+            )
+            changed = (
+                changed
+                or (els is not None and not keep)
+                or any(a is not b for a, b in zip(dims, new_dims, strict=True))
+            )
             nxt.append((new_dims, els if keep else None))
         carried = nxt
         if not changed:
@@ -269,8 +287,9 @@ def settle(ctx: OpContext, body: Program, fixed: Sequence[Tensor], carried: list
     raise GiveUp("the loop-carried shapes did not settle")
 
 
-def _settle_dims(ctx: OpContext, res: SubResult, dims: tuple[Dim, ...], out: tuple[Dim, ...], tag: str,
-                 fresh: set[str]) -> tuple[Dim, ...]:
+def _settle_dims(
+    ctx: OpContext, res: SubResult, dims: tuple[Dim, ...], out: tuple[Dim, ...], tag: str, fresh: set[str]
+) -> tuple[Dim, ...]:
     new: list[Dim] = []
     for axis, (d_in, d_out) in enumerate(zip(dims, out, strict=True)):
         if res.same(d_in, d_out):
@@ -282,8 +301,9 @@ def _settle_dims(ctx: OpContext, res: SubResult, dims: tuple[Dim, ...], out: tup
     return tuple(new)
 
 
-def scan_output(ctx: OpContext, res: SubResult, raw: tuple[Dim, ...], excluded: frozenset[str],
-                tag: str) -> tuple[list[Dim], bool]:
+def scan_output(
+    ctx: OpContext, res: SubResult, raw: tuple[Dim, ...], excluded: frozenset[str], tag: str
+) -> tuple[list[Dim], bool]:
     """Per-iteration dims of a scan output as main-graph dims (fresh where they cannot be)."""
     dims: list[Dim] = []
     exact = True
@@ -318,10 +338,15 @@ def loop(ctx: OpContext) -> None:
     trips = _trip_count(ctx, cond_true)
     for j, (dims, els) in enumerate(final[1:]):
         ctx.set_output(j, dims, els)
-    scans = res.outputs[1 + n_carried:]
+    scans = res.outputs[1 + n_carried :]
     if scans and not ctx.graph.facts.prove_ge(ctx.graph.canon(trips), 1):
-        ctx.guard(trips, ">=", 1, "loop scan outputs",
-                  "with zero iterations the scan outputs' shape is unspecified (onnxruntime gives [0])")
+        ctx.guard(
+            trips,
+            ">=",
+            1,
+            "loop scan outputs",
+            "with zero iterations the scan outputs' shape is unspecified (onnxruntime gives [0])",
+        )
     adopted = False
     for k, raw in enumerate(scans):
         i = n_carried + k
@@ -382,7 +407,7 @@ def scan(ctx: OpContext) -> None:
             length = dims[axis]
         else:
             ctx.eq(dims[axis], length, "scan lengths", (ctx.dim_name(n + k, axis), ctx.dim_name(n, in_axes[0])))
-        slices.append((dims[:axis] + dims[axis + 1:], None))
+        slices.append((dims[:axis] + dims[axis + 1 :], None))
     assert length is not None
     res, final, excluded = _settle_scan(ctx, body, states, slices, n)
     for j, (dims, els) in enumerate(final):
@@ -403,8 +428,9 @@ def scan(ctx: OpContext) -> None:
             declared_fallback(ctx, n + k, "the body made an assumption about its own symbols")
 
 
-def _settle_scan(ctx: OpContext, body: Program, states: list[Tensor], slices: list[Tensor],
-                 n: int) -> tuple[SubResult, list[Tensor], frozenset[str]]:
+def _settle_scan(
+    ctx: OpContext, body: Program, states: list[Tensor], slices: list[Tensor], n: int
+) -> tuple[SubResult, list[Tensor], frozenset[str]]:
     """Scan's body takes the states first and the slices after; settle sees the slices first."""
     reordered = replace(body, inputs=body.inputs[n:] + body.inputs[:n])
     return settle(ctx, reordered, slices, states)

@@ -105,7 +105,7 @@ def unique(ctx: OpContext) -> None:
         record_le(ctx, u, total, "unique count <= input size")
         if lo == 0:
             record_le(ctx, smin(total, 1), u, "unique count >= 1 unless the input is empty")
-    y = (u,) if axis is None else dims[:axis] + (u,) + dims[axis + 1:]
+    y = (u,) if axis is None else dims[:axis] + (u,) + dims[axis + 1 :]
     ctx.set_output(0, y, y_elements)
     ctx.set_output(1, (u,))
     ctx.set_output(2, (total,))
@@ -132,7 +132,7 @@ def compress(ctx: OpContext) -> None:
         count = data_symbol(ctx, key, "compress count")
         record_le(ctx, count, cond[0], "compress count <= len(condition)")
         record_le(ctx, count, total, "compress count <= input size")
-    out = (count,) if axis is None else dims[:axis] + (count,) + dims[axis + 1:]
+    out = (count,) if axis is None else dims[:axis] + (count,) + dims[axis + 1 :]
     src = ctx.elements(0)
     flags = ctx.const_ints(1)
     elements = None

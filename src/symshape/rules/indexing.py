@@ -71,7 +71,7 @@ def gather_nd(ctx: OpContext) -> None:
     for axis in range(b):
         what = (ctx.dim_name(0, axis), ctx.dim_name(1, axis))
         ctx.eq(data[axis], indices[axis], "GatherND batch dim", what)
-    ctx.set_output(0, indices[:-1] + data[b + k:])
+    ctx.set_output(0, indices[:-1] + data[b + k :])
 
 
 @register(ONNX, "ScatterND")
@@ -158,7 +158,7 @@ def top_k(ctx: OpContext) -> None:
         raise ModelError(f"{ctx.where()}: k is {k}; it must be >= 0")
     record_le(ctx, 0, k, "TopK k >= 0")
     record_le(ctx, k, dims[axis], "TopK k <= axis dim")
-    out = dims[:axis] + (k,) + dims[axis + 1:]
+    out = dims[:axis] + (k,) + dims[axis + 1 :]
     ctx.set_output(0, out)
     ctx.set_output(1, out)
 
