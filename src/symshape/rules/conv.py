@@ -1,5 +1,5 @@
 """Sliding-window ops: Conv, ConvInteger, QLinearConv, DeformConv, ConvTranspose, MaxPool,
-AveragePool, LpPool, MaxUnpool, MaxRoiPool, RoiAlign, Col2Im.
+AveragePool, LpPool, MaxUnpool (Col2Im and the ROI ops are in `symshape.rules.nn`).
 
 The spatial size of a window op (https://onnx.ai/onnx/operators/onnx__Conv.html) is
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ModelError
-from symshape.expr import Dim, Expr, FloorDiv, add, as_symbol, floordiv, mul, product
+from symshape.expr import Dim, Expr, FloorDiv, add, as_symbol, floordiv, mul
 from symshape.rules import ONNX, register
 
 SAME = ("SAME_UPPER", "SAME_LOWER")
@@ -146,7 +146,8 @@ def window_out(ctx: OpContext, x: Dim, i: int, w: Window, *, pool: bool) -> Dim:
     return ctx.graph.canon(out)
 
 
-def _spatial_input(ctx: OpContext, i: int, n_spatial: int | None = None) -> tuple[Dim, ...]:
+def spatial_input(ctx: OpContext, i: int, n_spatial: int | None = None) -> tuple[Dim, ...]:
+    """Dims of input ``i``, which must be ``[N, C, spatial...]`` (``n_spatial`` axes if given)."""
     dims = ctx.shape(i)
     if len(dims) < 3 or (n_spatial is not None and len(dims) != n_spatial + 2):
         want = "rank >= 3" if n_spatial is None else f"rank {n_spatial + 2}"
@@ -156,7 +157,7 @@ def _spatial_input(ctx: OpContext, i: int, n_spatial: int | None = None) -> tupl
 
 
 def _conv(ctx: OpContext, xi: int, wi: int, bi: int | None) -> None:
-    x = _spatial_input(ctx, xi)
+    x = spatial_input(ctx, xi)
     wshape = ctx.shape(wi)
     n = len(x) - 2
     if len(wshape) != n + 2:
@@ -221,7 +222,7 @@ def conv_transpose(ctx: OpContext) -> None:
 
     https://onnx.ai/onnx/operators/onnx__ConvTranspose.html
     """
-    x = _spatial_input(ctx, 0)
+    x = spatial_input(ctx, 0)
     wshape = ctx.shape(1)
     n = len(x) - 2
     if len(wshape) != n + 2:
@@ -273,7 +274,7 @@ def pool(ctx: OpContext) -> None:
     https://onnx.ai/onnx/operators/onnx__LpPool.html
     """
     kernel = _pool_kernel(ctx)
-    x = _spatial_input(ctx, 0, len(kernel))
+    x = spatial_input(ctx, 0, len(kernel))
     w = window(ctx, kernel)
     if w.auto_pad in SAME and any(d != 1 for d in w.dilations):
         raise GiveUp("SAME padding with dilation: ONNX and onnxruntime disagree on the pads")
@@ -289,7 +290,7 @@ def max_unpool(ctx: OpContext) -> None:
     https://onnx.ai/onnx/operators/onnx__MaxUnpool.html
     """
     kernel = _pool_kernel(ctx)
-    x = _spatial_input(ctx, 0, len(kernel))
+    x = spatial_input(ctx, 0, len(kernel))
     indices = ctx.shape(1)
     for a, (d, e) in enumerate(zip(x, indices, strict=False)):
         ctx.eq(d, e, "indices shape == input shape", (ctx.dim_name(0, a), ctx.dim_name(1, a)))
@@ -304,51 +305,3 @@ def max_unpool(ctx: OpContext) -> None:
     out = [ctx.graph.canon(add(mul(w.strides[i], add(x[2 + i], -1)), kernel[i] - w.pads[i] - w.pads[i + n]))
            for i in range(n)]
     ctx.set_output(0, [*x[:2], *out])
-
-
-@register(ONNX, "MaxRoiPool")
-def max_roi_pool(ctx: OpContext) -> None:
-    """``[num_rois, C, pooled_shape...]``; rois is ``[num_rois, 5]``.
-
-    https://onnx.ai/onnx/operators/onnx__MaxRoiPool.html
-    """
-    x = _spatial_input(ctx, 0, 2)
-    rois = ctx.shape(1)
-    ctx.eq(rois[1], 5, "rois are (batch, x1, y1, x2, y2)", (ctx.dim_name(1, 1), "5"))
-    pooled = ctx.attr("pooled_shape")
-    if not pooled or len(pooled) != 2:
-        raise ModelError(f"{ctx.where()}: pooled_shape must hold 2 ints, got {pooled}")
-    ctx.set_output(0, [rois[0], x[1], *(int(p) for p in pooled)])
-
-
-@register(ONNX, "RoiAlign")
-def roi_align(ctx: OpContext) -> None:
-    """``[num_rois, C, output_height, output_width]``; rois ``[num_rois, 4]``, batch_indices
-    ``[num_rois]``. https://onnx.ai/onnx/operators/onnx__RoiAlign.html
-    """
-    x = _spatial_input(ctx, 0, 2)
-    rois, batch = ctx.shape(1), ctx.shape(2)
-    ctx.eq(rois[1], 4, "rois are (x1, y1, x2, y2)", (ctx.dim_name(1, 1), "4"))
-    ctx.eq(batch[0], rois[0], "one batch index per roi", (ctx.dim_name(2, 0), ctx.dim_name(1, 0)))
-    size = [int(ctx.attr("output_height", 1)), int(ctx.attr("output_width", 1))]
-    ctx.set_output(0, [rois[0], x[1], *size])
-
-
-@register(ONNX, "Col2Im")
-def col2im(ctx: OpContext) -> None:
-    """``[N, C, image_shape...]`` from ``[N, C*prod(block_shape), L]``; L is the number of
-    blocks (a fact). https://onnx.ai/onnx/operators/onnx__Col2Im.html
-    """
-    x = ctx.shape(0)
-    image = ctx.require_elements(1)
-    block = ctx.const_ints(2)
-    if block is None:
-        raise GiveUp("Col2Im block_shape is not constant")
-    if len(x) != 3 or len(image) != len(block):
-        raise ModelError(f"{ctx.where()}: expected input [N, C*prod(block), L] and matching image/block shapes")
-    k = int(product(block))
-    ctx.graph.assume_divisible(x[1], k, ctx.origin("channels divisible by the block size"))
-    w = window(ctx, tuple(block))
-    blocks = product(window_out(ctx, image[i], i, w, pool=False) for i in range(len(block)))
-    ctx.eq(x[2], blocks, "number of blocks", (ctx.dim_name(0, 2), "the number of sliding blocks"))
-    ctx.set_output(0, [x[0], ctx.graph.canon(floordiv(x[1], k)), *image])

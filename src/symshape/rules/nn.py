@@ -1,4 +1,5 @@
-"""Layout ops of vision models: SpaceToDepth, DepthToSpace, GridSample, AffineGrid.
+"""Other vision ops: SpaceToDepth, DepthToSpace, GridSample, AffineGrid, MaxRoiPool, RoiAlign,
+Col2Im.
 
 Block rearrangements need the moved dims to be divisible by the block size: that is a fact of a
 valid op (`ConstraintGraph.assume_divisible`), so the quotient ``floor(H/b)`` is exact.
@@ -8,10 +9,13 @@ The window arithmetic (Conv, pooling) lives in `symshape.rules.conv`; Pad and Re
 
 from __future__ import annotations
 
-from symshape.analysis import OpContext
+import math
+
+from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ModelError
-from symshape.expr import Dim, exact_div, floordiv, mul
+from symshape.expr import Dim, exact_div, floordiv, mul, product
 from symshape.rules import ONNX, register
+from symshape.rules.conv import spatial_input, window, window_out
 
 
 def _divide(ctx: OpContext, d: Dim, k: int, rule: str) -> Dim:
@@ -92,3 +96,51 @@ def affine_grid(ctx: OpContext) -> None:
     ctx.eq(theta[1], r, "theta rows", (ctx.dim_name(0, 1), str(r)))
     ctx.eq(theta[2], r + 1, "theta columns", (ctx.dim_name(0, 2), str(r + 1)))
     ctx.set_output(0, [size[0], *size[2:], r])
+
+
+@register(ONNX, "MaxRoiPool")
+def max_roi_pool(ctx: OpContext) -> None:
+    """``[num_rois, C, pooled_shape...]``; rois is ``[num_rois, 5]``.
+
+    https://onnx.ai/onnx/operators/onnx__MaxRoiPool.html
+    """
+    x = spatial_input(ctx, 0, 2)
+    rois = ctx.shape(1)
+    ctx.eq(rois[1], 5, "rois are (batch, x1, y1, x2, y2)", (ctx.dim_name(1, 1), "5"))
+    pooled = ctx.attr("pooled_shape")
+    if not pooled or len(pooled) != 2:
+        raise ModelError(f"{ctx.where()}: pooled_shape must hold 2 ints, got {pooled}")
+    ctx.set_output(0, [rois[0], x[1], *(int(p) for p in pooled)])
+
+
+@register(ONNX, "RoiAlign")
+def roi_align(ctx: OpContext) -> None:
+    """``[num_rois, C, output_height, output_width]``; rois ``[num_rois, 4]``, batch_indices
+    ``[num_rois]``. https://onnx.ai/onnx/operators/onnx__RoiAlign.html
+    """
+    x = spatial_input(ctx, 0, 2)
+    rois, batch = ctx.shape(1), ctx.shape(2)
+    ctx.eq(rois[1], 4, "rois are (x1, y1, x2, y2)", (ctx.dim_name(1, 1), "4"))
+    ctx.eq(batch[0], rois[0], "one batch index per roi", (ctx.dim_name(2, 0), ctx.dim_name(1, 0)))
+    size = [int(ctx.attr("output_height", 1)), int(ctx.attr("output_width", 1))]
+    ctx.set_output(0, [rois[0], x[1], *size])
+
+
+@register(ONNX, "Col2Im")
+def col2im(ctx: OpContext) -> None:
+    """``[N, C, image_shape...]`` from ``[N, C*prod(block_shape), L]``; L is the number of
+    blocks (a fact). https://onnx.ai/onnx/operators/onnx__Col2Im.html
+    """
+    x = ctx.shape(0)
+    image = ctx.require_elements(1)
+    block = ctx.const_ints(2)
+    if block is None:
+        raise GiveUp("Col2Im block_shape is not constant")
+    if len(x) != 3 or len(image) != len(block):
+        raise ModelError(f"{ctx.where()}: expected input [N, C*prod(block), L] and matching image/block shapes")
+    k = math.prod(block)
+    ctx.graph.assume_divisible(x[1], k, ctx.origin("channels divisible by the block size"))
+    w = window(ctx, tuple(block))
+    blocks = product(window_out(ctx, image[i], i, w, pool=False) for i in range(len(block)))
+    ctx.eq(x[2], blocks, "number of blocks", (ctx.dim_name(0, 2), "the number of sliding blocks"))
+    ctx.set_output(0, [x[0], ctx.graph.canon(floordiv(x[1], k)), *image])
