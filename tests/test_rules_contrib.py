@@ -527,3 +527,16 @@ def test_multi_head_attention_past_sequence_length_shares_the_buffers() -> None:
     assert check_model(model, [feeds_for(model, e) for e in envs]).unresolved == []
     assert shape_of(model, "present_k") == ["b", "2", "m", "8"]
     assert shape_of(model, "qk") == ["b", "2", "1", "5"]
+
+
+def test_embed_layer_norm_without_mask_and_with_position_ids() -> None:
+    node = ms_node("EmbedLayerNormalization", ["ids", "", "we", "pe", "", "g", "beta", "", "pid"],
+                   ["e", "mask_index", "emb_sum"])
+    inits = {"we": RNG.random((20, 16)).astype(np.float32), "pe": RNG.random((16, 16)).astype(np.float32),
+             "g": np.ones(16, np.float32), "beta": np.zeros(16, np.float32)}
+    model = single_op_model([node], [vi("ids", I32, ["b", "s"]), vi("pid", I32, ["b", "s2"])], inits)
+    model.graph.output[1].type.tensor_type.elem_type = I32
+    envs = [{"b": 2, "s": 5, "s2": 5}, {"b": 1, "s": 1, "s2": 1}]
+    feeds = [feeds_for(model, e, {"pid": np.zeros((e["b"], e["s"]), np.int32)}) for e in envs]
+    assert check_model(model, feeds).unresolved == []
+    assert analyze_onnx(model).same_dim(("pid", 1), ("ids", 1)) is True
