@@ -262,3 +262,30 @@ def test_unknown_input_shapes_fall_back() -> None:
     )
     result = analyze_onnx(model)
     assert sorted(w.op_type for w in result.warnings) == ["GatherElements", "GatherND", "TopK"]
+
+
+@pytest.mark.parametrize("bits", [4, 8])
+def test_gather_block_quantized_unpacks_uint8(bits: int) -> None:
+    node = helper.make_node(
+        "GatherBlockQuantized",
+        ["data", "idx", "scales"],
+        ["y"],
+        domain="com.microsoft",
+        bits=bits,
+        block_size=16,
+        gather_axis=0,
+        quantize_axis=1,
+    )
+    model = make_model(
+        [node],
+        [tensor("data", ["n", "k"], TensorProto.UINT8), tensor("idx", ["a", "b"], I64), tensor("scales", ["n", "s"])],
+        [tensor("y", None)],
+    )
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    samples = []
+    for n, cols, a, b in [(5, 32, 1, 3), (3, 64, 2, 2)]:
+        data = np.random.default_rng(n).integers(0, 255, (n, cols * bits // 8)).astype(np.uint8)
+        samples.append({"data": data, "idx": _idx((a, b), n), "scales": np.ones((n, cols // 16), np.float32)})
+    result, _ = check_model(model, samples)
+    assert str(result.shape("y")[2]) == ("2*k" if bits == 4 else "k")
+    assert result.same_dim(("scales", 0), ("data", 0))

@@ -1,4 +1,4 @@
-"""Indexing ops: gathers, scatters, OneHot, TopK, ReverseSequence.
+"""Indexing ops: gathers, scatters, OneHot, TopK, ReverseSequence, GatherBlockQuantized.
 
 The output of a gather has the shape of (part of) its indices; a scatter keeps the data's shape
 and its validity ties the updates' dims to the indices' and the data's (facts). TopK's ``k`` and
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ModelError
-from symshape.expr import Dim
+from symshape.expr import Dim, ceildiv, mul
 from symshape.rules import ONNX, register
 from symshape.rules.common import normalize_axis
 from symshape.rules.data_dependent import data_symbol, record_le
@@ -179,3 +179,30 @@ def reverse_sequence(ctx: OpContext) -> None:
         what = (ctx.dim_name(1, 0), ctx.dim_name(0, batch_axis))
         ctx.eq(lens[0], dims[batch_axis], "sequence_lens length", what)
     ctx.set_output(0, dims)
+
+
+@register("com.microsoft", "GatherBlockQuantized")
+def gather_block_quantized(ctx: OpContext) -> None:
+    """A Gather on the dequantized data, whose ``quantize_axis`` holds ``8 / bits`` values per
+    byte when ``data`` is uint8; scales have the data's dims with that axis in blocks (facts).
+
+    https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.GatherBlockQuantized
+    """
+    data, indices = ctx.shape(0), ctx.shape(1)
+    gather_axis = normalize_axis(ctx, ctx.attr("gather_axis", 0), len(data))
+    quantize_axis = normalize_axis(ctx, ctx.attr("quantize_axis", 1), len(data))
+    bits, block = int(ctx.attr("bits", 4)), int(ctx.attr("block_size", 128))
+    dtype = ctx.dtype(0)
+    if dtype is None:
+        raise GiveUp("the element type of data is unknown, so its packing is unknown")
+    if bits not in (2, 4, 8) or block < 1:
+        raise ModelError(f"{ctx.where()}: bits {bits} / block_size {block} are not supported values")
+    logical = list(data)
+    if dtype == "uint8":
+        logical[quantize_axis] = mul(data[quantize_axis], 8 // bits)
+    scales = ctx.shape_or_none(2)
+    if scales is not None and len(scales) == len(data):
+        for axis, d in enumerate(logical):
+            want = ceildiv(d, block) if axis == quantize_axis else d
+            ctx.eq(scales[axis], want, "GatherBlockQuantized scales", (ctx.dim_name(2, axis), f"dim {axis} in blocks"))
+    ctx.set_output(0, logical[:gather_axis] + list(indices) + logical[gather_axis + 1 :])
