@@ -210,13 +210,13 @@ class _Names:
 
     def __init__(self, module: ModuleOp) -> None:
         self.source = source_names(module)
-        self.assigned: dict[SSAValue, str] = {}
+        self.assigned: dict[tuple[SSAValue, str], str] = {}
         self.taken: set[str] = set()
         self.counter = 0
 
     def name(self, value: SSAValue, fn: str, prefix: str = "") -> str:
-        key = value if not prefix else None
-        if key is not None and key in self.assigned:
+        key = (value, prefix)
+        if key in self.assigned:
             return self.assigned[key]
         local = self.source.get(value) or value.name_hint
         full = f"{prefix}@{fn}:%{local}" if local else ""
@@ -224,8 +224,7 @@ class _Names:
             self.counter += 1
             full = f"{prefix}@{fn}:%_v{self.counter}"
         self.taken.add(full)
-        if key is not None:
-            self.assigned[key] = full
+        self.assigned[key] = full
         return full
 
 
@@ -292,7 +291,7 @@ class _Builder:
         outputs: list[str] = []
         for index, op in enumerate(block.ops):
             full = op_full_name(op)
-            if full in ("func.return", "shape.assuming_yield"):
+            if full in ("func.return", "shape.assuming_yield", "stablehlo.return", "mhlo.return"):
                 outputs = [self.value(v, fn, program, values, prefix) for v in op.operands]
                 continue
             if full == "func.call":
@@ -304,7 +303,16 @@ class _Builder:
                 program.ops.append(Op("shape", "assuming", _op_name(results, fn, index, full, prefix), inner, results))
                 continue
             self.emit_op(op, index, fn, program, values, prefix)
+            if full.endswith(".while") and len(op.regions) == 2 and op.regions[1].blocks.first is not None:
+                program.ops[-1].subgraphs["body"] = self.region_program(op.regions[1].blocks.first, fn, stack, prefix)
         return outputs
+
+    def region_program(self, block: Any, fn: str, stack: list[str], prefix: str) -> Program:
+        """A loop body as a Program: its block arguments in, the yielded values out."""
+        sub = Program(f"{fn}.body", [], [], {}, [])
+        sub.inputs = [self.value(a, fn, sub, None, prefix) for a in block.args]
+        sub.outputs = self.emit_block(block, fn, sub, None, stack, [], prefix)
+        return sub
 
     def value(self, v: SSAValue, fn: str, program: Program, values: dict[str, SSAValue] | None, prefix: str) -> str:
         name = self.names.name(v, fn, prefix)
@@ -321,7 +329,7 @@ class _Builder:
         inputs = [self.value(v, fn, program, values, prefix) for v in op.operands]
         outputs = [self.value(r, fn, program, values, prefix) for r in op.results]
         attrs = op_attrs(op)
-        if op_type == "custom_call" and op.operands:
+        if full in ("stablehlo.custom_call", "mhlo.custom_call", "shape.cstr_require") and op.operands:
             _attach_condition(op, attrs, inputs, lambda v: self.value(v, fn, program, values, prefix))
         program.ops.append(Op(dialect, op_type, _op_name(outputs, fn, index, full, prefix), inputs, outputs, attrs))
 
@@ -367,14 +375,27 @@ def _op_name(outputs: list[str], fn: str, index: int, full: str, prefix: str) ->
     return f"{prefix}@{fn}:{full}#{index}"
 
 
+_CMPI = {0: "EQ", 1: "NE", 2: "LT", 3: "LE", 4: "GT", 5: "GE", 6: "LT", 7: "LE", 8: "GT", 9: "GE"}
+
+
 def _attach_condition(op: Operation, attrs: dict[str, Any], inputs: list[str], name_of: Any) -> None:
-    """For ``custom_call @shape_assertion(%cond, ...)``: the compare that made ``%cond``."""
+    """For an assertion (``shape_assertion``, ``cstr_require``) of ``%cond``: the comparison
+    that made ``%cond``, as ``attrs["condition"]`` with its two operands appended to ``inputs``."""
     cond = op.operands[0].owner
-    if isinstance(cond, Operation) and op_full_name(cond).endswith(".compare") and len(cond.operands) == 2:
-        direction = py_attr(cond.attributes.get("comparison_direction") or cond.properties["comparison_direction"])
-        text = direction.fields.get("value") if isinstance(direction, DialectAttr) else str(direction)
-        attrs["condition"] = {"direction": str(text).strip(), "lhs": len(inputs), "rhs": len(inputs) + 1}
-        inputs.extend(name_of(v) for v in cond.operands)
+    if not isinstance(cond, Operation) or len(cond.operands) != 2:
+        return
+    name = op_full_name(cond)
+    if name.endswith(".compare"):
+        raw = cond.attributes.get("comparison_direction") or cond.properties.get("comparison_direction")
+        value = py_attr(raw) if raw is not None else ""
+        direction = str(value.fields.get("value") if isinstance(value, DialectAttr) else value).strip()
+    elif name == "arith.cmpi":
+        raw = cond.attributes.get("predicate") or cond.properties.get("predicate")
+        direction = _CMPI.get(py_attr(raw) if raw is not None else -1, "")
+    else:
+        return
+    attrs["condition"] = {"direction": direction, "lhs": len(inputs), "rhs": len(inputs) + 1}
+    inputs.extend(name_of(v) for v in cond.operands)
 
 
 def _is_int_type(dtype: str) -> bool:

@@ -9,10 +9,19 @@ from __future__ import annotations
 
 import re
 
-from symshape.analysis import GiveUp, OpContext
+from symshape.analysis import GiveUp, OpContext, run_op
 from symshape.errors import ContradictionError, ModelError
 from symshape.expr import Dim, add, floordiv, mul, smax
-from symshape.rules.mlir_ops import HLO, at_least_zero, field_ints, ints, mlir_rule, same_shapes
+from symshape.rules.mlir_ops import (
+    HLO,
+    assert_condition,
+    at_least_zero,
+    declared_dims,
+    field_ints,
+    ints,
+    mlir_rule,
+    same_shapes,
+)
 
 
 def _contract(ctx: OpContext, lhs: tuple[Dim, ...], rhs: tuple[Dim, ...], pairs: list[tuple[int, int]],
@@ -161,7 +170,7 @@ def gather(ctx: OpContext) -> None:
     nums = ctx.attr("dimension_numbers")
     sizes: tuple[Dim, ...] = ctx.require_elements(2) if ctx.op.op_type == "dynamic_gather" else tuple(
         ints(ctx, "slice_sizes", []) or [])
-    index_dim = field_ints(nums, "index_vector_dim") or [len(indices)]
+    index_dim = field_ints(nums, "index_vector_dim") or [0]  # the attribute omits its default, 0
     dropped = set(field_ints(nums, "collapsed_slice_dims")) | set(field_ints(nums, "operand_batching_dims"))
     batch = [d for a, d in enumerate(indices) if a != index_dim[0]]
     offsets = [s for a, s in enumerate(sizes) if a not in dropped]
@@ -179,9 +188,6 @@ def gather(ctx: OpContext) -> None:
     ctx.set_output(0, out)
 
 
-_RELATIONS = {"GE": (0, 1), "GT": (1, 1), "LE": (0, -1), "LT": (1, -1)}
-
-
 @mlir_rule(HLO, "custom_call")
 def custom_call(ctx: OpContext) -> None:
     """The ``@shape_assertion`` of jax: its condition holds whenever the program runs (a fact).
@@ -195,21 +201,28 @@ def custom_call(ctx: OpContext) -> None:
     message = str(ctx.attr("error_message", "")).split(". Using")[0]
     if cond is not None and cond[0] == 0:
         raise ContradictionError(f"{ctx.where()}: the shape assertion always fails: {message}")
-    spec = ctx.attr("condition")
-    if not isinstance(spec, dict):
-        return
-    lhs, rhs = ctx.elements(spec["lhs"]), ctx.elements(spec["rhs"])
-    if lhs is None or rhs is None or len(lhs) != 1 or len(rhs) != 1:
-        return
-    direction = spec["direction"]
-    if direction == "EQ":
-        ctx.eq(lhs[0], rhs[0], "shape assertion", ("the asserted value", "its specification"))
-    elif direction in _RELATIONS:
-        low, sign = _RELATIONS[direction]
-        diff = add(lhs[0], mul(rhs[0], -1)) if sign > 0 else add(rhs[0], mul(lhs[0], -1))
-        diff = ctx.graph.canon(diff)
-        if isinstance(diff, int):
-            if diff < low:
-                raise ContradictionError(f"{ctx.where()}: the shape assertion always fails: {message}")
-        elif not ctx.graph.facts.prove_ge(diff, low):
-            ctx.graph.assume_range(diff, low, None, ctx.origin("shape assertion"))
+    assert_condition(ctx, message)
+
+
+@mlir_rule(HLO, "while")
+def while_op(ctx: OpContext) -> None:
+    """A loop-carried value keeps its shape when the body provably maps that shape to itself
+    (induction); otherwise the declared type. https://openxla.org/stablehlo/spec#while
+    """
+    body = ctx.op.subgraphs.get("body")
+    if body is None or len(body.inputs) != ctx.num_inputs or len(body.outputs) != ctx.num_outputs:
+        raise GiveUp("the loop body is not available")
+    start = [ctx.shape(i) for i in range(ctx.num_inputs)]
+    for name, dims in zip(body.inputs, start, strict=True):
+        ctx.state.shapes[name] = dims
+        ctx.state.elements.pop(name, None)
+    for op in body.ops:
+        run_op(body, ctx.state, op)
+    for i, (name, dims) in enumerate(zip(body.outputs, start, strict=True)):
+        after = ctx.state.shapes.get(name)
+        if after is not None and len(after) == len(dims) and all(
+            ctx.prove_eq(a, d) for a, d in zip(after, dims, strict=True)
+        ):
+            ctx.set_output(i, dims)
+        else:
+            ctx.set_output(i, declared_dims(ctx, i))

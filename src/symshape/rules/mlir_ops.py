@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from symshape.analysis import GiveUp, OpContext
-from symshape.errors import ModelError
+from symshape.errors import ContradictionError, ModelError
 from symshape.expr import Dim, add, mul
 from symshape.program import ConstTensor
 from symshape.rules import Rule, register
@@ -145,3 +145,47 @@ def at_least_zero(ctx: OpContext, d: Dim, rule: str) -> None:
         return
     if not ctx.graph.facts.prove_ge(d, 0):
         ctx.graph.assume_range(d, 0, None, ctx.origin(rule))
+
+
+_RELATIONS = {"GE": (0, 1), "GT": (1, 1), "LE": (0, -1), "LT": (1, -1)}
+
+
+def assert_condition(ctx: OpContext, message: str) -> None:
+    """Record the comparison an assertion checks (``attrs["condition"]``, set by the frontend)
+    as a fact: execution stops when it fails. ``Mod(x, k) == 0`` becomes divisibility."""
+    spec = ctx.attr("condition")
+    if not isinstance(spec, dict):
+        return
+    lhs, rhs = ctx.elements(spec["lhs"]), ctx.elements(spec["rhs"])
+    if lhs is None or rhs is None or len(lhs) != 1 or len(rhs) != 1:
+        return
+    direction = spec["direction"]
+    if direction == "EQ":
+        divisor = _mod_zero(ctx.graph.canon(lhs[0]), ctx.graph.canon(rhs[0]))
+        if divisor is not None:
+            ctx.graph.assume_divisible(divisor[0], divisor[1], ctx.origin("asserted divisibility"))
+        else:
+            ctx.eq(lhs[0], rhs[0], "assertion", ("the asserted value", "the value it must equal"))
+        return
+    if direction not in _RELATIONS:
+        return
+    low, sign = _RELATIONS[direction]
+    diff = ctx.graph.canon(add(lhs[0], mul(rhs[0], -1)) if sign > 0 else add(rhs[0], mul(lhs[0], -1)))
+    if isinstance(diff, int):
+        if diff < low:
+            raise ContradictionError(f"{ctx.where()}: the assertion always fails: {message}")
+    elif not ctx.graph.facts.prove_ge(diff, low):
+        ctx.graph.assume_range(diff, low, None, ctx.origin("assertion"))
+
+
+def _mod_zero(a: Dim, b: Dim) -> tuple[Dim, int] | None:
+    """``Mod(x, k) == 0`` (either side) -> ``(x, k)``."""
+    from symshape.expr import Expr, ModAtom
+
+    for x, zero in ((a, b), (b, a)):
+        if zero == 0 and isinstance(x, Expr) and len(x.terms) == 1:
+            mono, coeff = x.terms[0]
+            atom = mono[0] if len(mono) == 1 else None
+            if coeff == 1 and isinstance(atom, ModAtom) and isinstance(atom.den, int):
+                return atom.num, atom.den
+    return None

@@ -17,7 +17,7 @@ from symshape.errors import ModelError
 from symshape.expr import Dim, add, ceildiv, floordiv, mul, product, smax, smin
 from symshape.rules.common import broadcast_shapes, int_div, normalize_axis
 from symshape.rules.mlir_hlo import binary_elements, compare_values
-from symshape.rules.mlir_ops import declared_dims, ints, is_int_dtype, mlir_rule, same_shapes
+from symshape.rules.mlir_ops import assert_condition, declared_dims, ints, is_int_dtype, mlir_rule, same_shapes
 
 # ----------------------------------------------------------------------------- func
 
@@ -354,7 +354,20 @@ def cstr_eq(ctx: OpContext) -> None:
     ctx.set_output(0, ())
 
 
-@mlir_rule(("shape",), "cstr_broadcastable", "cstr_require", "assuming_all", "const_witness", "const_size")
+@mlir_rule(("shape",), "cstr_require")
+def cstr_require(ctx: OpContext) -> None:
+    """Ops guarded by the witness run only when the condition holds: a fact.
+
+    https://mlir.llvm.org/docs/Dialects/ShapeDialect/#shapecstr_require-shapecstrrequireop
+    """
+    cond = ctx.elements(0)
+    if cond is not None and cond[0] == 0:
+        raise ModelError(f"{ctx.where()}: the required condition always fails: {ctx.attr('msg', '')}")
+    assert_condition(ctx, str(ctx.attr("msg", "")))
+    ctx.set_output(0, ())
+
+
+@mlir_rule(("shape",), "cstr_broadcastable", "assuming_all", "const_witness", "const_size")
 def witness(ctx: OpContext) -> None:
     """A witness or size scalar. https://mlir.llvm.org/docs/Dialects/ShapeDialect/#shapecstr_broadcastable-shapecstrbroadcastableop"""
     value = ctx.attr("value")
