@@ -93,6 +93,9 @@ CONV = [
          [node("QLinearConv", ["x", "s", "z", "w", "s", "z", "s", "z"], strides=[2, 2], pads=[0, 0, 1, 1])],
          sizes([3, 4, 9]), [("x", T.UINT8, ["N", 3, "H", "W"])],
          {"w": np.ones((2, 3, 3, 3), np.uint8), "s": np.array(0.5, np.float32), "z": np.array(1, np.uint8)}),
+    Case("deform_conv", [node("DeformConv", ["x", "w", "off"], strides=[2, 2], pads=[1, 1, 1, 1])],
+         [env(N=1, H=5, W=8, OH=3, OW=4), env(N=2, H=1, W=2, OH=1, OW=1)],
+         [("x", F, ["N", 3, "H", "W"]), ("off", F, ["N", 18, "OH", "OW"])], {"w": w(2, 3, 3, 3)}, 19),
     Case("two_strided", [node("Conv", ["x", "w"], ["y1"], strides=[2, 2], pads=[1, 1, 1, 1]),
                          node("Conv", ["y1", "w2"], strides=[2, 2], pads=[1, 1, 1, 1])],
          sizes([1, 5, 8, 13]), X3, {"w": w(4, 3, 3, 3), "w2": w(4, 4, 3, 3)}),
@@ -290,6 +293,13 @@ def test_kernel_shape_attribute_must_match_the_weight() -> None:
 def test_static_input_smaller_than_the_kernel_is_a_model_error() -> None:
     with pytest.raises(ModelError, match=r"spatial axis 0: padded input minus the kernel is -1"):
         _analyze([node("Conv", ["x", "w"])], [("x", F, [1, 3, 2, 5])], {"w": w(2, 3, 3, 3)})
+
+
+def test_static_pool_where_onnx_and_onnxruntime_disagree_gives_up() -> None:
+    a = _analyze([node("MaxPool", ["x"], kernel_shape=[5, 1], strides=[2, 1])], [("x", F, ["N", 3, 4, "W"])])
+    assert a.shape("y") is None and "ONNX floors" in a.warnings[0].message
+    exact = _analyze([node("MaxPool", ["x"], kernel_shape=[5, 1], strides=[1, 1])], [("x", F, ["N", 3, 4, "W"])])
+    assert exact.shape("y") == (sym("N"), 3, 0, sym("W"))  # floor and truncation agree on -1/1
 
 
 def test_pool_without_kernel_shape_is_a_model_error() -> None:

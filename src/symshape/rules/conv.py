@@ -135,7 +135,10 @@ def window_out(ctx: OpContext, x: Dim, i: int, w: Window, *, pool: bool) -> Dim:
             raise GiveUp("ceil_mode pooling with a symbolic kernel")
     else:
         if pool:
-            if not ctx.graph.facts.prove_ge(span, 0):
+            if isinstance(span, int) and span < 0 and span // s != -(-span // s):
+                raise GiveUp(f"spatial axis {i}: the window is larger than the padded input; ONNX floors "
+                             "the negative quotient, onnxruntime truncates it")
+            if not isinstance(span, int) and not ctx.graph.facts.prove_ge(span, 0):
                 ctx.guard(x, ">=", add(ek, -(pb + pe)), "pooling window fits",
                           f"spatial axis {i}: the padded input holds one window (ONNX floors, onnxruntime truncates)")
         else:
@@ -156,7 +159,7 @@ def spatial_input(ctx: OpContext, i: int, n_spatial: int | None = None) -> tuple
     return dims
 
 
-def _conv(ctx: OpContext, xi: int, wi: int, bi: int | None) -> None:
+def _conv(ctx: OpContext, xi: int, wi: int, bi: int | None) -> tuple[Dim, ...]:
     x = spatial_input(ctx, xi)
     wshape = ctx.shape(wi)
     n = len(x) - 2
@@ -175,7 +178,9 @@ def _conv(ctx: OpContext, xi: int, wi: int, bi: int | None) -> None:
         ctx.eq(b[0], wshape[0], "bias length", (ctx.dim_name(bi, 0), ctx.dim_name(wi, 0)))
     w = window(ctx, kernel)
     spatial = [window_out(ctx, x[2 + i], i, w, pool=False) for i in range(n)]
-    ctx.set_output(0, [x[0], wshape[0], *spatial])
+    out = (x[0], wshape[0], *spatial)
+    ctx.set_output(0, out)
+    return out
 
 
 def _kernel(ctx: OpContext, wdims: tuple[Dim, ...], wi: int) -> tuple[Dim, ...]:
@@ -207,11 +212,17 @@ def qlinear_conv(ctx: OpContext) -> None:
 
 @register(ONNX, "DeformConv")
 def deform_conv(ctx: OpContext) -> None:
-    """Conv's shape; the offset (and mask) inputs are ``[N, *, out...]``.
+    """Conv's shape; the offset (input 2) and mask (input 4) are ``[N, *, out...]`` (facts).
 
     https://onnx.ai/onnx/operators/onnx__DeformConv.html
     """
-    _conv(ctx, 0, 1, 3)
+    out = _conv(ctx, 0, 1, 3)
+    for i in (2, 4):
+        extra = ctx.shape_or_none(i)
+        if extra is None or len(extra) != len(out):
+            continue
+        for a in (0, *range(2, len(out))):
+            ctx.eq(extra[a], out[a], "offsets cover the output", (ctx.dim_name(i, a), f"output dim {a}"))
 
 
 @register(ONNX, "ConvTranspose")
