@@ -1,3 +1,4 @@
+# pyright: strict
 """Per-symbol facts and the decisions built on them (bounds, ``prove_*``, fact-aware simplify).
 
 This module imports `symshape.expr`, never the reverse. A `Facts` object is passed explicitly to
@@ -5,11 +6,17 @@ whoever needs decisions; its ``version`` changes with every new fact, which drop
 
 A symbol with no recorded facts is an unconstrained integer. The constraint graph declares every
 dimension symbol with ``lo = 0`` (empty tensors are legal).
+
+The fact-aware rewrites are tables (tinygrad's habit): `ATOM_RULES` rewrite one compound atom
+whose operands are already simplified, `EXPR_RULES` rewrite a whole sum. Each rule is one line
+with its identity as a comment; ``tests/test_rule_tables.py`` checks every row against random
+integer evaluation under the facts it needs.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from symshape.expr import (
@@ -20,18 +27,24 @@ from symshape.expr import (
     MaxAtom,
     MinAtom,
     ModAtom,
+    Mono,
+    NaryAtom,
     Sym,
     add,
     exact_div,
+    expand_mod,
     floordiv,
+    from_terms,
     map_atoms,
     mod,
     mul,
+    single_atom,
     smax,
     smin,
 )
 
 Bound = int | None  # None is -inf as a lower bound, +inf as an upper bound
+Interval = tuple[Bound, Bound]
 
 
 @dataclass(frozen=True)
@@ -75,7 +88,7 @@ class Facts:
     def __init__(self) -> None:
         self._facts: dict[str, SymbolFacts] = {}
         self.version = 0
-        self._bounds: dict[Dim, tuple[Bound, Bound]] = {}
+        self._bounds: dict[Dim, Interval] = {}
         self._simplified: dict[Expr, Dim] = {}
 
     def copy(self) -> Facts:
@@ -87,6 +100,10 @@ class Facts:
 
     def __contains__(self, name: str) -> bool:
         return name in self._facts
+
+    def names(self) -> list[str]:
+        """The symbols with recorded facts, sorted."""
+        return sorted(self._facts)
 
     def get(self, name: str) -> SymbolFacts:
         """The facts of ``name`` (unconstrained if none were recorded)."""
@@ -123,8 +140,8 @@ class Facts:
         self._simplified.clear()
 
     # ----------------------------------------------------------------- bounds
-    def bounds(self, d: Dim) -> tuple[Bound, Bound]:
-        """Interval bounds ``(lo, hi)`` of ``d``; None means unbounded on that side."""
+    def bounds(self, d: Dim) -> Interval:
+        """Interval bounds ``(lo, hi)`` of ``d`` as written; None means unbounded on that side."""
         if isinstance(d, int):
             return d, d
         cached = self._bounds.get(d)
@@ -138,79 +155,112 @@ class Facts:
             cached = self._bounds[d] = (lo, hi)
         return cached
 
-    def _mono_bounds(self, mono: tuple[Atom, ...]) -> tuple[Bound, Bound]:
-        acc: tuple[Bound, Bound] = (1, 1)
+    def tight_bounds(self, d: Dim) -> Interval:
+        """The intersection of the bounds of ``d`` and of its simplified form (both sound)."""
+        lo, hi = self.bounds(d)
+        s = self.simplify(d)
+        if s is d:
+            return lo, hi
+        slo, shi = self.bounds(s)
+        return _max_bound(lo, slo, low=True), _max_bound(hi, shi, low=False)
+
+    def _mono_bounds(self, mono: Mono) -> Interval:
+        acc: Interval = (1, 1)
         for atom in mono:
             acc = _interval_mul(acc, self._atom_bounds(atom))
         return acc
 
-    def _atom_bounds(self, atom: Atom) -> tuple[Bound, Bound]:
+    def _atom_bounds(self, atom: Atom) -> Interval:
         if isinstance(atom, Sym):
             f = self.get(atom.name)
             return f.lo, f.hi
         if isinstance(atom, FloorDiv):
             return self._floordiv_bounds(atom.num, atom.den)
         if isinstance(atom, ModAtom):
-            dlo, dhi = self.bounds(atom.den)
-            if dlo is not None and dlo > 0:
-                nlo, nhi = self.bounds(atom.num)
-                top = None if dhi is None else dhi - 1
-                if nlo is not None and nlo >= 0:
-                    return 0, _max_bound(nhi, top, low=False)
-                return 0, top
+            return self._mod_bounds(atom.num, atom.den)
+        if not isinstance(atom, NaryAtom):
             return None, None
-        args = [self.bounds(a) for a in atom.args]  # type: ignore[attr-defined]
+        args = [self.bounds(a) for a in atom.args]
         los = [b[0] for b in args]
         his = [b[1] for b in args]
         if isinstance(atom, MaxAtom):
-            lo = max((x for x in los if x is not None), default=None)
-            hi = None if any(x is None for x in his) else max(his)  # type: ignore[type-var]
-            return lo, hi
-        assert isinstance(atom, MinAtom)
-        lo = None if any(x is None for x in los) else min(los)  # type: ignore[type-var]
-        hi = min((x for x in his if x is not None), default=None)
-        return lo, hi
+            return max(_finite(los), default=None), None if None in his else max(_finite(his))
+        return None if None in los else min(_finite(los)), min(_finite(his), default=None)
 
-    def _floordiv_bounds(self, num: Dim, den: Dim) -> tuple[Bound, Bound]:
+    def _floordiv_bounds(self, num: Dim, den: Dim) -> Interval:
         nlo, nhi = self.bounds(num)
         dlo, dhi = self.bounds(den)
         if dlo is None or dlo <= 0:
             return None, None
-        if nlo is not None and nlo >= 0:
+        # For den in [dlo, dhi] (dlo >= 1), floor(n/den) is monotone in n and lies between
+        # floor(n/dlo) and floor(n/dhi) (which of the two is smaller depends on the sign of n).
+        if nlo is None:
+            lo = None
+        elif nlo >= 0:
             lo = 0 if dhi is None else nlo // dhi
-            hi = None if nhi is None else nhi // dlo
-            return lo, hi
-        if isinstance(den, int):
-            return (None if nlo is None else nlo // den), (None if nhi is None else nhi // den)
+        else:
+            lo = nlo // dlo
+        if nhi is None:
+            hi = None
+        elif nhi >= 0:
+            hi = nhi // dlo
+        else:
+            hi = -1 if dhi is None else nhi // dhi
+        return lo, hi
+
+    def _mod_bounds(self, num: Dim, den: Dim) -> Interval:
+        dlo, dhi = self.bounds(den)
+        if dlo is not None and dlo > 0:  # Mod(n, d) in [0, d - 1], and <= n when n >= 0
+            nlo, nhi = self.bounds(num)
+            top = None if dhi is None else dhi - 1
+            return 0, _max_bound(nhi, top, low=False) if nlo is not None and nlo >= 0 else top
+        if dhi is not None and dhi < 0:  # Mod(n, d) in [d + 1, 0]
+            return (None if dlo is None else dlo + 1), 0
         return None, None
 
     # -------------------------------------------------------------- decisions
     def prove_ge(self, d: Dim, k: int = 0) -> bool:
         """True when ``d >= k`` is proven (False means *not proven*, not *false*)."""
-        lo, _ = self.bounds(d)
+        lo, _ = self.tight_bounds(d)
         return lo is not None and lo >= k
 
     def prove_le(self, d: Dim, k: int) -> bool:
         """True when ``d <= k`` is proven."""
-        _, hi = self.bounds(d)
+        _, hi = self.tight_bounds(d)
         return hi is not None and hi <= k
 
     def prove_nonzero(self, d: Dim) -> bool:
-        """True when ``d != 0`` is proven from bounds."""
-        lo, hi = self.bounds(d)
-        return (lo is not None and lo > 0) or (hi is not None and hi < 0)
+        """True when ``d != 0`` is proven from bounds or divisibility."""
+        lo, hi = self.tight_bounds(d)
+        if (lo is not None and lo > 0) or (hi is not None and hi < 0):
+            return True
+        return isinstance(d, Expr) and self._misses_zero_mod(d)
 
     def prove_eq(self, a: Dim, b: Dim) -> bool | None:
-        """True (proven equal), False (proven different) or None (unknown)."""
+        """True (proven equal), False (proven different) or None (unknown).
+
+        Decides on the simplified difference, then on its form with every ``Mod`` written as
+        floors (`symshape.expr.expand_mod`), where ``Mod(n, k)`` and ``n - k*floor(n/k)`` meet.
+        """
         if a is b:
             return True
         diff = self.simplify(add(a, mul(b, -1)))
-        if isinstance(diff, int):
-            return diff == 0
-        if self.prove_nonzero(diff):
-            return False
-        g, const = self._term_gcd(diff)
-        return False if g > 1 and const % g else None
+        answer = self._decide_zero(diff)
+        if answer is None and isinstance(diff, Expr):
+            expanded = expand_mod(diff)
+            if expanded is not diff:
+                answer = self._decide_zero(map_atoms(expanded, self._simplify_atom))
+        return answer
+
+    def _decide_zero(self, d: Dim) -> bool | None:
+        if isinstance(d, int):
+            return d == 0
+        return False if self.prove_nonzero(d) else None
+
+    def _misses_zero_mod(self, d: Expr) -> bool:
+        """``g*X + c`` with ``c`` not a multiple of ``g`` is never 0."""
+        g, const = self._term_gcd(d)
+        return g > 1 and const % g != 0
 
     def _term_gcd(self, d: Expr) -> tuple[int, int]:
         """``(g, c)``: ``g`` divides every non-constant term (via divisor facts), ``c`` is the
@@ -236,14 +286,14 @@ class Facts:
         return math.gcd(g, abs(const))
 
     def divides(self, k: int, d: Dim) -> bool:
-        """True when ``k`` provably divides ``d``."""
-        if k in (1, -1):
-            return True
+        """True when ``k`` provably divides ``d`` (0 divides only 0)."""
+        if k == 0:
+            return d == 0
         return self.divisor_of(d) % k == 0
 
     # ---------------------------------------------------------------- simplify
     def simplify(self, d: Dim) -> Dim:
-        """Apply the fact-aware rules to every compound atom, bottom-up (cached)."""
+        """Apply the fact-aware rules to every compound atom, bottom-up, then to the sum (cached)."""
         if isinstance(d, int):
             return d
         done = self._simplified.get(d)
@@ -252,112 +302,209 @@ class Facts:
                 done = d
             else:
                 done = map_atoms(d, self._simplify_atom)
+                for rule in EXPR_RULES:
+                    out = rule(done)
+                    if out is not done:  # new atoms (Mod(c, 2) may vanish under 2 | c)
+                        done = map_atoms(out, self._simplify_atom)
+                if isinstance(done, Expr):
+                    self._simplified.setdefault(done, done)
             self._simplified[d] = done
         return done
 
     def _simplify_atom(self, atom_expr: Dim) -> Dim:
-        assert isinstance(atom_expr, Expr)
-        atom = atom_expr.terms[0][0][0]
-        if isinstance(atom, Sym):
+        atom = single_atom(atom_expr)
+        if atom is None or isinstance(atom, Sym):
             return atom_expr
         rebuilt = atom.rebuild(self.simplify)
-        if isinstance(rebuilt, int) or rebuilt is not atom_expr and not _is_single_atom(rebuilt):
-            return rebuilt
-        atom = rebuilt.terms[0][0][0]
-        for rule in _ATOM_RULES:
+        atom = single_atom(rebuilt)
+        if atom is None or isinstance(atom, Sym):
+            return rebuilt if rebuilt is atom_expr else self.simplify(rebuilt)
+        for rule in ATOM_RULES:
             out = rule(self, atom)
             if out is not None:
-                return out
+                return self.simplify(out)
         return rebuilt
-
-
-def _is_single_atom(d: Expr) -> bool:
-    return len(d.terms) == 1 and d.terms[0][1] == 1 and len(d.terms[0][0]) == 1
 
 
 _NONE = SymbolFacts()
 
 
-def _scale(b: tuple[Bound, Bound], k: int) -> tuple[Bound, Bound]:
+def _finite(values: list[Bound]) -> list[int]:
+    return [v for v in values if v is not None]
+
+
+def _scale(b: Interval, k: int) -> Interval:
     lo, hi = b
     if k >= 0:
         return (None if lo is None else lo * k), (None if hi is None else hi * k)
     return (None if hi is None else hi * k), (None if lo is None else lo * k)
 
 
-def _interval_mul(a: tuple[Bound, Bound], b: tuple[Bound, Bound]) -> tuple[Bound, Bound]:
+def _interval_mul(a: Interval, b: Interval) -> Interval:
     alo, ahi = a
     blo, bhi = b
     if alo is not None and blo is not None and alo >= 0 and blo >= 0:
         hi = None if ahi is None or bhi is None else ahi * bhi
         return alo * blo, hi
-    if None in (alo, ahi, blo, bhi):
+    if alo is None or ahi is None or blo is None or bhi is None:
         return None, None
-    products = [alo * blo, alo * bhi, ahi * blo, ahi * bhi]  # type: ignore[operator]
+    products = [alo * blo, alo * bhi, ahi * blo, ahi * bhi]
     return min(products), max(products)
 
 
-# Fact-aware atom rules, one per line with its identity. Each returns a Dim or None (no change).
-def _floordiv_exact(f: Facts, atom: Atom) -> Dim | None:
-    """(a*b)//b -> a when b >= 1."""
-    if isinstance(atom, FloorDiv) and not isinstance(atom.den, int) and f.prove_ge(atom.den, 1):
-        return exact_div(atom.num, atom.den)
-    return None
+# ------------------------------------------------------------------ rule tables
+# An atom rule gets the facts and one compound atom (operands simplified) and returns the
+# rewritten Dim, or None when it does not apply. Each rewrite is an identity under its condition.
 
 
-def _floordiv_small(f: Facts, atom: Atom) -> Dim | None:
-    """n//d -> 0 when 0 <= n < d."""
-    if isinstance(atom, FloorDiv):
-        nlo, nhi = f.bounds(atom.num)
-        dlo, _ = f.bounds(atom.den)
-        if nlo is not None and nlo >= 0 and nhi is not None and dlo is not None and nhi < dlo:
-            return 0
-    return None
+def _ge(f: Facts, a: Dim, b: Dim) -> bool:
+    """``a >= b`` is proven."""
+    return f.prove_ge(add(a, mul(b, -1)), 0)
 
 
-def _mod_divisible(f: Facts, atom: Atom) -> Dim | None:
-    """Mod(n, k) -> 0 when k | n (from divisor facts)."""
-    if isinstance(atom, ModAtom) and isinstance(atom.den, int) and f.divides(atom.den, atom.num):
-        return 0
-    if isinstance(atom, ModAtom) and not isinstance(atom.den, int) and f.prove_ge(atom.den, 1):
-        return 0 if exact_div(atom.num, atom.den) is not None else None
-    return None
-
-
-def _mod_small(f: Facts, atom: Atom) -> Dim | None:
-    """Mod(n, d) -> n when 0 <= n < d."""
-    if isinstance(atom, ModAtom):
-        nlo, nhi = f.bounds(atom.num)
-        dlo, _ = f.bounds(atom.den)
-        if nlo is not None and nlo >= 0 and nhi is not None and dlo is not None and nhi < dlo:
-            return atom.num
-    return None
-
-
-def _minmax_dominated(f: Facts, atom: Atom) -> Dim | None:
-    """Max(a, b) -> a when a >= b is proven (Min likewise)."""
-    if not isinstance(atom, (MaxAtom, MinAtom)):
+def _split_by(num: Dim, den: Dim) -> tuple[Dim, Dim] | None:
+    """``num = den*q + r`` with ``den`` a single monomial ``c*m``: ``q`` collects the terms whose
+    monomial contains ``m`` and whose coefficient ``c`` divides; None when there are none."""
+    if not isinstance(den, Expr) or len(den.terms) != 1 or isinstance(num, int):
         return None
-    is_max = isinstance(atom, MaxAtom)
-    args = list(atom.args)
-    kept: list[Dim] = []
-    for i, a in enumerate(args):
-        beaten = False
-        for j, b in enumerate(args):
-            if i == j:
-                continue
-            diff = add(b, mul(a, -1)) if is_max else add(a, mul(b, -1))
-            # b dominates a; when each dominates the other (equal), keep the earlier one
-            if f.prove_ge(diff, 0) and not (i < j and f.prove_ge(mul(diff, -1), 0)):
-                beaten = True
+    dm, dc = den.terms[0]
+    q: dict[Mono, int] = {}
+    r: dict[Mono, int] = {}
+    for m, c in num.terms:
+        rest = list(m)
+        for atom in dm:
+            if atom not in rest:
                 break
+            rest.remove(atom)
+        else:
+            if c % dc == 0:
+                q[tuple(rest)] = c // dc
+                continue
+        r[m] = c
+    return (from_terms(q), from_terms(r)) if q else None
+
+
+def _leading_negative(d: Dim) -> bool:
+    return d < 0 if isinstance(d, int) else d.terms[0][1] < 0
+
+
+def _floordiv_exact(f: Facts, a: Atom) -> Dim | None:
+    if isinstance(a, FloorDiv) and isinstance(a.den, Expr) and f.prove_ge(a.den, 1):
+        return exact_div(a.num, a.den)
+    return None
+
+
+def _floordiv_split(f: Facts, a: Atom) -> Dim | None:
+    split = _split_by(a.num, a.den) if isinstance(a, FloorDiv) else None
+    if split is None or not isinstance(a, FloorDiv) or not f.prove_nonzero(a.den):
+        return None
+    return add(split[0], floordiv(split[1], a.den))
+
+
+def _floordiv_flip(f: Facts, a: Atom) -> Dim | None:
+    if isinstance(a, FloorDiv) and isinstance(a.den, Expr) and _leading_negative(a.num):
+        if f.prove_ge(a.den, 1):
+            return add(mul(floordiv(add(mul(a.num, -1), -1), a.den), -1), -1)
+    return None
+
+
+def _floordiv_small(f: Facts, a: Atom) -> Dim | None:
+    if isinstance(a, FloorDiv) and f.prove_ge(a.num, 0) and _ge(f, a.den, add(a.num, 1)):
+        return 0
+    return None
+
+
+def _floordiv_neg_small(f: Facts, a: Atom) -> Dim | None:
+    if isinstance(a, FloorDiv) and f.prove_le(a.num, -1) and _ge(f, add(a.num, a.den), 0):
+        return -1
+    return None
+
+
+def _mod_divisible(f: Facts, a: Atom) -> Dim | None:
+    if isinstance(a, ModAtom) and isinstance(a.den, int) and f.divides(a.den, a.num):
+        return 0
+    return None
+
+
+def _mod_exact(f: Facts, a: Atom) -> Dim | None:
+    if isinstance(a, ModAtom) and isinstance(a.den, Expr) and f.prove_nonzero(a.den):
+        return 0 if exact_div(a.num, a.den) is not None else None
+    return None
+
+
+def _mod_split(f: Facts, a: Atom) -> Dim | None:
+    split = _split_by(a.num, a.den) if isinstance(a, ModAtom) else None
+    if split is None or not isinstance(a, ModAtom) or not f.prove_nonzero(a.den):
+        return None
+    return mod(split[1], a.den)
+
+
+def _mod_small(f: Facts, a: Atom) -> Dim | None:
+    if isinstance(a, ModAtom) and f.prove_ge(a.num, 0) and _ge(f, a.den, add(a.num, 1)):
+        return a.num
+    return None
+
+
+def _minmax_dominated(f: Facts, a: Atom) -> Dim | None:
+    if not isinstance(a, (MaxAtom, MinAtom)):
+        return None
+    is_max = isinstance(a, MaxAtom)
+    kept: list[Dim] = []
+    for i, x in enumerate(a.args):
+        beaten = False
+        for j, y in enumerate(a.args):
+            # y dominates x (for Max: y >= x); when both dominate (equal) the earlier one stays
+            if i != j and (_ge(f, y, x) if is_max else _ge(f, x, y)):
+                if not (i < j and (_ge(f, x, y) if is_max else _ge(f, y, x))):
+                    beaten = True
+                    break
         if not beaten:
-            kept.append(a)
-    if len(kept) == len(args):
+            kept.append(x)
+    if len(kept) == len(a.args):
         return None
     return smax(*kept) if is_max else smin(*kept)
 
 
-_ATOM_RULES = (_floordiv_exact, _floordiv_small, _mod_divisible, _mod_small, _minmax_dominated)
+AtomRule = Callable[[Facts, Atom], Dim | None]
+ATOM_RULES: tuple[AtomRule, ...] = (
+    _floordiv_exact,  # floor((q*d)/d) -> q                     when d >= 1
+    _floordiv_split,  # floor((d*q + r)/d) -> q + floor(r/d)    when d != 0 (d one monomial)
+    _floordiv_flip,  # floor(n/d) -> -floor((-n - 1)/d) - 1     when d >= 1, n leads negative
+    _floordiv_small,  # floor(n/d) -> 0                          when 0 <= n < d
+    _floordiv_neg_small,  # floor(n/d) -> -1                     when -d <= n < 0
+    _mod_divisible,  # Mod(n, k) -> 0                           when k | n (divisor facts)
+    _mod_exact,  # Mod(q*d, d) -> 0                            when d != 0
+    _mod_split,  # Mod(d*q + r, d) -> Mod(r, d)                when d != 0 (d one monomial)
+    _mod_small,  # Mod(n, d) -> n                              when 0 <= n < d
+    _minmax_dominated,  # Max(a, b) -> a, Min(a, b) -> b        when a >= b
+)
 
-__all__ = ["Bound", "Facts", "SymbolFacts", "floordiv", "mod"]
+
+def _contract_mod(d: Dim) -> Dim:
+    """Rewrite ``m*n - m*k*floor(n/k)`` inside ``d`` as ``m*Mod(n, k)`` when it shortens ``d``."""
+    changed = True
+    while changed and isinstance(d, Expr):
+        changed = False
+        for mono, coeff in d.terms:
+            atom = mono[0] if len(mono) == 1 else None
+            if not isinstance(atom, FloorDiv) or not isinstance(atom.den, int) or coeff % atom.den:
+                continue
+            m = -coeff // atom.den  # d holds -m*k*floor(n/k)
+            k, n = atom.den, atom.num
+            expanded = add(mul(from_terms({mono: 1}), k), mul(n, -1))  # k*floor(n/k) - n
+            cand = add(add(d, mul(expanded, m)), mul(mod(n, k), m))
+            if isinstance(cand, int) or len(cand.terms) < len(d.terms):
+                d, changed = cand, True
+                break
+    return d
+
+
+ExprRule = Callable[[Dim], Dim]
+EXPR_RULES: tuple[ExprRule, ...] = (
+    _contract_mod,  # n - k*floor(n/k) -> Mod(n, k)             always (k > 0 constant)
+)
+
+# Kept for callers of the first version of this module.
+_ATOM_RULES = ATOM_RULES
+
+__all__ = ["ATOM_RULES", "EXPR_RULES", "Bound", "Facts", "Interval", "SymbolFacts", "floordiv", "mod"]
