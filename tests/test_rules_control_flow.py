@@ -382,3 +382,22 @@ def test_subgraph_data_symbols_stay_apart_from_the_main_graph() -> None:
     result, obs = check_model(model, [{"x": x, "c": np.array(True)}, {"x": -x, "c": np.array(False)}])
     assert result.shape("nz")[1] is not result.shape("y")[1]
     assert result.shape("y")[0] == 1
+
+
+def test_a_branch_that_cannot_run_is_dead_code() -> None:
+    """``x`` is ``[a, 3]``: the then-branch squeezes axis 1, which needs 3 == 1, so it never runs;
+    the If takes the else-branch's dims, and the analysis does not fail."""
+    one = helper.make_tensor("one", I64, [1], [1])
+    then_nodes = [  # axes = rank(x) - 1 = [1], computed so that onnxruntime's loader cannot see it
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Shape", ["s"], ["r"]),
+        helper.make_node("Constant", [], ["o"], value=one),
+        helper.make_node("Sub", ["r", "o"], ["k"]),
+        helper.make_node("Squeeze", ["x", "k"], ["t"]),
+    ]
+    then_g = _graph("then", then_nodes, [], [tensor("t", None)])
+    else_g = _graph("else", [helper.make_node("Relu", ["x"], ["e"])], [], [tensor("e", None)])
+    nodes = [helper.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)]
+    model = make_model(nodes, [tensor("x", ["a", 3]), tensor("c", [], B)], [tensor("y", None)])
+    result, _ = check_model(model, [{"x": rand(2, 3), "c": np.array(False)}])
+    assert [str(d) for d in result.shape("y")] == ["a", "3"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from symshape.analysis import GiveUp, OpContext, run_op
 from symshape.constraints import ConstraintGraph, Guard, Origin
-from symshape.errors import ModelError
+from symshape.errors import ContradictionError, ModelError
 from symshape.expr import Dim, Expr, smax
 from symshape.facts import Bound, Facts
 from symshape.program import Program
@@ -60,6 +60,7 @@ class SubResult:
     outputs: list[Tensor | None]
     graph: ConstraintGraph
     guards: list[Guard]
+    dead: str = ""  # why the subgraph cannot run under the main graph's facts, if it cannot
 
     def same(self, a: Dim, b: Dim) -> bool:
         """Whether ``a == b`` is proven while this subgraph runs."""
@@ -85,8 +86,13 @@ def run_subgraph(ctx: OpContext, sub: Program, tag: str, inputs: Sequence[Tensor
                 local.append(value.name)
                 dims = tuple(d if isinstance(d, int) else 0 for d in value.type.dims)
                 _put(state.shapes, state.elements, value.name, dims, value.const)
-        for op in sub.ops:
-            run_op(sub, state, replace(op, name=f"{ctx.op.name}/{tag}/{op.name}"))
+        try:
+            for op in sub.ops:
+                run_op(sub, state, replace(op, name=f"{ctx.op.name}/{tag}/{op.name}"))
+        except ContradictionError as err:
+            if not scratch:
+                raise
+            return SubResult([None] * len(sub.outputs), graph, [], str(err))
         outputs: list[Tensor | None] = []
         for name in sub.outputs:
             dims = state.shapes.get(name)
@@ -187,18 +193,17 @@ def if_op(ctx: OpContext) -> None:
             raise ModelError(f"{ctx.where()}: a branch has {len(sub.outputs)} outputs, the node {ctx.num_outputs}")
     cond = ctx.const_ints(0)
     if cond is not None and len(cond) == 1:
-        taken = "then_branch" if cond[0] else "else_branch"
-        res = run_subgraph(ctx, branches[0] if cond[0] else branches[1], taken, (), scratch=False)
-        for i, out in enumerate(res.outputs):
-            if out is None:
-                declared_fallback(ctx, i, f"the shape of {taken} output #{i} is unknown")
-            else:
-                ctx.set_output(i, [ctx.graph.canon(d) for d in out[0]], out[1])
+        _take_branch(ctx, branches[0 if cond[0] else 1], "then_branch" if cond[0] else "else_branch")
         return
     then_res, else_res = (
         run_subgraph(ctx, sub, tag, (), scratch=True)
         for sub, tag in zip(branches, ("then_branch", "else_branch"), strict=True)
     )
+    if then_res.dead and else_res.dead:
+        raise ContradictionError(f"{ctx.where()}: neither branch can run: {then_res.dead}; {else_res.dead}")
+    if then_res.dead or else_res.dead:  # the dead branch is never taken: the live one always is
+        _take_branch(ctx, branches[1 if then_res.dead else 0], "else_branch" if then_res.dead else "then_branch")
+        return
     adopted = False
     for i, (a, b) in enumerate(zip(then_res.outputs, else_res.outputs, strict=True)):
         if a is None or b is None or len(a[0]) != len(b[0]):
@@ -214,6 +219,16 @@ def if_op(ctx: OpContext) -> None:
     if adopted and not (adopt_guards(ctx, then_res) and adopt_guards(ctx, else_res)):
         for i in range(ctx.num_outputs):
             declared_fallback(ctx, i, "a branch made an assumption about its own symbols")
+
+
+def _take_branch(ctx: OpContext, sub: Program, tag: str) -> None:
+    """The If's outputs are those of ``sub``, which surely runs: its facts are the model's."""
+    res = run_subgraph(ctx, sub, tag, (), scratch=False)
+    for i, out in enumerate(res.outputs):
+        if out is None:
+            declared_fallback(ctx, i, f"the shape of {tag} output #{i} is unknown")
+        else:
+            ctx.set_output(i, [ctx.graph.canon(d) for d in out[0]], out[1])
 
 
 def _merge_dim(ctx: OpContext, ra: SubResult, a: Dim, rb: SubResult, b: Dim, tag: str) -> tuple[Dim, bool]:
@@ -262,6 +277,8 @@ def settle(
     for _ in range(limit):
         del state.warnings[marks[0] :], state.unresolved[marks[1] :]  # keep one round's warnings
         res = run_subgraph(ctx, body, "body", [*fixed, *carried], scratch=True)
+        if res.dead:
+            raise GiveUp(f"the body cannot run under the known facts ({res.dead})")
         changed = False
         nxt: list[Tensor] = []
         for j, (dims, els) in enumerate(carried):
