@@ -7,7 +7,12 @@ The spatial size of a window op (https://onnx.ai/onnx/operators/onnx__Conv.html)
 
 (``ceil`` for ``ceil_mode`` pooling), written with `floordiv` so it stays exact: a stride-2
 3x3 convolution with pad 1 on ``H`` gives ``floor((H + 1)/2)``, and two of them give
-``floor((H + 3)/4)`` (`fdiv` folds the nested floor). ``SAME_*`` padding gives ``ceil(in/stride)``.
+``floor((H + 3)/4)`` (`fdiv` folds the nested floor). ``SAME_*`` padding gives ``ceil(in/stride)``
+(pooling with SAME and dilation is left alone: onnxruntime pads it differently from the spec).
+In ``ceil_mode`` a window that would start in the end padding is dropped (the last window starts
+inside the input or the begin padding), so the size is ``ceil((in + pad_begin)/stride)`` when
+``pad_end + stride > effective kernel`` and the ceil formula otherwise (pads are smaller than
+the kernel, as onnxruntime enforces).
 
 What is a fact and what is a guard (dims are >= 0 by default):
 
@@ -27,7 +32,7 @@ from dataclasses import dataclass
 
 from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ModelError
-from symshape.expr import Dim, Expr, FloorDiv, add, as_symbol, floordiv, mul
+from symshape.expr import Dim, Expr, FloorDiv, Mono, add, as_symbol, floordiv, from_terms, mul
 from symshape.rules import ONNX, register
 
 SAME = ("SAME_UPPER", "SAME_LOWER")
@@ -79,10 +84,8 @@ def require_ge(ctx: OpContext, d: Dim, lo: int, rule: str, what: str) -> None:
     graph.assume_range(c, lo, None, ctx.origin(rule))
 
 
-def _mono_expr(mono: tuple[object, ...]) -> Dim:
-    from symshape.expr import from_terms
-
-    return from_terms({mono: 1})  # type: ignore[dict-item]
+def _mono_expr(mono: Mono) -> Dim:
+    return from_terms({mono: 1})
 
 
 @dataclass(frozen=True)
@@ -309,6 +312,10 @@ def max_unpool(ctx: OpContext) -> None:
         target = ctx.elements(2)
         if target is None:
             raise GiveUp("MaxUnpool output_shape is not known")
+        if len(target) != len(x):
+            raise ModelError(f"{ctx.where()}: output_shape has {len(target)} elements for rank {len(x)}")
+        for a in (0, 1):
+            ctx.eq(target[a], x[a], "output_shape keeps N and C", (f"output_shape[{a}]", ctx.dim_name(0, a)))
         ctx.set_output(0, target)
         return
     w = window(ctx, kernel)
