@@ -17,6 +17,7 @@ from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mod, mul, smax
 
 _TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_.]*)|(\*\*|//|[-+*/%(),]))")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
+_MAX_POWER = 64
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ class _Parser:
         while pos < len(stripped):
             m = _TOKEN.match(stripped, pos)
             if not m or m.end() == pos:
-                self._fail(f"unexpected character {stripped[pos:pos + 1]!r} at {pos}")
+                self._fail(f"unexpected character {stripped[pos : pos + 1]!r} at {pos}")
             num, name, op = m.groups()
             self.tokens.append(num or name or op)
             self.kinds.append("num" if num else "name" if name else "op")
@@ -72,6 +73,11 @@ class _Parser:
             self._fail(f"expected {expected or 'more input'!r}, found {tok or 'end of input'!r}")
         self.i += 1
         return tok
+
+    def _nonzero(self, v: _Val) -> _Val:
+        if isinstance(v, _Frac) and v.num == 0 or v == 0:
+            self._fail("division by zero")
+        return v
 
     def parse(self) -> Dim:
         if not self.tokens:
@@ -104,11 +110,11 @@ class _Parser:
             if op == "*":
                 left = _combine_mul(left, right)
             elif op == "/":
-                left = _combine_div(left, right)
+                left = _combine_div(left, self._nonzero(right))
             elif op == "//":
-                left = floordiv(self._whole(left), self._whole(right))
+                left = floordiv(self._whole(left), self._whole(self._nonzero(right)))
             else:
-                left = mod(self._whole(left), self._whole(right))
+                left = mod(self._whole(left), self._whole(self._nonzero(right)))
         return left
 
     def _unary(self) -> _Val:
@@ -127,6 +133,8 @@ class _Parser:
             exp_tok = self._take()
             if not exp_tok.isdigit():
                 self._fail("only non-negative integer powers are supported")
+            if int(exp_tok) > _MAX_POWER:
+                self._fail(f"the power {exp_tok} is larger than {_MAX_POWER}")
             result: Dim = 1
             b = self._whole(base)
             for _ in range(int(exp_tok)):
@@ -167,6 +175,7 @@ class _Parser:
         if fn in ("Min", "min") and whole:
             return smin(*whole)
         if fn == "Mod" and len(whole) == 2:
+            self._nonzero(whole[1])
             return mod(whole[0], whole[1])
         self._fail(f"unknown function {fn}() with {len(args)} argument(s)")
 
