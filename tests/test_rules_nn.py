@@ -208,6 +208,9 @@ PAD = [
                              node("Mod", ["r", "eight"], ["pe"]), node("Concat", ["z6", "pe"], ["p"], axis=0),
                              node("Pad", ["x", "p"])],
          sizes([1, 8, 9, 15]), inits={"two": i64(2), "four": i64(4), "eight": i64(8), "z6": i64(0, 0, 0, 0, 0, 0)}),
+    Case("pad_shape_tensor_elements", [node("Shape", ["x"], ["s"]), node("Pad", ["s", "p", "v"]),
+                                       node("Reshape", ["x", "y"], ["r"], allowzero=1)],
+         sizes([1, 4]), inits={"p": i64(1, 2), "v": np.array(1, np.int64)}),
     Case("center_crop_pad", [node("CenterCropPad", ["x", "t"], axes=[2, 3])], sizes([1, 4, 9]), inits={"t": i64(5, 2)}),
 ]
 

@@ -5,9 +5,11 @@ Sub -> Concat``); their tracked elements are used as exact expressions. A dim pa
 multiple comes out as ``k*floor((H + k - 1)/k)`` (see `tidy_mod`), the form the reshape into
 windows that follows divides exactly.
 
-Resize scales are floats: a scale is exact when it is a dyadic rational ``p/2**m`` (integers,
-0.5, 1.5, ...); a float32 that rounds up from a small fraction ``p/q`` gives
-``floor(p*in/q)`` under a size guard (float32 products); anything else gets a fresh symbol.
+Resize scales are floats: a scale that is exactly a small fraction (2.0, 0.5, 1.5) gives
+``floor(p*in/q)``; a float32 that rounds *up* from a small fraction ``p/q`` (``4/3``) gives the
+same under a size guard (float32 products); anything else gets a fresh symbol and a warning.
+Scales are read from tracked elements (e.g. ``Cast`` of an integer constant): the ONNX reader
+does not keep the contents of float constants yet.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from fractions import Fraction
 
 from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ModelError
-from symshape.expr import Dim, Expr, ModAtom, add, from_terms, mod, mul
+from symshape.expr import Dim, Expr, ModAtom, Mono, add, from_terms, mod, mul
 from symshape.result import Warning_
 from symshape.rules import ONNX, register
 from symshape.rules.common import normalize_axis
@@ -46,13 +48,13 @@ def _shift_coeffs(n: Dim, k: int, negative: bool) -> Dim:
     """``n`` with every non-constant coefficient moved into ``(-k, 0]`` or ``[0, k)`` (same Mod)."""
     if isinstance(n, int):
         return n
-    terms: dict[tuple[object, ...], int] = {}
+    terms: dict[Mono, int] = {}
     for mono, coeff in n.terms:
         c = coeff % k if mono else coeff
         if mono and negative and c:
             c -= k
         terms[mono] = c
-    return from_terms(terms)  # type: ignore[arg-type]
+    return from_terms(terms)
 
 
 def _floor_div_signed(n: Dim, k: int) -> Dim:
@@ -142,15 +144,22 @@ def pad(ctx: OpContext) -> None:
 def _pad_elements(ctx: OpContext, pads: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
     """Elements of a padded 1-D integer tensor (constant mode, constant non-negative pads)."""
     src = ctx.elements(0)
+    counts = _ints(pads)
     mode = str(ctx.attr("mode", "constant"))
-    if src is None or len(pads) != 2 or mode != "constant" or not all(isinstance(p, int) and p >= 0 for p in pads):
+    if src is None or counts is None or len(counts) != 2 or mode != "constant" or min(counts) < 0:
         return None
     fill: tuple[Dim, ...] = (0,)
     if ctx.has_input(2):
         fill = ctx.elements(2) or ()
         if len(fill) != 1:
             return None
-    return fill * int(pads[0]) + src + fill * int(pads[1])  # type: ignore[operator]
+    return fill * counts[0] + src + fill * counts[1]
+
+
+def _ints(values: Sequence[Dim]) -> list[int] | None:
+    """``values`` when every one is a constant, else None."""
+    out = [v for v in values if isinstance(v, int)]
+    return out if len(out) == len(values) else None
 
 
 @register(ONNX, "CenterCropPad")
@@ -201,10 +210,8 @@ def scaled_dim(ctx: OpContext, d: Dim, scale: Fraction | int, axis: int) -> Dim:
 
 def _scales(ctx: OpContext, i: int) -> tuple[Fraction, ...] | None:
     """Scales from input ``i``: tracked elements are exact integer-valued floats."""
-    els = ctx.elements(i)
-    if els is not None and all(isinstance(e, int) for e in els):
-        return tuple(Fraction(int(e)) for e in els)  # type: ignore[arg-type]
-    return None
+    ints = _ints(ctx.elements(i) or ())
+    return None if not ints else tuple(Fraction(v) for v in ints)
 
 
 def _present(ctx: OpContext, i: int) -> bool:
@@ -256,13 +263,13 @@ def _resize_to_sizes(ctx: OpContext, dims: list[Dim], axes: Sequence[int], i: in
         for a, s in zip(axes, sizes, strict=True):
             dims[a] = s
         return
-    ins = [dims[a] for a in axes]
-    if not all(isinstance(x, int) and x > 0 for x in (*sizes, *ins)):
+    ins, outs = _ints([dims[a] for a in axes]), _ints(sizes)
+    if ins is None or outs is None or min(ins) < 1:
         raise GiveUp(f"keep_aspect_ratio_policy '{policy}' with symbolic sizes")
-    ratios = [_float32(int(s) / int(x)) for s, x in zip(sizes, ins, strict=True)]  # type: ignore[arg-type]
+    ratios = [_float32(s / x) for s, x in zip(outs, ins, strict=True)]
     scale = min(ratios) if policy == "not_larger" else max(ratios)
     for a, x in zip(axes, ins, strict=True):
-        dims[a] = int(_float32(scale * int(x)) + 0.5)  # type: ignore[arg-type]
+        dims[a] = int(_float32(scale * x) + 0.5)  # round half up, as onnxruntime's std::round
 
 
 @register(ONNX, "Upsample")
