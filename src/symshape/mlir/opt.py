@@ -7,9 +7,11 @@ user facts (``--assume``) declares a ``facts`` field; `run_opt` fills it.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import importlib
 import io
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -17,8 +19,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
-from symshape.errors import ModelError
+from symshape.errors import ModelError, SymshapeError
 
 PASSES: dict[str, str] = {
     "shape-optimization": "symshape.mlir.passes.shape_optimization:ShapeOptimizationPass",
@@ -100,11 +103,88 @@ def print_module(module: ModuleOp, *, generic: bool = False) -> str:
     return stream.getvalue() + "\n"
 
 
-def run_opt(path: Path, passes: list[str], facts: Sequence[str] = (), *, generic: bool = False) -> str:
-    """Parse ``path``, run ``passes`` with user ``facts``, and return the printed module."""
+def run_opt(
+    path: Path,
+    passes: list[str],
+    facts: Sequence[str] = (),
+    *,
+    generic: bool = False,
+    split_input_file: bool = False,
+    verify_diagnostics: bool = False,
+) -> str:
+    """Parse ``path``, run ``passes`` with user ``facts``, verify, and return the printed module.
+
+    ``split_input_file`` treats each ``// -----``-separated chunk as its own module (outputs are
+    joined by the same separator); ``verify_diagnostics`` prints a parse, verification or pass
+    error as the chunk's output instead of raising (for filecheck tests of invalid IR).
+    """
     for name in passes:  # fail before parsing on a typo in the pipeline
         if name not in PASSES:
             raise ModelError(f"unknown pass '{name}'; the passes are: {', '.join(sorted(PASSES))}")
-    ctx, module = parse_file(Path(path))
-    run_passes(ctx, module, passes, facts)
+    try:
+        text = Path(path).read_text()
+    except OSError as err:
+        raise ModelError(f"cannot read '{path}': {err.strerror}") from err
+    chunks = text.split(SPLIT_MARKER) if split_input_file else [text]
+    outputs = [_run_chunk(chunk, str(path), passes, facts, generic, verify_diagnostics) for chunk in chunks]
+    return f"{SPLIT_MARKER}\n".join(outputs)
+
+
+SPLIT_MARKER = "// -----"
+
+
+def _run_chunk(text: str, source: str, passes: list[str], facts: Sequence[str], generic: bool, catch: bool) -> str:
+    try:
+        ctx, module = parse_text(text, source)
+        verify(module, source)
+        run_passes(ctx, module, passes, facts)
+        verify(module, f"{source} after {','.join(passes)}")
+    except SymshapeError as err:
+        if not catch:
+            raise
+        return f"{err.args[0] if err.args else err}\n"
     return print_module(module, generic=generic)
+
+
+def verify(module: ModuleOp, where: str) -> None:
+    """Verify ``module``; ModelError naming the op and the reason when it is invalid."""
+    try:
+        module.verify()
+    except (VerifyException, DiagnosticException) as err:
+        raise ModelError(f"'{where}' does not verify: {err}") from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m symshape.mlir.opt FILE -p PASSES [--split-input-file] [--verify-diagnostics]
+    [--print-op-generic] [-o OUT]``: `run_opt` with mlir-opt's testing flags."""
+    parser = argparse.ArgumentParser(prog="python -m symshape.mlir.opt", description=main.__doc__)
+    parser.add_argument("file", type=Path)
+    parser.add_argument("-p", "--passes", default="")
+    parser.add_argument("-o", "--output", type=Path)
+    parser.add_argument("--assume", action="append", default=[])
+    parser.add_argument("--split-input-file", action="store_true")
+    parser.add_argument("--verify-diagnostics", action="store_true")
+    parser.add_argument("--print-op-generic", action="store_true")
+    args = parser.parse_args(argv)
+    passes = [p.strip() for p in args.passes.split(",") if p.strip()]
+    try:
+        text = run_opt(
+            args.file,
+            passes,
+            args.assume,
+            generic=args.print_op_generic,
+            split_input_file=args.split_input_file,
+            verify_diagnostics=args.verify_diagnostics,
+        )
+    except SymshapeError as err:
+        sys.stderr.write(f"error: {err}\n")
+        return 1
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -69,6 +69,9 @@ class LoadedConstraints:
     symbols: dict[str, SymbolFacts] = field(default_factory=dict[str, SymbolFacts])
     relations: list[Relation] = field(default_factory=list[Relation])
     encodings: dict[str, list[tuple[str, ...] | None]] = field(default_factory=dict[str, list[tuple[str, ...] | None]])
+    results: dict[str, list[tuple[Operation, int, tuple[str, ...]]]] = field(
+        default_factory=dict[str, list[tuple[Operation, int, tuple[str, ...]]]]
+    )
 
     def facts_for(self, fn_name: str, program: Program, arg_names: Sequence[str]) -> list[str]:
         """The facts for function ``fn_name``; ``arg_names[i]`` is argument i's program name."""
@@ -93,13 +96,34 @@ class LoadedConstraints:
         facts.extend(self._relation_facts(env))
         return list(dict.fromkeys(facts))
 
-    def _value(self, symbol: str, env: dict[str, Dim]) -> Dim | None:
+    def constant(self, symbol: str) -> int | None:
+        """The value of a constant symbol (``@C10``), else None."""
         info = self.symbols.get(symbol)
         if info is not None and info.value is not None:
             return info.value
         if info is None and _CONSTANT.fullmatch(symbol):
             return int(symbol[1:])
-        return env.get(symbol)
+        return None
+
+    def _value(self, symbol: str, env: dict[str, Dim]) -> Dim | None:
+        k = self.constant(symbol)
+        return k if k is not None else env.get(symbol)
+
+    def argument_symbols(self, fn_name: str) -> set[str]:
+        """The symbols the encodings of ``fn_name``'s arguments mention."""
+        return {n for names in self.encodings.get(fn_name, []) if names for n in names}
+
+    def materialize(self, fn: func.FuncOp) -> list[Operation]:
+        """Write what the facts cannot say into ``fn`` as ops the analysis reads; returns them.
+
+        Intermediate values whose encodings repeat a symbol (or pin a ``?`` to a constant) get
+        a ``symshape.tie_shape`` right after their op; predicates that mention a symbol of an
+        intermediate value, and the range and divisor of such symbols, become predicate ops
+        before the terminator. Remove the returned ops after the analysis.
+        """
+        from symshape.mlir.passes.constraint_materialize import Materializer
+
+        return Materializer(self, fn).run()
 
     def _symbol_facts(self, env: dict[str, Dim]) -> list[str]:
         defined = {r.defines for r in self.relations if r.defines is not None}
@@ -124,7 +148,7 @@ class LoadedConstraints:
         mapping: dict[str, Dim] = {**constants, **env}
         out: list[str] = []
         for r in self.relations:
-            if r.guard or r.rel == "!=" or any(_free(d) - mapping.keys() for d in (r.lhs, r.rhs)):
+            if r.guard or r.rel == "!=" or any(free_symbols(d) - mapping.keys() for d in (r.lhs, r.rhs)):
                 continue
             lhs, rhs = subs(r.lhs, mapping), subs(r.rhs, mapping)
             if r.rel == "divisible":
@@ -137,7 +161,8 @@ class LoadedConstraints:
         return out
 
 
-def _free(d: Dim) -> frozenset[str]:
+def free_symbols(d: Dim) -> frozenset[str]:
+    """The symbol names in ``d``."""
     return d.free if isinstance(d, Expr) else frozenset()
 
 
@@ -246,6 +271,13 @@ def load_constraints(module: ModuleOp) -> LoadedConstraints:
         out.encodings[fn.sym_name.data] = [
             c.symbol_encoding(t.encoding) if isinstance(t, TensorType) else None for t in fn.function_type.inputs.data
         ]
+        out.results[fn.sym_name.data] = [
+            (op, i, names)
+            for block in fn.body.blocks
+            for op in block.ops
+            for i, r in enumerate(op.results)
+            if isinstance(r.type, TensorType) and (names := c.symbol_encoding(r.type.encoding)) is not None
+        ]
         for tie in [op for op in fn.body.walk() if isinstance(op, c.TieShapeOp)]:
             tie.result.replace_all_uses_with(tie.value)
             rewriter.erase_op(tie)
@@ -262,4 +294,4 @@ def argument_names(values: dict[str, SSAValue], fn: func.FuncOp) -> list[str]:
     return [by_value.get(a, "") if isinstance(a, BlockArgument) else "" for a in entry.args]
 
 
-__all__ = ["LoadedConstraints", "argument_names", "load_constraints"]
+__all__ = ["LoadedConstraints", "argument_names", "free_symbols", "load_constraints"]

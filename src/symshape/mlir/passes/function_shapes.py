@@ -29,6 +29,8 @@ class FunctionShapes:
 
     def __post_init__(self) -> None:
         self.reader = ArithReader(self._leaf, self._nonneg)
+        self._reps: dict[frozenset[str], list[Expr]] = {}
+        self._rep_of: dict[Expr, Expr] = {}
 
     @classmethod
     def build(cls, fn: func.FuncOp, analysis: Analysis, values: dict[str, SSAValue]) -> FunctionShapes:
@@ -38,12 +40,32 @@ class FunctionShapes:
             t = value.type
             shape = analysis.shape(name)
             if isinstance(t, TensorType) and shape is not None and len(shape) == t.get_num_dims():
-                out.tensors[value] = _with_declared(shape, t)
+                out.tensors[value] = tuple(out.canonical(d) for d in _with_declared(shape, t))
                 continue
             els = analysis.elements(name)
             if not isinstance(t, TensorType) and els is not None and len(els) == 1:
-                out.scalars[value] = els[0]
+                out.scalars[value] = out.canonical(els[0])
         return out
+
+    def canonical(self, d: Dim) -> Dim:
+        """The first dim seen that the facts prove equal to ``d`` (``d`` itself if none).
+
+        Canonical forms are unique up to solved equalities; some equalities only the facts
+        decide (``x - floor(x/2) == floor(x/2)`` when ``2 | x``). Dims with the same free
+        symbols are compared, in order of first appearance.
+        """
+        if isinstance(d, int):
+            return d
+        found = self._rep_of.get(d)
+        if found is not None:
+            return found
+        bucket = self._reps.setdefault(d.free, [])
+        rep = next((e for e in bucket if self.prove(d, "==", e) is True), None)
+        if rep is None:
+            bucket.append(d)
+            rep = d
+        self._rep_of[d] = rep
+        return rep
 
     # ------------------------------------------------------------ questions
     def dims(self, value: SSAValue) -> tuple[Dim, ...] | None:
@@ -57,8 +79,9 @@ class FunctionShapes:
         return None
 
     def scalar(self, value: SSAValue) -> Dim | None:
-        """The dim an index/integer scalar holds, or None."""
-        return self.reader.read(value)
+        """The dim an index/integer scalar holds (canonical, see `canonical`), or None."""
+        d = self.reader.read(value)
+        return None if d is None else self.canonical(d)
 
     def _leaf(self, value: SSAValue) -> Dim | None:
         op = value.owner

@@ -4,6 +4,7 @@
   dim (constants for static ones) and a ``tensor.from_elements``;
 * ``tensor.extract`` of a ``tensor.from_elements`` at a constant index is the element;
 * ``tensor.dim`` of a static dim is a constant;
+* a ``tensor.cast`` to its own type is its source, a cast of a cast is one cast;
 
 then xDSL's canonicalization and CSE. Dims are reified through the analysis in stage two
 (`symshape.mlir.passes.optimize`), which knows every value's symbolic dims.
@@ -95,9 +96,24 @@ class StaticDim(RewritePattern):
             rewriter.replace_op(op, [], [index_constant(rewriter, InsertPoint.before(op), size)])
 
 
+class FoldCast(RewritePattern):
+    """``tensor.cast`` to its own type -> its source; a cast of a cast -> one cast (or none)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.CastOp, rewriter: PatternRewriter, /) -> None:
+        source = op.source
+        inner = source.owner
+        if isinstance(inner, tensor.CastOp):
+            source = inner.source
+        if source.type == op.dest.type:
+            rewriter.replace_op(op, [], [source])
+        elif source is not op.source:
+            rewriter.replace_op(op, tensor.CastOp(source, op.dest.type))
+
+
 def scalarize(ctx: Context, module: ModuleOp) -> None:
     """Apply the scalarization patterns to a fixpoint, then canonicalize and CSE."""
-    patterns = GreedyRewritePatternApplier([ScalarizeShapeOf(), ExtractFromElements(), StaticDim()])
+    patterns = GreedyRewritePatternApplier([ScalarizeShapeOf(), ExtractFromElements(), StaticDim(), FoldCast()])
     PatternRewriteWalker(patterns).rewrite_module(module)
     cleanup(ctx, module)
 

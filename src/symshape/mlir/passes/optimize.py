@@ -147,13 +147,14 @@ def refined_type(t: Attribute, dims: tuple[Dim, ...] | None) -> TensorType | Non
     return TensorType(t.element_type, shape, t.encoding) if changed else None
 
 
-def _cast_back_rigid_uses(value: SSAValue, old_type: Attribute, rewriter: Rewriter) -> None:
+def _cast_back_rigid_uses(fs: FunctionShapes, value: SSAValue, old_type: Attribute, rewriter: Rewriter) -> None:
     for use in list(value.uses):
         if tolerant_user(use.operation):
             continue
         cast = tensor.CastOp(value, old_type)
         rewriter.insert_op(cast, InsertPoint.before(use.operation))
         use.operation.operands[use.index] = cast.dest
+        fs.moved(value, cast.dest)
 
 
 def _tolerant_except(cast: Operation) -> Callable[[Use], bool]:
@@ -166,12 +167,13 @@ def refine_types(fs: FunctionShapes, rewriter: Rewriter) -> int:
     entry = fs.func.body.blocks.first
     if entry is None:
         return 0
+    point = InsertPoint.at_start(entry)
     for arg in entry.args:
         new = refined_type(arg.type, fs.dims(arg))
         if new is None:
             continue
         cast = tensor.CastOp(arg, new)
-        rewriter.insert_op(cast, InsertPoint.at_start(entry))
+        rewriter.insert_op(cast, point)
         fs.moved(arg, cast.dest)
         arg.replace_uses_with_if(cast.dest, _tolerant_except(cast))
         count += 1
@@ -185,7 +187,7 @@ def refine_types(fs: FunctionShapes, rewriter: Rewriter) -> int:
             old_type = res.type
             value = with_type(rewriter, res, new)
             fs.moved(res, value)
-            _cast_back_rigid_uses(value, old_type, rewriter)
+            _cast_back_rigid_uses(fs, value, old_type, rewriter)
             count += 1
     return count
 

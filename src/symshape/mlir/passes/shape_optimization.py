@@ -24,6 +24,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+import symshape.rules.mlir_constraint  # noqa: F401 - registers the rules of the constraint ops
 from symshape.analysis import analyze
 from symshape.errors import UserFactError
 from symshape.mlir.passes.constraint_load import (
@@ -32,8 +33,10 @@ from symshape.mlir.passes.constraint_load import (
     argument_names,
     load_constraints,
 )
+from symshape.mlir.passes.constraint_materialize import remove_materialized
 from symshape.mlir.passes.constraint_save import save_constraints
 from symshape.mlir.passes.function_shapes import FunctionShapes
+from symshape.mlir.passes.ir_utils import data_functions
 from symshape.mlir.passes.materialize import scalarize
 from symshape.mlir.passes.optimize import optimize_function
 from symshape.program import Program
@@ -54,7 +57,9 @@ class ShapeOptimizationPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         loaded = load_constraints(op)
         scalarize(ctx, op)
+        created = [o for fn in data_functions(op) for o in loaded.materialize(fn)]
         functions = analyze_functions(op, loaded, self.facts)
+        remove_materialized(created)
         for fs in functions:
             optimize_function(fs)
         scalarize(ctx, op)
