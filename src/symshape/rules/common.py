@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
 
 from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ContradictionError, ModelError
-from symshape.expr import Dim, Expr, floordiv, mod, smax, smin
+from symshape.expr import Dim, Expr, add, expand_mod, floordiv, mod, mul, smax, smin
+from symshape.exprcore import ModAtom, from_terms
+
+ElementArray = np.ndarray[Any, np.dtype[np.object_]]
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
@@ -85,21 +91,97 @@ def broadcast_shapes(ctx: OpContext, shapes: Sequence[Sequence[Dim]]) -> tuple[D
     return tuple(out)
 
 
+def element_array(ctx: OpContext, i: int) -> ElementArray | None:
+    """The tracked elements of input ``i`` as an object array of its (static) shape, or None.
+
+    Tracked elements are stored flat in row-major order; they can only be laid out again when
+    every dim is a known integer.
+    """
+    els = ctx.elements(i)
+    shape = ctx.shape_or_none(i)
+    if els is None or shape is None or not all(isinstance(d, int) for d in shape):
+        return None
+    dims = tuple(int(d) for d in shape)
+    if int(np.prod(dims, dtype=np.int64)) != len(els):
+        return None
+    return to_array(els).reshape(dims)
+
+
+def to_array(values: Sequence[Dim]) -> ElementArray:
+    """A flat object array holding ``values`` (ints and expressions, never unpacked)."""
+    arr = np.empty(len(values), dtype=object)
+    for k, v in enumerate(values):
+        arr[k] = v
+    return arr
+
+
+def flat(arr: ElementArray | Dim) -> tuple[Dim, ...]:
+    """The elements of ``arr`` in row-major order (numpy hands back 0-d results as scalars)."""
+    if not isinstance(arr, np.ndarray):
+        return (arr,)
+    return tuple(arr.reshape(-1).tolist())
+
+
 def broadcast_elements(
-    parts: Sequence[Sequence[Dim]], fn: Callable[..., Dim | None]
+    ctx: OpContext, inputs: Sequence[int], fn: Callable[..., Dim | None]
 ) -> tuple[Dim, ...] | None:
-    """Apply ``fn`` elementwise to tracked element vectors (scalars broadcast); None if any
-    result is unknown or the lengths do not broadcast."""
-    n = max(len(p) for p in parts)
-    if any(len(p) not in (1, n) for p in parts):
+    """Apply ``fn`` elementwise to the tracked elements of ``inputs`` with numpy broadcasting
+    of their (static) shapes; None if any input or any result is unknown."""
+    arrays = [element_array(ctx, i) for i in inputs]
+    if any(a is None for a in arrays):
+        return None
+    try:
+        parts = np.broadcast_arrays(*arrays)
+    except ValueError:
         return None
     out: list[Dim] = []
-    for i in range(n):
-        r = fn(*(p[0] if len(p) == 1 else p[i] for p in parts))
+    for values in zip(*(flat(p) for p in parts), strict=True):
+        r = fn(*values)
         if r is None:
             return None
         out.append(r)
     return tuple(out)
+
+
+def prove_nonneg(ctx: OpContext, d: Dim) -> bool:
+    """``d >= 0``, also through relations interval bounds miss.
+
+    Tries the facts' interval bounds on ``d`` and on its Mod-free form (``h - Mod(h, 4)`` is
+    ``4*floor(h/4)``), then bounds each top-level ``Mod(x, m)`` term (``m >= 1``) by the
+    relation ``0 <= Mod(x, m) <= m - 1`` instead of by ``m``'s own interval: ``X - Mod(-2, X)``
+    is at least 1.
+    """
+    facts = ctx.graph.facts
+    if isinstance(d, int):
+        return d >= 0
+    if facts.prove_ge(d, 0) or facts.prove_ge(ctx.graph.canon(expand_mod(d)), 0):
+        return True
+    lowered: Dim = 0
+    relaxed = False
+    for mono, coeff in d.terms:
+        atom = mono[0] if len(mono) == 1 else None
+        if isinstance(atom, ModAtom) and facts.prove_ge(atom.den, 1):
+            relaxed = True
+            if coeff < 0:
+                lowered = add(lowered, mul(coeff, add(atom.den, -1)))
+            continue
+        lowered = add(lowered, from_terms({mono: coeff}))
+    return relaxed and facts.prove_ge(ctx.graph.canon(lowered), 0)
+
+
+def simplest(ctx: OpContext, d: Dim) -> Dim:
+    """The shorter of ``d`` and its Mod-free form (both canonical, both equal for all integers).
+
+    ``Mod(-floor(h/4) + 3, 4) + floor(h/4) + 1`` becomes ``4*floor(h/16) + 4``, which the
+    canonical form then relates to the other dims computed from ``h``; ``Mod(w, 4)`` stays.
+    """
+    d = ctx.graph.canon(d)
+    if isinstance(d, int):
+        return d
+    e = ctx.graph.canon(expand_mod(d))
+    if e is d:
+        return d
+    return e if isinstance(e, int) or len(str(e)) < len(str(d)) else d
 
 
 def int_div(ctx: OpContext, a: Dim, b: Dim) -> Dim | None:
@@ -110,6 +192,7 @@ def int_div(ctx: OpContext, a: Dim, b: Dim) -> Dim | None:
         q = abs(a) // abs(b)
         return q if (a >= 0) == (b > 0) else -q
     facts = ctx.graph.facts
+    a, b = expand_mod(a), expand_mod(b)  # h - Mod(h, 4) is 4*floor(h/4): provably >= 0, divides
     if facts.prove_ge(a, 0) and facts.prove_ge(b, 1):
         return floordiv(a, b)
     if isinstance(b, int) and b > 0 and facts.prove_le(a, 0):

@@ -8,7 +8,7 @@ https://onnx.ai/onnx/operators/ (Add, Sub, Mul, Div, Mod, Max, Min, Equal, Less,
 from __future__ import annotations
 
 from symshape.analysis import OpContext
-from symshape.expr import Dim, add, mul
+from symshape.expr import Dim, add, exact_div, mul
 from symshape.rules import ONNX, register
 from symshape.rules.common import (
     broadcast_elements,
@@ -31,6 +31,7 @@ UNARY = (
     "CumSum", "EyeLike", "RandomNormalLike", "RandomUniformLike", "Bernoulli",
 )
 _PASS_ELEMENTS = {"Identity", "Cast", "CastLike", "Ceil", "Floor", "Round", "Clip"}
+_BOOL = 9  # onnx.TensorProto.BOOL
 _FLOAT_TYPES = {"float32", "float64", "float16", "bfloat16", "float"}
 
 
@@ -42,19 +43,7 @@ def unary(ctx: OpContext) -> None:
     """
     shape = ctx.shape(0)
     op = ctx.op.op_type
-    elements = None
-    if op in _PASS_ELEMENTS:
-        elements = ctx.elements(0)
-        if op == "Clip" and elements is not None:
-            elements = _clip(ctx, elements)
-    elif op == "Neg" and ctx.elements(0) is not None:
-        elements = tuple(mul(e, -1) for e in ctx.elements(0) or ())
-    elif op == "Abs" and ctx.elements(0) is not None:
-        els = ctx.elements(0) or ()
-        facts = ctx.graph.facts
-        if all(facts.prove_ge(e, 0) for e in els):
-            elements = els
-    ctx.set_output(0, shape, elements)
+    ctx.set_output(0, shape, _unary_elements(ctx, op))
     if op == "Dropout":
         ctx.set_output(1, shape)
     elif op in ("LayerNormalization", "SimplifiedLayerNormalization", "RMSNormalization"):
@@ -70,7 +59,42 @@ def unary(ctx: OpContext) -> None:
         _check_channel_params(ctx, shape)
 
 
+def _unary_elements(ctx: OpContext, op: str) -> tuple[Dim, ...] | None:
+    """Tracked integer elements through the ops that keep them exact."""
+    els = ctx.elements(0)
+    if els is None:
+        return None
+    if op == "Clip":
+        return _clip(ctx, els)
+    if op == "Cast" and ctx.attr("to") == _BOOL:
+        return _truth(ctx, els)
+    if op in _PASS_ELEMENTS:
+        return els
+    if op == "Not":
+        return _truth(ctx, tuple(add(1, mul(e, -1)) for e in els))
+    if op == "Neg":
+        return tuple(mul(e, -1) for e in els)
+    if op == "Abs" and all(ctx.graph.facts.prove_ge(e, 0) for e in els):
+        return els
+    return None
+
+
+def _truth(ctx: OpContext, els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
+    """Elements cast to bool: 1 where provably non-zero, 0 where zero; None when unknown."""
+    out: list[Dim] = []
+    for e in els:
+        if isinstance(e, int):
+            out.append(int(e != 0))
+        elif ctx.graph.facts.prove_nonzero(e):
+            out.append(1)
+        else:
+            return None
+    return tuple(out)
+
+
 def _clip(ctx: OpContext, els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
+    if "min" in ctx.op.attrs or "max" in ctx.op.attrs:
+        return None  # opset < 11 float bounds as attributes
     lo = ctx.const_ints(1) if ctx.has_input(1) else None
     hi = ctx.const_ints(2) if ctx.has_input(2) else None
     if (ctx.has_input(1) and lo is None) or (ctx.has_input(2) and hi is None):
@@ -90,13 +114,18 @@ def _clip(ctx: OpContext, els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
 def _check_channel_params(ctx: OpContext, shape: tuple[Dim, ...]) -> None:
     op = ctx.op.op_type
     if op == "LayerNormalization" and ctx.has_input(1):
-        scale = ctx.shape_or_none(1)
-        if scale is not None and len(scale) >= 1 and len(shape) >= 1:
-            ctx.eq(shape[-1], scale[-1], "normalized dim", (ctx.dim_name(0, len(shape) - 1), ctx.dim_name(1, len(scale) - 1)))
+        scale = ctx.shape_or_none(1)  # broadcastable to the normalized shape: a 1 proves nothing
+        if scale is not None and len(scale) >= 1 and len(shape) >= 1 and not _may_be_one(ctx, scale[-1]):
+            what = (ctx.dim_name(0, len(shape) - 1), ctx.dim_name(1, len(scale) - 1))
+            ctx.eq(shape[-1], scale[-1], "normalized dim", what)
     elif len(shape) >= 2 and ctx.has_input(1):
         scale = ctx.shape_or_none(1)
         if scale is not None and len(scale) == 1:
             ctx.eq(shape[1], scale[0], "channels", (ctx.dim_name(0, 1), ctx.dim_name(1, 0)))
+
+
+def _may_be_one(ctx: OpContext, d: Dim) -> bool:
+    return d == 1 if isinstance(d, int) else not ctx.graph.facts.prove_ge(d, 2)
 
 
 _ARITH = {
@@ -133,30 +162,21 @@ def broadcasting(ctx: OpContext) -> None:
 
 
 def _arith_elements(ctx: OpContext) -> tuple[Dim, ...] | None:
-    fn = _ARITH.get(ctx.op.op_type)
-    if fn is None:
-        if ctx.op.op_type in ("Sum",):
-            fn = _ARITH["Add"]
-        else:
-            return None
-    parts = [ctx.elements(i) for i in range(ctx.num_inputs)]
-    if any(p is None or len(p) == 0 for p in parts) or len(parts) < 1:
+    op = ctx.op.op_type
+    fn = _ARITH.get("Add" if op == "Sum" else op)
+    inputs = [i for i in range(ctx.num_inputs) if ctx.has_input(i)]
+    if fn is None or not inputs:
         return None
-    if ctx.op.op_type == "Div" and (ctx.dtype(0) in _FLOAT_TYPES or ctx.output_dtype(0) in _FLOAT_TYPES):
-        return _exact_true_div(ctx, parts[0] or (), parts[1] or ())
-    acc = parts[0] or ()
-    for p in parts[1:]:
-        nxt = broadcast_elements([acc, p or ()], lambda a, b: fn(ctx, a, b))
-        if nxt is None:
-            return None
-        acc = nxt
-    return tuple(ctx.graph.canon(e) for e in acc)
+    if op == "Div" and (ctx.dtype(0) in _FLOAT_TYPES or ctx.output_dtype(0) in _FLOAT_TYPES):
+        return broadcast_elements(ctx, inputs, exact_div)
 
+    def fold(*values: Dim) -> Dim | None:
+        acc: Dim | None = values[0]
+        for v in values[1:]:
+            acc = None if acc is None else fn(ctx, acc, v)
+        return None if acc is None else ctx.graph.canon(acc)
 
-def _exact_true_div(ctx: OpContext, a: tuple[Dim, ...], b: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
-    from symshape.expr import exact_div
-
-    return broadcast_elements([a, b], lambda x, y: exact_div(x, y))
+    return broadcast_elements(ctx, inputs, fold)
 
 
 @register(ONNX, "Where")
@@ -167,8 +187,11 @@ def where(ctx: OpContext) -> None:
     """
     shapes = [ctx.shape(i) for i in range(3)]
     out = broadcast_shapes(ctx, shapes)
-    cond, x, y = ctx.elements(0), ctx.elements(1), ctx.elements(2)
-    elements = None
-    if cond is not None and x is not None and y is not None and all(isinstance(c, int) for c in cond):
-        elements = broadcast_elements([cond, x, y], lambda c, a, b: a if c else b)
-    ctx.set_output(0, out, elements)
+    facts = ctx.graph.facts
+
+    def pick(c: Dim, a: Dim, b: Dim) -> Dim | None:
+        if isinstance(c, int):
+            return a if c else b
+        return a if facts.prove_nonzero(c) else None
+
+    ctx.set_output(0, out, broadcast_elements(ctx, [0, 1, 2], pick))

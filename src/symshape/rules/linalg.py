@@ -13,7 +13,7 @@ from symshape.rules.common import broadcast_dim, broadcast_shapes
 
 
 def matmul_shape(ctx: OpContext, a: tuple[Dim, ...], b: tuple[Dim, ...], ia: int = 0, ib: int = 1) -> tuple[Dim, ...]:
-    """numpy ``matmul`` shape: batch dims broadcast, contraction dims equal."""
+    """Numpy ``matmul`` shape: batch dims broadcast, contraction dims equal."""
     if not a or not b:
         raise ModelError(f"{ctx.where()}: MatMul operands must have rank >= 1")
     a2 = (1, *a) if len(a) == 1 else a

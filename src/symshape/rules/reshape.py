@@ -6,11 +6,13 @@ cannot be solved yet stays a residual equation in the constraint graph.
 
 from __future__ import annotations
 
+import numpy as np
+
 from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ModelError
-from symshape.expr import Dim, exact_div, floordiv, mul, product
+from symshape.expr import Dim, exact_div, expand_mod, floordiv, mul, product
 from symshape.rules import ONNX, register
-from symshape.rules.common import broadcast_shapes, normalize_axis
+from symshape.rules.common import broadcast_shapes, element_array, flat, normalize_axis, prove_nonneg, simplest
 from symshape.rules.shape_ops import _shape_from_elements
 
 
@@ -21,23 +23,7 @@ def reshape(ctx: OpContext) -> None:
     """
     dims = ctx.shape(0)
     target = list(_shape_from_elements_signed(ctx))
-    allowzero = ctx.attr("allowzero", 0)
-    facts = ctx.graph.facts
-    infer_at = None
-    for i, t in enumerate(target):
-        if isinstance(t, int):
-            if t == -1:
-                if infer_at is not None:
-                    raise ModelError(f"{ctx.where()}: more than one -1 in the target shape")
-                infer_at = i
-            elif t == 0 and not allowzero:
-                if i >= len(dims):
-                    raise ModelError(f"{ctx.where()}: target element {i} is 0 but the input has rank {len(dims)}")
-                target[i] = dims[i]
-            elif t < -1:
-                raise ModelError(f"{ctx.where()}: target element {i} is {t}; expected >= -1")
-        elif not allowzero and i < len(dims) and not facts.prove_ge(t, 1) and not ctx.prove_eq(t, dims[i]):
-            ctx.guard(t, ">=", 1, "reshape target", f"target element {i} '{t}' is not 0 (0 would copy input dim {i})")
+    infer_at = _copy_zeros(ctx, dims, target, bool(ctx.attr("allowzero", 0)))
     numel = ctx.graph.canon(product(dims))
     if infer_at is not None:
         others = [t for i, t in enumerate(target) if i != infer_at]
@@ -47,7 +33,7 @@ def reshape(ctx: OpContext) -> None:
             elif t == 0:
                 raise ModelError(f"{ctx.where()}: -1 together with a 0-sized target dim is ambiguous")
         rest = ctx.graph.canon(product(others))
-        inferred = exact_div(numel, rest)
+        inferred = _quotient(ctx, numel, rest)
         if inferred is None:
             inferred = ctx.graph.canon(floordiv(numel, rest))
             ctx.eq(mul(inferred, rest), numel, "reshape -1", ("the reshaped element count", "the input element count"))
@@ -55,6 +41,50 @@ def reshape(ctx: OpContext) -> None:
     else:
         ctx.eq(product(target), numel, "reshape element count", ("the target element count", "the input element count"))
     ctx.set_output(0, [ctx.graph.canon(t) for t in target], ctx.elements(0))
+
+
+def _copy_zeros(ctx: OpContext, dims: tuple[Dim, ...], target: list[Dim], allowzero: bool) -> int | None:
+    """Replace each ``0`` by the input dim it copies (in place); return the position of ``-1``.
+
+    A symbolic target element that may be 0 would copy instead of being 0: that is a guard.
+    """
+    infer_at = None
+    for i, t in enumerate(target):
+        if not isinstance(t, int):
+            _check_symbolic_target(ctx, dims, i, t, allowzero)
+        elif t == -1:
+            if infer_at is not None:
+                raise ModelError(f"{ctx.where()}: more than one -1 in the target shape")
+            infer_at = i
+        elif t == 0 and not allowzero:
+            if i >= len(dims):
+                raise ModelError(f"{ctx.where()}: target element {i} is 0 but the input has rank {len(dims)}")
+            target[i] = dims[i]
+        elif t < -1:
+            raise ModelError(f"{ctx.where()}: target element {i} is {t}; expected >= -1")
+    return infer_at
+
+
+def _check_symbolic_target(ctx: OpContext, dims: tuple[Dim, ...], i: int, t: Dim, allowzero: bool) -> None:
+    """A computed target element is taken as the size itself: it must not be -1 (inference)
+    nor, without ``allowzero``, 0 (a copy of input dim ``i``) unless that copy is the same."""
+    facts = ctx.graph.facts
+    if facts.prove_ge(t, 1) or (i < len(dims) and ctx.prove_eq(t, dims[i])):
+        return
+    if allowzero:
+        if not prove_nonneg(ctx, t):
+            ctx.guard(t, ">=", 0, "reshape target", f"target element {i} '{t}' is not -1")
+        return
+    ctx.guard(t, ">=", 1, "reshape target", f"target element {i} '{t}' is neither 0 (a copy) nor -1")
+
+
+def _quotient(ctx: OpContext, numel: Dim, rest: Dim) -> Dim | None:
+    """``numel / rest`` when it is a polynomial, also after writing Mods as floors (a padded
+    size ``Mod(-x + 3, 4) + x + 1`` is ``4*floor(x/4) + 4``)."""
+    q = exact_div(numel, rest)
+    if q is None:
+        q = exact_div(ctx.graph.canon(expand_mod(numel)), ctx.graph.canon(expand_mod(rest)))
+    return None if q is None else simplest(ctx, q)
 
 
 def _shape_from_elements_signed(ctx: OpContext) -> tuple[Dim, ...]:
@@ -69,7 +99,9 @@ def flatten(ctx: OpContext) -> None:
     """``[prod(d[:axis]), prod(d[axis:])]``. https://onnx.ai/onnx/operators/onnx__Flatten.html"""
     dims = ctx.shape(0)
     axis = normalize_axis(ctx, ctx.attr("axis", 1), len(dims), extra=1)
-    ctx.set_output(0, (ctx.graph.canon(product(dims[:axis])), ctx.graph.canon(product(dims[axis:]))))
+    ctx.set_output(
+        0, (ctx.graph.canon(product(dims[:axis])), ctx.graph.canon(product(dims[axis:]))), ctx.elements(0)
+    )
 
 
 @register(ONNX, "Expand")
@@ -79,7 +111,12 @@ def expand(ctx: OpContext) -> None:
     https://onnx.ai/onnx/operators/onnx__Expand.html
     """
     target = _shape_from_elements(ctx, 1)
-    ctx.set_output(0, broadcast_shapes(ctx, [ctx.shape(0), target]))
+    out = broadcast_shapes(ctx, [ctx.shape(0), target])
+    src = element_array(ctx, 0)
+    elements = None
+    if src is not None and all(isinstance(d, int) for d in out):
+        elements = flat(np.broadcast_to(src, tuple(int(d) for d in out)))
+    ctx.set_output(0, out, elements)
 
 
 @register(ONNX, "Tile")
@@ -93,9 +130,9 @@ def tile(ctx: OpContext) -> None:
         raise ModelError(f"{ctx.where()}: {len(repeats)} repeats for rank {len(dims)}")
     out = [ctx.graph.canon(mul(d, r)) for d, r in zip(dims, repeats, strict=True)]
     elements = None
-    src = ctx.elements(0)
-    if src is not None and len(dims) == 1 and isinstance(repeats[0], int):
-        elements = tuple(src) * repeats[0]
+    src = element_array(ctx, 0)
+    if src is not None and all(isinstance(r, int) for r in repeats):
+        elements = flat(np.tile(src, tuple(int(r) for r in repeats)))
     ctx.set_output(0, out, elements)
 
 
@@ -109,4 +146,5 @@ def transpose(ctx: OpContext) -> None:
     perm = ctx.attr("perm") or list(reversed(range(len(dims))))
     if sorted(perm) != list(range(len(dims))):
         raise ModelError(f"{ctx.where()}: perm {perm} is not a permutation of rank {len(dims)}")
-    ctx.set_output(0, [dims[p] for p in perm])
+    src = element_array(ctx, 0)
+    ctx.set_output(0, [dims[p] for p in perm], None if src is None else flat(src.transpose(perm)))

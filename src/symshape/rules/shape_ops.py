@@ -7,12 +7,21 @@ gathered and concatenated arrives at ``Reshape``/``Expand`` as exact expressions
 
 from __future__ import annotations
 
+import numpy as np
+
 from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ModelError
 from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mul, product, smax
 from symshape.program import ConstTensor
 from symshape.rules import ONNX, register
-from symshape.rules.common import INT64_MAX, axes_input_or_attr, normalize_axis
+from symshape.rules.common import (
+    axes_input_or_attr,
+    element_array,
+    flat,
+    normalize_axis,
+    prove_nonneg,
+    simplest,
+)
 
 BIG = 2**31  # a slice bound at least this large is "to the end" for any real tensor
 
@@ -102,14 +111,23 @@ def gather(ctx: OpContext) -> None:
     indices = ctx.shape(1)
     axis = normalize_axis(ctx, ctx.attr("axis", 0), len(data))
     out = data[:axis] + indices + data[axis + 1:]
-    elements = None
-    src = ctx.elements(0)
+    ctx.set_output(0, out, _gather_elements(ctx, axis))
+
+
+def _gather_elements(ctx: OpContext, axis: int) -> tuple[Dim, ...] | None:
+    """Gathered tracked elements when the data layout and the indices are known."""
+    src = element_array(ctx, 0)
     idx = ctx.const_ints(1)
-    if src is not None and idx is not None and len(data) == 1:
-        n = len(src)
-        if all(-n <= k < n for k in idx):
-            elements = tuple(src[k] for k in idx)
-    ctx.set_output(0, out, elements)
+    indices = ctx.shape(1)
+    if src is None or idx is None or not all(isinstance(d, int) for d in indices):
+        return None
+    n = src.shape[axis]
+    if not all(-n <= k < n for k in idx):
+        return None
+    picked = np.array([k + n if k < 0 else k for k in idx], dtype=np.int64).reshape(
+        tuple(int(d) for d in indices)
+    )
+    return flat(np.take(src, picked, axis=axis))
 
 
 @register(ONNX, "Unsqueeze")
@@ -174,54 +192,65 @@ def concat(ctx: OpContext) -> None:
             if a != axis:
                 ctx.eq(s[a], out[a], "concat non-axis dim", (ctx.dim_name(i, a), ctx.dim_name(shapes[0][0], a)))
     out[axis] = total
-    parts = [ctx.elements(i) for i, _ in shapes]
-    elements = None
-    if rank == 1 and all(p is not None for p in parts):
-        elements = tuple(e for p in parts for e in (p or ()))
-    ctx.set_output(0, out, elements)
+    ctx.set_output(0, out, _concat_elements(ctx, [i for i, _ in shapes], axis))
+
+
+def _concat_elements(ctx: OpContext, inputs: list[int], axis: int) -> tuple[Dim, ...] | None:
+    parts = [ctx.elements(i) for i in inputs]
+    if any(p is None for p in parts):
+        return None
+    if axis == 0 or all(len(p or ()) == 0 for p in parts):
+        return tuple(e for p in parts for e in (p or ()))  # row-major: axis 0 blocks follow each other
+    arrays = [element_array(ctx, i) for i in inputs]
+    if any(a is None for a in arrays):
+        return None
+    return flat(np.concatenate([a for a in arrays if a is not None], axis=axis))
 
 
 def slice_length(ctx: OpContext, n: Dim, start: Dim, end: Dim, step: int, axis: int) -> tuple[Dim, Dim]:
     """``(length, normalized start)`` of ``[start:end:step]`` on a dim of size ``n``.
 
-    Clamping that cannot be proven is assumed (a guard: the slice is in bounds) rather than
-    written as nested Min/Max.
+    ONNX clamps start to ``[0, n]`` and end to ``[0, n]`` for a positive step, start to
+    ``[0, n-1]`` and end to ``[-1, n-1]`` for a negative one. Clamping that cannot be decided
+    is assumed (a guard: the slice is in bounds) rather than written as nested Min/Max.
     """
-    facts = ctx.graph.facts
     if step == 0:
         raise ModelError(f"{ctx.where()}: slice step on axis {axis} is 0")
-    lo_clamp, hi_clamp = (0, n) if step > 0 else (-1, add(n, -1))
-
-    def norm(v: Dim, which: str) -> Dim:
-        if isinstance(v, int):
-            if v >= BIG:
-                return hi_clamp
-            if v <= -BIG:
-                return lo_clamp
-            if v < 0:
-                v = add(n, v)
-        elif not facts.prove_ge(v, 0):
-            raise GiveUp(f"slice {which} '{v}' on axis {axis} may be negative")
-        v = ctx.graph.canon(v)
-        if not facts.prove_ge(add(v, mul(lo_clamp, -1)), 0):
-            if isinstance(n, int) and isinstance(v, int):
-                return lo_clamp
-            ctx.guard(v, ">=", lo_clamp, "slice bounds", f"slice {which} on axis {axis} is in bounds")
-        if not facts.prove_ge(add(hi_clamp, mul(v, -1)), 0):
-            if isinstance(n, int) and isinstance(v, int):
-                return hi_clamp
-            ctx.guard(hi_clamp, ">=", v, "slice bounds", f"slice {which} on axis {axis} is in bounds")
-        return v
-
-    s, e = norm(start, "start"), norm(end, "end")
-    span = add(e, mul(s, -1)) if step > 0 else add(s, mul(e, -1))
+    if step > 0:
+        s = _clamp(ctx, n, start, (0, n), f"slice start on axis {axis}")
+        e = _clamp(ctx, n, end, (0, n), f"slice end on axis {axis}")
+        span = add(e, mul(s, -1))
+    else:
+        last = add(n, -1)
+        s = _clamp(ctx, n, start, (0, last), f"slice start on axis {axis}")
+        e = _clamp(ctx, n, end, (-1, last), f"slice end on axis {axis}")
+        span = add(s, mul(e, -1))
     length = ceildiv(span, abs(step))
-    if not facts.prove_ge(span, 0):
-        if isinstance(length, int):
-            length = max(length, 0)
-        else:
-            length = ctx.graph.canon(smax(length, 0))
-    return ctx.graph.canon(length), s
+    if not prove_nonneg(ctx, span):
+        length = max(length, 0) if isinstance(length, int) else smax(length, 0)
+    return simplest(ctx, length), s
+
+
+def _clamp(ctx: OpContext, n: Dim, v: Dim, bounds: tuple[Dim, Dim], what: str) -> Dim:
+    """A start or end index normalized (negative counts from ``n``) and clamped to ``bounds``."""
+    lo, hi = bounds
+    if isinstance(v, int):
+        if v >= BIG:
+            return hi
+        if v <= -BIG:
+            return lo
+        if v < 0:
+            v = add(n, v)
+    elif not prove_nonneg(ctx, v):
+        raise GiveUp(f"{what} '{v}' may be negative")
+    v = simplest(ctx, v)
+    if isinstance(v, int) and isinstance(lo, int) and isinstance(hi, int):
+        return min(max(v, lo), hi)
+    if not prove_nonneg(ctx, add(v, mul(lo, -1))):
+        ctx.guard(v, ">=", lo, "slice bounds", f"{what} is in bounds")
+    if not prove_nonneg(ctx, add(hi, mul(v, -1))):
+        ctx.guard(hi, ">=", v, "slice bounds", f"{what} is in bounds")
+    return v
 
 
 @register(ONNX, "Slice")
@@ -245,15 +274,16 @@ def slice_op(ctx: OpContext) -> None:
         if steps_el is None:
             raise GiveUp("slice steps are not constant")
         steps = steps_el
-    src = ctx.elements(0)
-    out_elements = None
+    src = element_array(ctx, 0)
     for a, s, e, k in zip(axes, starts, ends, steps, strict=True):
         axis = normalize_axis(ctx, a, len(dims))
         length, begin = slice_length(ctx, dims[axis], s, e, k, axis)
-        if src is not None and len(dims) == 1 and isinstance(begin, int) and isinstance(length, int):
-            out_elements = tuple(src[begin + i * k] for i in range(length))
+        if src is not None and isinstance(begin, int) and isinstance(length, int):
+            src = np.take(src, np.array([begin + i * k for i in range(length)], dtype=np.int64), axis=axis)
+        else:
+            src = None
         dims[axis] = length
-    ctx.set_output(0, dims, out_elements if src is not None else None)
+    ctx.set_output(0, dims, None if src is None else flat(src))
 
 
 @register(ONNX, "Split")
