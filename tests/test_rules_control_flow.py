@@ -3,7 +3,10 @@ trip counts, and that facts of a subgraph that may not run never reach the main 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+import onnx
 import pytest
 from onnx import TensorProto, helper
 
@@ -401,3 +404,58 @@ def test_a_branch_that_cannot_run_is_dead_code() -> None:
     model = make_model(nodes, [tensor("x", ["a", 3]), tensor("c", [], B)], [tensor("y", None)])
     result, _ = check_model(model, [{"x": rand(2, 3), "c": np.array(False)}])
     assert [str(d) for d in result.shape("y")] == ["a", "3"]
+
+
+SCRIPTED = Path(__file__).parent / "models" / "scripted_control_flow.onnx"
+
+
+def test_torchscript_export_with_nonzero_topk_loop_and_if() -> None:
+    """A scripted PyTorch function (regenerate: ``python -m tests.test_rules_control_flow``):
+    ``nonzero`` and boolean-mask indexing share one count, ``topk`` with ``min(3, d)``, a
+    ``for`` loop over ``x.shape[0]`` and a data-dependent ``if``."""
+    model = onnx.load(str(SCRIPTED))
+    assert {"Loop", "If", "NonZero", "TopK"} <= {n.op_type for n in model.graph.node}
+    rng = np.random.default_rng(11)
+    samples = [
+        {"x": rng.standard_normal((a, b)).astype(np.float32), "y": rng.standard_normal((c, d)).astype(np.float32)}
+        for a, b, c, d in [(3, 4, 2, 5), (1, 2, 4, 2), (2, 1, 3, 3)]
+    ]
+    result, observed = check_model(model, samples)
+    idx, sel, v, h, z = (o.name for o in model.graph.output)
+    assert result.shape(idx)[0] is result.shape(sel)[0]
+    assert [str(d) for d in result.shape(v)] == ["c", "Min(3, d)"]
+    assert [str(d) for d in result.shape(h)] == [str(d) for d in result.shape(z)] == ["c", "d"]
+    for feeds, obs in zip(samples, observed, strict=True):
+        assert obs.env[str(result.shape(idx)[0])] == int((feeds["x"] > 0).sum())
+
+
+def _export_scripted() -> None:
+    import io
+
+    import torch
+
+    class Scripted(torch.nn.Module):
+        def forward(self, x: torch.Tensor, y: torch.Tensor):  # noqa: ANN202
+            idx = torch.nonzero(x > 0)
+            sel = x[x > 0]
+            v, _ = torch.topk(y, k=min(3, y.shape[1]), dim=1)
+            h = y
+            for _step in range(x.shape[0]):
+                h = torch.relu(h) + 1
+            z = y * 2 if bool(x.sum() > 0) else y - 1
+            return idx, sel, v, h, z
+
+    buf = io.BytesIO()
+    torch.onnx.export(
+        torch.jit.script(Scripted()), (torch.randn(3, 4), torch.randn(2, 5)), buf, dynamo=False, opset_version=17,
+        input_names=["x", "y"], dynamic_axes={"x": {0: "a", 1: "b"}, "y": {0: "c", 1: "d"}},
+    )  # fmt: skip
+    model = onnx.load_from_string(buf.getvalue())
+    for node in model.graph.node:
+        del node.metadata_props[:]
+    model.producer_version = ""
+    onnx.save(model, str(SCRIPTED))
+
+
+if __name__ == "__main__":
+    _export_scripted()
