@@ -459,3 +459,25 @@ def _export_scripted() -> None:
 
 if __name__ == "__main__":
     _export_scripted()
+
+
+def test_same_local_name_in_two_taken_branches_is_not_shared() -> None:
+    """Two Ifs with known conditions; each taken branch computes a local ``r`` (one from ``x``,
+    one from ``-x``) and counts its non-zeros: the counts differ, so the symbols must too."""
+    extra = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Size", ["s"], ["rk"]),
+        helper.make_node("Constant", [], ["one"], value=helper.make_tensor("one_v", I64, [], [1])),
+        helper.make_node("Equal", ["rk", "one"], ["is1"]),
+    ]
+    branches = []
+    for k, src in enumerate(("x", "nx")):
+        then_nodes = [helper.make_node("Relu", [src], ["r"]), helper.make_node("NonZero", ["r"], [f"t{k}"])]
+        then_g = _graph(f"then{k}", then_nodes, [], [tensor(f"t{k}", None, I64)])
+        else_g = _graph(f"else{k}", [helper.make_node("NonZero", [src], [f"e{k}"])], [], [tensor(f"e{k}", None, I64)])
+        branches.append(helper.make_node("If", ["is1"], [f"y{k}"], then_branch=then_g, else_branch=else_g))
+    nodes = [*extra, helper.make_node("Neg", ["x"], ["nx"]), *branches]
+    model = make_model(nodes, [tensor("x", ["a"])], [tensor("y0", None, I64), tensor("y1", None, I64)])
+    x = np.array([1.0, -2.0, 0.0, 3.0, 4.0], np.float32)
+    result, _ = check_model(model, [{"x": x}, {"x": -x}])
+    assert result.shape("y0")[1] is not result.shape("y1")[1]

@@ -99,9 +99,11 @@ def run_subgraph(ctx: OpContext, sub: Program, tag: str, inputs: Sequence[Tensor
             outputs.append(None if dims is None else (dims, state.elements.get(name)))
     finally:
         state.graph = main
-        if scratch:
-            for key in [k for k in state.fresh_memo if k not in memo_keys]:
-                del state.fresh_memo[key]
+        # a scratch graph's symbols die with it; a data symbol keyed by a value local to this
+        # subgraph must not be shared with another subgraph that reuses the value's name
+        names = set(local)
+        for key in [k for k in state.fresh_memo if k not in memo_keys and (scratch or names.intersection(k))]:
+            del state.fresh_memo[key]
         for name in local:
             state.shapes.pop(name, None)
             state.elements.pop(name, None)
