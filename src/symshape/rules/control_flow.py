@@ -11,7 +11,6 @@ small fixpoint.
 
 from __future__ import annotations
 
-import copy
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -20,7 +19,7 @@ from symshape.analysis import GiveUp, OpContext, run_op
 from symshape.constraints import ConstraintGraph, Guard, Origin
 from symshape.errors import ContradictionError, ModelError
 from symshape.expr import Dim, Expr, smax
-from symshape.facts import Bound, Facts
+from symshape.facts import Bound
 from symshape.program import Program
 from symshape.result import Unresolved, Warning_
 from symshape.rules import ONNX, register
@@ -40,16 +39,9 @@ class _ScratchGraph(ConstraintGraph):
 
 
 def fork_graph(graph: ConstraintGraph) -> ConstraintGraph:
-    """An independent copy of ``graph`` (expressions are shared: they are immutable)."""
-    new = _ScratchGraph.__new__(_ScratchGraph)
-    for key, value in vars(graph).items():
-        if isinstance(value, Facts):
-            value = value.copy()
-        elif isinstance(value, dict):
-            value = {k: set(v) if isinstance(v, set) else v for k, v in value.items()}  # pyright: ignore
-        elif isinstance(value, list | set):
-            value = copy.copy(value)  # pyright: ignore
-        setattr(new, key, value)
+    """An independent copy of ``graph`` whose fresh symbols cannot collide with the original's."""
+    new = graph.copy()
+    new.__class__ = _ScratchGraph
     return new
 
 
