@@ -51,6 +51,7 @@ class _Parser:
         while pos < len(stripped):
             m = _TOKEN.match(stripped, pos)
             if not m or m.end() == pos:
+                pos += len(stripped[pos:]) - len(stripped[pos:].lstrip())
                 self._fail(f"unexpected character {stripped[pos : pos + 1]!r} at {pos}")
             num, name, op = m.groups()
             self.tokens.append(num or name or op)
@@ -213,5 +214,7 @@ def _reduce(f: _Frac) -> _Val:
         f = _Frac(mul(f.num, -1), -f.den)
     if f.den == 1:
         return f.num
+    if not isinstance(f.den, int):  # floor(d/d) stays as written: only facts may cancel d
+        return f
     q = exact_div(f.num, f.den)
     return q if q is not None else f
