@@ -1,176 +1,36 @@
 """Control flow: If, Loop and Scan, analyzed through their subgraphs.
 
 A subgraph that may not run (a branch whose condition is not known, a loop body) is analyzed on
-a scratch copy of the constraint graph: the facts its ops imply hold only when it runs, so they
-never reach the main graph. Its results come back only as expressions over symbols the main
-graph knows; for If, an output dim is kept when both branches provably agree, else it is a fresh
-``data`` symbol (never a silent merge). Loop-carried and Scan state dims that an iteration
-provably keeps stay as they are; the others become fresh symbols and the body runs again, a
-small fixpoint.
+a scratch copy of the constraint graph (see `symshape.rules.subgraph`): the facts its ops imply
+hold only when it runs, so they never reach the main graph. Its results come back only as
+expressions over symbols the main graph knows; for If, an output dim is kept when both branches
+provably agree, else it is a fresh ``data`` symbol (never a silent merge). Loop-carried and Scan
+state dims that an iteration provably keeps stay as they are; the others become fresh symbols and
+the body runs again, a small fixpoint.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from symshape.analysis import GiveUp, OpContext, run_op
-from symshape.constraints import ConstraintGraph, Guard, Origin
+from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ContradictionError, ModelError
-from symshape.expr import Dim, Expr, smax
+from symshape.expr import Dim, smax
 from symshape.facts import Bound
 from symshape.program import Program
-from symshape.result import Unresolved, Warning_
 from symshape.rules import ONNX, register
 from symshape.rules.common import normalize_axis
 from symshape.rules.data_dependent import record_le
-
-Tensor = tuple[tuple[Dim, ...], tuple[Dim, ...] | None]  # dims and tracked elements
-_SCRATCH_IDS = itertools.count()
-
-
-class _ScratchGraph(ConstraintGraph):
-    """A copy of a constraint graph for a subgraph that may not run; its fresh symbols get
-    names no main graph uses, so none can be mistaken for a main-graph symbol."""
-
-    def fresh(self, origin: Origin, *, kind: str = "derived", lo: Bound = 0, hi: Bound = None) -> Expr:
-        return self.add_symbol(f"_sub{next(_SCRATCH_IDS)}", kind, origin, lo=lo, hi=hi)
-
-
-def fork_graph(graph: ConstraintGraph) -> ConstraintGraph:
-    """An independent copy of ``graph`` whose fresh symbols cannot collide with the original's."""
-    new = graph.copy()
-    new.__class__ = _ScratchGraph
-    return new
-
-
-@dataclass
-class SubResult:
-    """What one run of a subgraph produced: raw output tensors, the graph it ran on, its guards."""
-
-    outputs: list[Tensor | None]
-    graph: ConstraintGraph
-    guards: list[Guard]
-    dead: str = ""  # why the subgraph cannot run under the main graph's facts, if it cannot
-
-    def same(self, a: Dim, b: Dim) -> bool:
-        """Whether ``a == b`` is proven while this subgraph runs."""
-        g = self.graph
-        return g.facts.prove_eq(g.canon(a), g.canon(b)) is True
-
-
-def run_subgraph(ctx: OpContext, sub: Program, tag: str, inputs: Sequence[Tensor], *, scratch: bool) -> SubResult:
-    """Apply the rules of ``sub`` with its inputs bound to ``inputs`` (outer values visible)."""
-    state, main = ctx.state, ctx.state.graph
-    graph = fork_graph(main) if scratch else main
-    memo_keys = set(state.fresh_memo)
-    guards_before = len(graph.guards)
-    if len(inputs) != len(sub.inputs):
-        raise ModelError(f"{ctx.where()}: subgraph '{tag}' takes {len(sub.inputs)} inputs, {len(inputs)} given")
-    local = list(sub.inputs) + [n for op in sub.ops for n in op.outputs if n]
-    state.graph = graph
-    try:
-        for name, (dims, els) in zip(sub.inputs, inputs, strict=True):
-            _put(state.shapes, state.elements, name, dims, els)
-        for value in sub.values.values():
-            if value.is_initializer and value.type is not None and value.type.dims is not None:
-                local.append(value.name)
-                dims = tuple(d if isinstance(d, int) else 0 for d in value.type.dims)
-                _put(state.shapes, state.elements, value.name, dims, value.const)
-        try:
-            for op in sub.ops:
-                run_op(sub, state, replace(op, name=f"{ctx.op.name}/{tag}/{op.name}"))
-        except ContradictionError as err:
-            if not scratch:
-                raise
-            return SubResult([None] * len(sub.outputs), graph, [], str(err))
-        outputs: list[Tensor | None] = []
-        for name in sub.outputs:
-            dims = state.shapes.get(name)
-            outputs.append(None if dims is None else (dims, state.elements.get(name)))
-    finally:
-        state.graph = main
-        # a scratch graph's symbols die with it; a data symbol keyed by a value local to this
-        # subgraph must not be shared with another subgraph that reuses the value's name
-        names = set(local)
-        for key in [k for k in state.fresh_memo if k not in memo_keys and (scratch or names.intersection(k))]:
-            del state.fresh_memo[key]
-        for name in local:
-            state.shapes.pop(name, None)
-            state.elements.pop(name, None)
-    return SubResult(outputs, graph, list(graph.guards[guards_before:]) if scratch else [])
-
-
-def _put(
-    shapes: dict[str, tuple[Dim, ...]],
-    elements: dict[str, tuple[Dim, ...]],
-    name: str,
-    dims: tuple[Dim, ...],
-    els: tuple[Dim, ...] | None,
-) -> None:
-    shapes[name] = dims
-    if els is None:
-        elements.pop(name, None)
-    else:
-        elements[name] = els
-
-
-def _allowed(ctx: OpContext, d: Dim, excluded: frozenset[str]) -> bool:
-    return isinstance(d, int) or all(s in ctx.graph.symbols and s not in excluded for s in d.free)
-
-
-def candidates(ctx: OpContext, res: SubResult, raw: Dim, excluded: frozenset[str] = frozenset()) -> list[Dim]:
-    """Main-graph expressions equal to ``raw`` whenever the subgraph runs."""
-    out: list[Dim] = []
-    for d in (raw, res.graph.canon(raw)):
-        if _allowed(ctx, d, excluded):
-            c = ctx.graph.canon(d)
-            if not any(c is e for e in out):
-                out.append(c)
-    return out
-
-
-def adopt_guards(ctx: OpContext, res: SubResult, excluded: frozenset[str] = frozenset()) -> bool:
-    """Copy the subgraph's guards to the main graph; False when one names a subgraph symbol."""
-    usable = [g for g in res.guards if _allowed(ctx, g.lhs, excluded) and _allowed(ctx, g.rhs, excluded)]
-    if len(usable) < len(res.guards):
-        return False
-    for g in usable:
-        ctx.graph.guard(g.lhs, g.rel, g.rhs, g.origin, g.reason)
-    if usable:
-        ctx.imprecise()
-    return True
-
-
-def declared_fallback(ctx: OpContext, i: int, reason: str) -> None:
-    """Output ``i`` from its declared type (fresh symbols for unknown dims) with a warning."""
-    name = ctx.op.outputs[i] if i < ctx.num_outputs else ""
-    if not name:
-        return
-    state = ctx.state
-    state.warnings.append(Warning_(ctx.op.name, ctx.op.op_type, f"output #{i}: {reason}"))
-    value = ctx.program.values.get(name)
-    declared = value.type.dims if value is not None and value.type is not None else None
-    if declared is None:
-        state.shapes.pop(name, None)
-        state.unresolved.append(Unresolved(name, -1, f"{ctx.where()}: {reason}"))
-        return
-    dims: list[Dim] = []
-    for axis, d in enumerate(declared):
-        if isinstance(d, int) and d >= 0:
-            dims.append(d)
-        else:
-            dims.append(ctx.fresh(f"out{i}_d{axis}", kind="data"))
-            state.unresolved.append(Unresolved(name, axis, f"{ctx.where()}: {reason}"))
-    ctx.set_output(i, dims)
-
-
-def _subgraph(ctx: OpContext, name: str) -> Program:
-    sub = ctx.op.subgraphs.get(name)
-    if sub is None:
-        raise ModelError(f"{ctx.where()}: the '{name}' subgraph attribute is missing")
-    return sub
+from symshape.rules.subgraph import (
+    SubResult,
+    Tensor,
+    adopt_guards,
+    candidates,
+    declared_fallback,
+    run_subgraph,
+    subgraph_of,
+)
 
 
 # ------------------------------------------------------------------------------------------ If
@@ -181,7 +41,7 @@ def if_op(ctx: OpContext) -> None:
 
     https://onnx.ai/onnx/operators/onnx__If.html
     """
-    branches = (_subgraph(ctx, "then_branch"), _subgraph(ctx, "else_branch"))
+    branches = (subgraph_of(ctx, "then_branch"), subgraph_of(ctx, "else_branch"))
     for sub in branches:
         if len(sub.outputs) != ctx.num_outputs:
             raise ModelError(f"{ctx.where()}: a branch has {len(sub.outputs)} outputs, the node {ctx.num_outputs}")
@@ -337,7 +197,7 @@ def loop(ctx: OpContext) -> None:
     carried value, by its elements only.
     https://onnx.ai/onnx/operators/onnx__Loop.html
     """
-    body = _subgraph(ctx, "body")
+    body = subgraph_of(ctx, "body")
     n_carried = ctx.num_inputs - 2
     if len(body.outputs) < 1 + n_carried or len(body.inputs) != 2 + n_carried:
         raise ModelError(f"{ctx.where()}: the body's inputs and outputs do not fit {n_carried} carried values")
@@ -402,11 +262,16 @@ def scan(ctx: OpContext) -> None:
     """
     if 0 < ctx.op.version < 9:
         raise GiveUp("Scan before opset 9 (batched, with sequence_lens) is not supported")
-    body = _subgraph(ctx, "body")
+    body = subgraph_of(ctx, "body")
     m = int(ctx.attr("num_scan_inputs", 0))
     n = ctx.num_inputs - m
     if m < 1 or n < 0:
         raise ModelError(f"{ctx.where()}: num_scan_inputs {m} does not fit {ctx.num_inputs} inputs")
+    if len(body.inputs) != n + m or len(body.outputs) != ctx.num_outputs:
+        raise ModelError(
+            f"{ctx.where()}: the body has {len(body.inputs)} inputs and {len(body.outputs)} outputs; "
+            f"the node has {n} states + {m} scan inputs and {ctx.num_outputs} outputs"
+        )
     in_axes = list(ctx.attr("scan_input_axes", [0] * m))
     states: list[Tensor] = [(ctx.shape(j), ctx.elements(j)) for j in range(n)]
     slices: list[Tensor] = []
