@@ -131,18 +131,22 @@ def test_compress_runtime_and_constant_condition() -> None:
         helper.make_node("Compress", ["x", "c"], ["y2"], axis=1),
         helper.make_node("Compress", ["x", "cond_c"], ["z"], axis=0),
         helper.make_node("Compress", ["x", "c"], ["flat"]),
+        helper.make_node("Compress", ["w", "c"], ["w1"], axis=0),
     ]
     model = make_model(
         nodes,
-        [tensor("x", [4, "n"]), tensor("c", ["k"], B)],
-        [tensor("y", None), tensor("y2", None), tensor("z", None), tensor("flat", None)],
+        [tensor("x", [4, "n"]), tensor("c", ["k"], B), tensor("w", ["n", 2])],
+        [tensor("y", None), tensor("y2", None), tensor("z", None), tensor("flat", None), tensor("w1", None)],
         initializers=[cond],
     )
     rng = np.random.default_rng(5)
-    samples = [{"x": rand(4, 6), "c": rng.random(6) < 0.5}, {"x": rand(4, 5), "c": rng.random(3) < 0.7}]
+    samples = [
+        {"x": rand(4, 6), "c": rng.random(6) < 0.5, "w": rand(6, 2)},
+        {"x": rand(4, 5), "c": rng.random(3) < 0.7, "w": rand(5, 2)},
+    ]
     result, _ = check_model(model, samples)
     assert result.shape("z") == (2, result.shape("x")[1])
-    assert result.shape("y")[1] is result.shape("y2")[1]
+    assert result.shape("y")[1] is result.shape("y2")[1] is result.shape("w1")[0]  # same cond, same length
     assert as_symbol(result.shape("flat")[0]) is not None
 
 

@@ -128,7 +128,7 @@ def compress(ctx: OpContext) -> None:
     total = product(dims) if axis is None else dims[axis]
     count = _constant_count(ctx, total)
     if count is None:
-        key = ("Compress", ctx.input_name(0), ctx.input_name(1), str(axis))
+        key = ("Compress", ctx.input_name(1), str(ctx.graph.canon(total)))  # the true entries of cond[:total]
         count = data_symbol(ctx, key, "compress count")
         record_le(ctx, count, cond[0], "compress count <= len(condition)")
         record_le(ctx, count, total, "compress count <= input size")
