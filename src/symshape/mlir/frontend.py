@@ -25,33 +25,30 @@ from typing import Any
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    AnyFloat,
-    ArrayAttr,
-    DenseArrayBase,
-    DenseIntOrFPElementsAttr,
     DictionaryAttr,
-    FloatAttr,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
     ModuleOp,
     StringAttr,
-    SymbolRefAttr,
-    UnitAttr,
-    UnrankedTensorType,
-    UnregisteredAttr,
-    UnregisteredOp,
 )
 from xdsl.dialects.builtin import TensorType as XTensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from symshape.analysis import ProgressFn, analyze
 from symshape.errors import ModelError
+from symshape.mlir.attributes import (  # re-exported: frontend users read attributes through it
+    DialectAttr,
+    op_attrs,
+    op_full_name,
+    py_attr,
+    split_top,
+    tensor_type,
+)
 from symshape.mlir.parse import parse_module, source_names
-from symshape.program import ConstTensor, Op, Program, SourceDim, TensorType, Value
+from symshape.program import Op, Program, SourceDim, TensorType, Value
 from symshape.result import Analysis
 
-MAX_CONST = 64
+__all__ = ["DialectAttr", "FuncView", "analyze_mlir_file", "analyze_module", "module_to_programs", "op_attrs",
+           "op_full_name", "py_attr", "tensor_type"]
+
 MAX_CALL_OPS = 20000  # ops cloned for non-inlined calls in one function, at most
 _SAFE = re.compile(r"[^A-Za-z0-9_]")
 
@@ -70,136 +67,6 @@ class FuncView:
     values: dict[str, SSAValue]
     facts: list[str] = field(default_factory=list[str])
     inlined: list[str] = field(default_factory=list[str])
-
-
-# ------------------------------------------------------------------ attributes and types
-
-
-@dataclass(frozen=True)
-class DialectAttr:
-    """An attribute of an unregistered dialect: ``#stablehlo.dot<...>`` -> name and fields."""
-
-    name: str
-    fields: dict[str, Any]
-    text: str
-
-
-def py_attr(attr: Attribute) -> Any:
-    """A Python view of an attribute: int, float, str, list, dict, `ConstTensor`, `DialectAttr`."""
-    if isinstance(attr, IntegerAttr):
-        value = attr.value.data
-        return int(value != 0) if isinstance(attr.type, IntegerType) and attr.type.width.data == 1 else value
-    if isinstance(attr, FloatAttr):
-        return float(attr.value.data)
-    if isinstance(attr, StringAttr):
-        return attr.data
-    if isinstance(attr, DenseArrayBase):
-        return [int(v) if not isinstance(v, float) else v for v in attr.get_values()]
-    if isinstance(attr, DenseIntOrFPElementsAttr):
-        return dense_const(attr)
-    if isinstance(attr, ArrayAttr):
-        return [py_attr(a) for a in attr.data]
-    if isinstance(attr, DictionaryAttr):
-        return {k: py_attr(v) for k, v in attr.data.items()}
-    if isinstance(attr, SymbolRefAttr):
-        return attr.root_reference.data
-    if isinstance(attr, UnitAttr):
-        return True
-    if isinstance(attr, UnregisteredAttr):
-        return dialect_attr(attr.attr_name.data, attr.value.data)
-    return str(attr)
-
-
-def dense_const(attr: DenseIntOrFPElementsAttr) -> ConstTensor:
-    """Dims, element type and (small integer) contents of a dense elements attribute."""
-    dims = tuple(attr.get_shape())
-    etype = attr.get_element_type()
-    dtype = str(etype)
-    numel = 1
-    for d in dims:
-        numel *= d
-    values = None
-    if isinstance(etype, (IntegerType, IndexType)) and numel <= MAX_CONST:
-        raw = attr.get_values()
-        width1 = isinstance(etype, IntegerType) and etype.width.data == 1
-        values = tuple(int(v != 0) if width1 else int(v) for v in raw)
-    return ConstTensor(dims, dtype, values)
-
-
-def dialect_attr(name: str, body: str) -> DialectAttr:
-    """``#stablehlo.dot<lhs_contracting_dimensions = [1], ...>`` and ``#stablehlo<comparison_direction GE>``."""
-    text = body.strip()
-    short = name.split(".", 1)[1] if "." in name else name
-    if "=" not in text:
-        return DialectAttr(short, {"value": text}, text)
-    fields: dict[str, Any] = {}
-    for part in _split_top(text):
-        key, _, value = part.partition("=")
-        fields[key.strip()] = _field_value(value.strip())
-    return DialectAttr(short, fields, text)
-
-
-def _split_top(text: str) -> list[str]:
-    parts: list[str] = []
-    depth = 0
-    start = 0
-    for i, c in enumerate(text):
-        if c in "[(<{":
-            depth += 1
-        elif c in "])>}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p for p in (p.strip() for p in parts) if p]
-
-
-def _field_value(text: str) -> Any:
-    if text.startswith("[") and text.endswith("]"):
-        items = _split_top(text[1:-1])
-        try:
-            return [int(i) for i in items]
-        except ValueError:
-            return items
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
-def tensor_type(t: Attribute) -> TensorType:
-    """The Program view of an MLIR type: dims (None for ``?``) or None when unranked/opaque."""
-    if isinstance(t, XTensorType):
-        dims: tuple[SourceDim, ...] = tuple(None if d == DYNAMIC_INDEX else int(d) for d in t.get_shape())
-        return TensorType(str(t.element_type), dims)
-    if isinstance(t, UnrankedTensorType):
-        return TensorType(str(t.element_type), None)
-    if isinstance(t, (IndexType, IntegerType, AnyFloat)):
-        return TensorType(str(t), ())
-    text = str(t)
-    if text == "!shape.size":
-        return TensorType("index", ())
-    if text in ("!shape.shape", "!shape.value_shape"):
-        return TensorType("index", (None,))
-    return TensorType(text, None)
-
-
-def op_full_name(op: Operation) -> str:
-    """``mhlo.add`` also for unregistered ops."""
-    if isinstance(op, UnregisteredOp):
-        return op.op_name.data
-    return op.name
-
-
-def op_attrs(op: Operation) -> dict[str, Any]:
-    """Attributes and properties of ``op`` as Python values."""
-    out: dict[str, Any] = {}
-    for source in (op.properties, op.attributes):
-        for key, value in source.items():
-            if key != "op_name__":
-                out[key] = py_attr(value)
-    return out
 
 
 # ------------------------------------------------------------------------- naming
@@ -462,7 +329,7 @@ def _parse_specs(message: str) -> Iterator[tuple[int, str]]:
 
 
 def _spec_dims(text: str, shape: tuple[int, ...]) -> tuple[SourceDim, ...] | None:
-    parts = [p.strip() for p in _split_top(text)]
+    parts = [p.strip() for p in split_top(text)]
     if len(parts) != len(shape):
         return None
     dims: list[SourceDim] = []
@@ -516,12 +383,57 @@ def module_to_programs(module: ModuleOp) -> list[FuncView]:
     return views
 
 
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_FUNCTIONS = {"floor", "ceiling", "Mod", "Max", "Min"}
+
+
+def declared_symbols(view: FuncView) -> set[str]:
+    """The symbol names a user fact may use for ``view``: its arguments' dims and scalars."""
+    names: set[str] = set()
+    for name in view.program.inputs:
+        value = view.program.values[name]
+        for d in value.type.dims or () if value.type is not None else ():
+            if isinstance(d, str):
+                names.update(_WORD.findall(d))
+    for op in view.program.ops:
+        if op.dialect == "func" and op.op_type == "arg":
+            names.add(str(op.attrs["symbol"]))
+    return names - _FUNCTIONS
+
+
+def facts_for(views: Sequence[FuncView], facts: Sequence[str]) -> list[list[str]]:
+    """The user facts that apply to each view (those naming only its symbols).
+
+    A fact no view declares all the symbols of raises `UserFactError` (a typo, not a no-op).
+    """
+    from symshape.errors import UserFactError
+
+    known = [declared_symbols(v) for v in views]
+    out: list[list[str]] = [[] for _ in views]
+    for fact in facts:
+        words = {w for w in _WORD.findall(fact.split("~=")[0]) if not w.isdigit()} - _FUNCTIONS
+        hits = [i for i, names in enumerate(known) if words <= names]
+        if not hits:
+            all_names = ", ".join(sorted(set().union(*known))) or "none"
+            raise UserFactError(
+                f"user fact '{fact}' names a symbol no function of the module declares; "
+                f"the argument symbols are: {all_names}"
+            )
+        for i in hits:
+            out[i].append(fact)
+    return out
+
+
 def analyze_module(module: ModuleOp, facts: Sequence[str] = (), progress: ProgressFn | None = None,
                    source: str = "") -> dict[str, Analysis]:
-    """Analyze each root function; inlined functions map to their caller's `Analysis`."""
+    """Analyze each root function; inlined functions map to their caller's `Analysis`.
+
+    A user fact applies to the functions that declare all of its symbols.
+    """
     out: dict[str, Analysis] = {}
-    for view in module_to_programs(module):
-        result = analyze(view.program, facts=[*view.facts, *facts], progress=progress, source=source)
+    views = module_to_programs(module)
+    for view, own in zip(views, facts_for(views, facts), strict=True):
+        result = analyze(view.program, facts=[*view.facts, *own], progress=progress, source=source)
         out[view.name] = result
         for name in view.inlined:
             out[name] = result

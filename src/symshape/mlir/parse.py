@@ -96,7 +96,22 @@ def _parse(ctx: Context, text: str, source: str) -> ModuleOp:
     parser = _NamingParser(ctx, text, source)
     module = parser.parse_module()
     _NAMES[module] = parser.value_names
+    _properties_as_attributes(module)
     return module
+
+
+def _properties_as_attributes(module: ModuleOp) -> None:
+    """Keep everything of the HLO/shape ops in the attribute dictionary.
+
+    Their classes declare no properties, so any StableHLO version verifies; MLIR reads
+    inherent attributes from the dictionary too.
+    """
+    from symshape.mlir.dialects.stablehlo import HloOp
+
+    for op in module.walk():
+        if isinstance(op, HloOp) and op.properties:
+            op.attributes.update(op.properties)
+            op.properties.clear()
 
 
 def source_names(module: ModuleOp) -> dict[SSAValue, str]:

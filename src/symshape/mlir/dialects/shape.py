@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.ir import Dialect, ParametrizedAttribute, TypeAttribute
-from xdsl.irdl import irdl_attr_definition, irdl_op_definition
+from xdsl.irdl import irdl_attr_definition, irdl_op_definition, traits_def
 from xdsl.parser import Parser
+from xdsl.traits import IsTerminator
 
 from symshape.mlir.dialects.stablehlo import HloOp, make_attr, parse_int_list
 
@@ -142,6 +143,7 @@ class AssumingYieldOp(ShapeOp):
 
     name = "shape.assuming_yield"
     NO_RESULTS: ClassVar[bool] = True
+    traits = traits_def(IsTerminator())
 
 
 def _simple(mnemonic: str, base: type[ShapeOp] = ShapeOp, **syntax: object) -> type[ShapeOp]:
@@ -152,7 +154,7 @@ def _simple(mnemonic: str, base: type[ShapeOp] = ShapeOp, **syntax: object) -> t
         {
             "name": f"shape.{mnemonic}",
             "__doc__": f"``shape.{mnemonic}``.",
-            "__annotations__": {k: ClassVar[object] for k in syntax},
+            "__annotations__": {k: ClassVar[object] for k in syntax if k.isupper()},
             **syntax,
         },
     )
@@ -175,8 +177,8 @@ Shape = Dialect(
         *(_simple(m, CstrOp) for m in _CSTR),
         _simple("cstr_require", CstrOp, OPERAND_TYPE="i1"),
         _simple("from_extents", RESULT_TYPE="!shape.shape"),
-        _simple("yield", NO_RESULTS=True),
-        _simple("return", NO_RESULTS=True),
+        _simple("yield", NO_RESULTS=True, traits=traits_def(IsTerminator())),
+        _simple("return", NO_RESULTS=True, traits=traits_def(IsTerminator())),
     ],
     [ShapeType, SizeType, WitnessType, ValueShapeType],
 )

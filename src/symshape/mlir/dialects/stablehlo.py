@@ -16,8 +16,16 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute, Block, Dialect, Region
-from xdsl.irdl import IRDLOperation, irdl_op_definition, var_operand_def, var_region_def, var_result_def
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    traits_def,
+    var_operand_def,
+    var_region_def,
+    var_result_def,
+)
 from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.traits import IsTerminator
 
 # ---------------------------------------------------------------- the pretty-form reader
 
@@ -491,6 +499,7 @@ class ReturnFormat(HloOp):
     """``return %a, %b : A, B``."""
 
     NO_RESULTS: ClassVar[bool] = True
+    traits = traits_def(IsTerminator())
 
 
 def op_class(dialect: str, mnemonic: str) -> type[HloOp]:

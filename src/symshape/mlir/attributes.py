@@ -1,0 +1,165 @@
+"""Python views of xDSL attributes and types, for the rules (`symshape.program` values).
+
+``IntegerAttr`` -> int (``i1`` as 0/1), dense elements -> `ConstTensor` (contents only when
+small and integer), arrays -> lists, unregistered dialect attributes (``#stablehlo.dot<...>``,
+``#stablehlo<comparison_direction GE>``) -> `DialectAttr` with their ``key = value`` fields,
+tensor types -> `TensorType` (``?`` is None; scalars are rank 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+    UnrankedTensorType,
+    UnregisteredAttr,
+    UnregisteredOp,
+)
+from xdsl.dialects.builtin import TensorType as XTensorType
+from xdsl.ir import Attribute, Operation
+
+from symshape.program import ConstTensor, SourceDim, TensorType
+
+MAX_CONST = 64
+
+
+@dataclass(frozen=True)
+class DialectAttr:
+    """An attribute of an unregistered dialect: ``#stablehlo.dot<...>`` -> name and fields."""
+
+    name: str
+    fields: dict[str, Any]
+    text: str
+
+
+def py_attr(attr: Attribute) -> Any:
+    """A Python view of an attribute: int, float, str, list, dict, `ConstTensor`, `DialectAttr`."""
+    if isinstance(attr, IntegerAttr):
+        value = attr.value.data
+        return int(value != 0) if isinstance(attr.type, IntegerType) and attr.type.width.data == 1 else value
+    if isinstance(attr, FloatAttr):
+        return float(attr.value.data)
+    if isinstance(attr, StringAttr):
+        return attr.data
+    if isinstance(attr, DenseArrayBase):
+        return [int(v) if not isinstance(v, float) else v for v in attr.get_values()]
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        return dense_const(attr)
+    if isinstance(attr, ArrayAttr):
+        return [py_attr(a) for a in attr.data]
+    if isinstance(attr, DictionaryAttr):
+        return {k: py_attr(v) for k, v in attr.data.items()}
+    if isinstance(attr, SymbolRefAttr):
+        return attr.root_reference.data
+    if isinstance(attr, UnitAttr):
+        return True
+    if isinstance(attr, UnregisteredAttr):
+        return dialect_attr(attr.attr_name.data, attr.value.data)
+    return str(attr)
+
+
+def dense_const(attr: DenseIntOrFPElementsAttr) -> ConstTensor:
+    """Dims, element type and (small integer) contents of a dense elements attribute."""
+    dims = tuple(attr.get_shape())
+    etype = attr.get_element_type()
+    dtype = str(etype)
+    numel = 1
+    for d in dims:
+        numel *= d
+    values = None
+    if isinstance(etype, (IntegerType, IndexType)) and numel <= MAX_CONST:
+        raw = attr.get_values()
+        width1 = isinstance(etype, IntegerType) and etype.width.data == 1
+        values = tuple(int(v != 0) if width1 else int(v) for v in raw)
+    return ConstTensor(dims, dtype, values)
+
+
+def dialect_attr(name: str, body: str) -> DialectAttr:
+    """``#stablehlo.dot<lhs_contracting_dimensions = [1], ...>`` and ``#stablehlo<comparison_direction GE>``."""
+    text = body.strip()
+    short = name.split(".", 1)[1] if "." in name else name
+    if "=" not in text:
+        return DialectAttr(short, {"value": text}, text)
+    fields: dict[str, Any] = {}
+    for part in split_top(text):
+        key, _, value = part.partition("=")
+        fields[key.strip()] = _field_value(value.strip())
+    return DialectAttr(short, fields, text)
+
+
+def split_top(text: str) -> list[str]:
+    """``text`` split at the commas outside brackets, stripped, empty parts dropped."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for i, c in enumerate(text):
+        if c in "[(<{":
+            depth += 1
+        elif c in "])>}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p for p in (p.strip() for p in parts) if p]
+
+
+def _field_value(text: str) -> Any:
+    if text.startswith("[") and text.endswith("]"):
+        items = split_top(text[1:-1])
+        try:
+            return [int(i) for i in items]
+        except ValueError:
+            return items
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def tensor_type(t: Attribute) -> TensorType:
+    """The Program view of an MLIR type: dims (None for ``?``) or None when unranked/opaque."""
+    if isinstance(t, XTensorType):
+        dims: tuple[SourceDim, ...] = tuple(None if d == DYNAMIC_INDEX else int(d) for d in t.get_shape())
+        return TensorType(str(t.element_type), dims)
+    if isinstance(t, UnrankedTensorType):
+        return TensorType(str(t.element_type), None)
+    if isinstance(t, (IndexType, IntegerType, AnyFloat)):
+        return TensorType(str(t), ())
+    text = str(t)
+    if text == "!shape.size":
+        return TensorType("index", ())
+    if text in ("!shape.shape", "!shape.value_shape"):
+        return TensorType("index", (None,))
+    return TensorType(text, None)
+
+
+def op_full_name(op: Operation) -> str:
+    """``mhlo.add`` also for unregistered ops."""
+    if isinstance(op, UnregisteredOp):
+        return op.op_name.data
+    return op.name
+
+
+def op_attrs(op: Operation) -> dict[str, Any]:
+    """Attributes and properties of ``op`` as Python values."""
+    out: dict[str, Any] = {}
+    for source in (op.properties, op.attributes):
+        for key, value in source.items():
+            if key != "op_name__":
+                out[key] = py_attr(value)
+    return out
