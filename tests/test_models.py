@@ -60,6 +60,8 @@ CASES = [
     Case("resnet_dynamo.onnx", values={"height": (37, 50, 64), "width": (50, 33, 41)}),
     Case("wav2vec2_ts.onnx", values={"samples": (400, 613, 1000)}),
     Case("wav2vec2_dynamo.onnx", values={"samples": (400, 613, 1000)}),
+    # Not a gap: NonZero's count is data-dependent (a fresh symbol by nature, range-checked).
+    Case("scripted_control_flow.onnx", fresh=5),
 ]
 
 
@@ -124,6 +126,66 @@ def test_bert_dims_at_edge_sizes() -> None:
 
 def test_bundled_example_is_the_tested_bert() -> None:
     assert example_path().read_bytes() == (MODELS / "bert_ts.onnx").read_bytes()
+
+
+# ----------------------------------------------------------------------- the oracle itself
+def test_oracle_reports_a_dim_that_disagrees() -> None:
+    """Shapes observed at one size, checked against another assignment: every batch/seq dim is wrong."""
+    analysis = analyze_onnx(MODELS / "bert_ts.onnx")
+    observed = run_shapes(MODELS / "bert_ts.onnx", make_feeds(analysis.program, {"batch": 2, "seq": 5}))
+    assert check(analysis, observed, {"batch": 2, "seq": 5}).wrong == []
+    report = check(analysis, observed, {"batch": 5, "seq": 2})
+    kinds = analysis.dim_kinds()
+    symmetric = sum(str(d) == "batch*seq" for v in analysis.value_names() for d in analysis.shape(v) or ())
+    assert symmetric > 0  # batch*seq is 10 either way
+    assert len(report.wrong) == kinds["symbolic"] - symmetric > 100
+    assert report.correct == kinds["static"] + symmetric
+    wrong = {(w.value, w.axis): w for w in report.wrong}
+    assert (wrong[("last_hidden_state", 0)].expected, wrong[("last_hidden_state", 0)].observed) == ("batch", 2)
+
+
+def test_oracle_checks_fresh_symbols_for_consistency(tmp_path: Path) -> None:
+    """A data-dependent count is unresolved, but two dims claimed equal must agree when run."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper
+
+    nodes = [helper.make_node("NonZero", ["x"], ["nz"]), helper.make_node("Transpose", ["nz"], ["t"], perm=[1, 0])]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n"])],
+                              [helper.make_tensor_value_info("t", TensorProto.INT64, None)])
+    path = tmp_path / "nonzero.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), path)
+    before = path.read_bytes()
+    analysis = analyze_onnx(path)
+    observed = run_shapes(path, {"x": np.array([0, 1, 2, 0, 3], np.float32)})
+    assert path.read_bytes() == before
+    assert observed == {"x": (5,), "nz": (1, 3), "t": (3, 1)}
+    report = check(analysis, observed, {"n": 5})
+    assert (report.correct, report.unresolved, report.wrong) == (3, 2, [])
+    report = check(analysis, {**observed, "t": (4, 1)}, {"n": 5})
+    assert [(w.value, w.axis, w.observed) for w in report.wrong] == [("t", 0, 4)]
+
+
+def test_make_feeds_builds_valid_inputs() -> None:
+    import numpy as np
+
+    analysis = analyze_onnx(MODELS / "gpt2_past_ts.onnx")
+    feeds = make_feeds(analysis.program, {"batch": 3, "seq": 4, "past_seq": 6}, int_high=7)
+    assert feeds["input_ids"].shape == (3, 4) and feeds["input_ids"].dtype == np.int64
+    assert 0 <= feeds["input_ids"].min() and feeds["input_ids"].max() < 7
+    assert feeds["attention_mask"].shape == (3, 10) and (feeds["attention_mask"] == 1).all()
+    assert (feeds["position_ids"] == np.arange(4)).all()
+    assert feeds["past_key_0"].shape == (3, 4, 6, 8) and feeds["past_key_0"].dtype == np.float32
+
+
+def test_assignments_respect_facts_and_include_edges() -> None:
+    analysis = analyze_onnx(MODELS / "bert_ts.onnx", facts=["seq % 8 == 0", "batch <= 4"])
+    envs = assignments(analysis, n=3)
+    assert all(e["seq"] % 8 == 0 and 1 <= e["batch"] <= 4 for e in envs)
+    assert all(e["batch"] != e["seq"] and 1 not in (e["batch"], e["seq"]) for e in envs[:3])
+    assert envs[3:] == [{"batch": 1, "seq": envs[0]["seq"]}]  # seq = 1 is not a multiple of 8
+    plain = assignments(analyze_onnx(MODELS / "bert_ts.onnx"), n=3)
+    assert {(e["batch"] == 1, e["seq"] == 1) for e in plain[3:]} == {(True, False), (False, True), (True, True)}
 
 
 @pytest.mark.slow

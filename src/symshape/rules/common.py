@@ -99,12 +99,20 @@ def element_array(ctx: OpContext, i: int) -> ElementArray | None:
     """
     els = ctx.elements(i)
     shape = ctx.shape_or_none(i)
-    if els is None or shape is None or not all(isinstance(d, int) for d in shape):
-        return None
-    dims = tuple(int(d) for d in shape)
-    if int(np.prod(dims, dtype=np.int64)) != len(els):
+    dims = None if shape is None else static(shape)
+    if els is None or dims is None or int(np.prod(dims, dtype=np.int64)) != len(els):
         return None
     return to_array(els).reshape(dims)
+
+
+def static(dims: Sequence[Dim]) -> tuple[int, ...] | None:
+    """``dims`` as ints when every one is a known integer, else None."""
+    out: list[int] = []
+    for d in dims:
+        if not isinstance(d, int):
+            return None
+        out.append(d)
+    return tuple(out)
 
 
 def to_array(values: Sequence[Dim]) -> ElementArray:
@@ -127,9 +135,12 @@ def broadcast_elements(
 ) -> tuple[Dim, ...] | None:
     """Apply ``fn`` elementwise to the tracked elements of ``inputs`` with numpy broadcasting
     of their (static) shapes; None if any input or any result is unknown."""
-    arrays = [element_array(ctx, i) for i in inputs]
-    if any(a is None for a in arrays):
-        return None
+    arrays: list[ElementArray] = []
+    for i in inputs:
+        arr = element_array(ctx, i)
+        if arr is None:
+            return None
+        arrays.append(arr)
     try:
         parts = np.broadcast_arrays(*arrays)
     except ValueError:

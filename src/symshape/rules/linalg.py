@@ -55,9 +55,14 @@ def gemm(ctx: OpContext) -> None:
     ctx.eq(k, k2, "contraction", (ctx.dim_name(0, 0 if ta else 1), ctx.dim_name(1, 1 if tb else 0)))
     out = (m, n)
     c = ctx.shape_or_none(2)
-    if c is not None:  # C must broadcast to (M, N) without changing it
+    if c is not None:  # C broadcasts to (M, N) one way: each of its dims is 1 or equal
         for axis, (od, cd) in enumerate(zip(out[2 - len(c):], c, strict=True)):
-            broadcast_dim(ctx, [od, cd], axis)
+            if isinstance(cd, int) and cd == 1:
+                continue
+            if (isinstance(cd, int) and cd != 1) or ctx.graph.facts.prove_ge(cd, 2):
+                ctx.eq(cd, od, "bias broadcast", (ctx.dim_name(2, axis + len(c) - 2), "the output dim"))
+            elif not ctx.prove_eq(cd, od):
+                ctx.imprecise()
     ctx.set_output(0, out)
 
 
@@ -86,11 +91,7 @@ def einsum(ctx: OpContext) -> None:
             raise ModelError(f"{ctx.where()}: term '{term}' does not match the rank {len(shape)} of input #{i}")
         for label, d in zip(labels, dims, strict=True):
             letters.setdefault(label, []).append(d)
-    sizes: dict[str, Dim] = {}
-    for label, ds in letters.items():
-        sizes[label] = ds[0]
-        for d in ds[1:]:
-            ctx.eq(d, ds[0], f"einsum label '{label}'")
+    sizes = {label: broadcast_dim(ctx, ds, 0) for label, ds in letters.items()}  # onnxruntime broadcasts 1s
     ell = broadcast_shapes(ctx, ellipsis) if ellipsis else ()
     if not arrow:
         rhs = "..." * bool(ellipsis) + "".join(sorted(k for k in letters if lhs.count(k) == 1))

@@ -12,7 +12,7 @@ from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ModelError
 from symshape.expr import Dim, exact_div, expand_mod, floordiv, mul, product
 from symshape.rules import ONNX, register
-from symshape.rules.common import broadcast_shapes, element_array, flat, normalize_axis, prove_nonneg, simplest
+from symshape.rules.common import broadcast_shapes, element_array, flat, normalize_axis, prove_nonneg, simplest, static
 from symshape.rules.shape_ops import _shape_from_elements
 
 
@@ -114,8 +114,9 @@ def expand(ctx: OpContext) -> None:
     out = broadcast_shapes(ctx, [ctx.shape(0), target])
     src = element_array(ctx, 0)
     elements = None
-    if src is not None and all(isinstance(d, int) for d in out):
-        elements = flat(np.broadcast_to(src, tuple(int(d) for d in out)))
+    sizes = static(out)
+    if src is not None and sizes is not None:
+        elements = flat(np.broadcast_to(src, sizes))
     ctx.set_output(0, out, elements)
 
 
@@ -131,8 +132,9 @@ def tile(ctx: OpContext) -> None:
     out = [ctx.graph.canon(mul(d, r)) for d, r in zip(dims, repeats, strict=True)]
     elements = None
     src = element_array(ctx, 0)
-    if src is not None and all(isinstance(r, int) for r in repeats):
-        elements = flat(np.tile(src, tuple(int(r) for r in repeats)))
+    reps = static(repeats)
+    if src is not None and reps is not None:
+        elements = flat(np.tile(src, reps))
     ctx.set_output(0, out, elements)
 
 

@@ -21,6 +21,7 @@ from symshape.rules.common import (
     normalize_axis,
     prove_nonneg,
     simplest,
+    static,
 )
 
 BIG = 2**31  # a slice bound at least this large is "to the end" for any real tensor
@@ -118,15 +119,13 @@ def _gather_elements(ctx: OpContext, axis: int) -> tuple[Dim, ...] | None:
     """Gathered tracked elements when the data layout and the indices are known."""
     src = element_array(ctx, 0)
     idx = ctx.const_ints(1)
-    indices = ctx.shape(1)
-    if src is None or idx is None or not all(isinstance(d, int) for d in indices):
+    indices = static(ctx.shape(1))
+    if src is None or idx is None or indices is None:
         return None
     n = src.shape[axis]
     if not all(-n <= k < n for k in idx):
         return None
-    picked = np.array([k + n if k < 0 else k for k in idx], dtype=np.int64).reshape(
-        tuple(int(d) for d in indices)
-    )
+    picked = np.array([k + n if k < 0 else k for k in idx], dtype=np.int64).reshape(indices)
     return flat(np.take(src, picked, axis=axis))
 
 
@@ -241,6 +240,8 @@ def _clamp(ctx: OpContext, n: Dim, v: Dim, bounds: tuple[Dim, Dim], what: str) -
             return lo
         if v < 0:
             v = add(n, v)
+    elif ctx.graph.facts.prove_le(v, -1):
+        v = add(n, v)  # x[-k:] with a computed k >= 1
     elif not prove_nonneg(ctx, v):
         raise GiveUp(f"{what} '{v}' may be negative")
     v = simplest(ctx, v)

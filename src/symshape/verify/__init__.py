@@ -1,0 +1,35 @@
+"""The execution oracle: run a model with onnxruntime and check the analysis against it.
+
+`run_shapes` runs a copy of the model with every intermediate value exposed as an output and
+returns the observed shape of each; `make_feeds` builds valid random inputs for an assignment of
+the input symbols; `assignments` picks several assignments (distinct, non-1 sizes plus edge
+samples where a dim that may be 1 is 1); `check` compares every analysed dim with what ran.
+
+onnxruntime is an optional dependency: it is imported inside the functions that need it.
+
+Example:
+    >>> from symshape.api import analyze_onnx
+    >>> from symshape.verify import assignments, check, make_feeds, run_shapes
+    >>> result = analyze_onnx("model.onnx")  # doctest: +SKIP
+    >>> for env in assignments(result):  # doctest: +SKIP
+    ...     observed = run_shapes("model.onnx", make_feeds(result.program, env))
+    ...     print(check(result, observed, env).summary())
+"""
+
+
+from symshape.verify.check import DimMismatch, Report, check
+from symshape.verify.inputs import assignments, input_dims, input_symbol_names, make_feeds
+from symshape.verify.run import OracleError, expose_values, run_shapes
+
+__all__ = [
+    "DimMismatch",
+    "OracleError",
+    "Report",
+    "assignments",
+    "check",
+    "expose_values",
+    "input_dims",
+    "input_symbol_names",
+    "make_feeds",
+    "run_shapes",
+]

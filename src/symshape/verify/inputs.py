@@ -1,0 +1,199 @@
+"""Inputs for the oracle: feeds for an assignment of input symbols, and the assignments."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from symshape.expr import Dim, Expr, evaluate, sym
+from symshape.parse import is_identifier, parse_dim
+from symshape.program import Program
+from symshape.verify.run import OracleError, Shape
+
+if TYPE_CHECKING:
+    import onnx
+
+    from symshape.result import Analysis
+
+Env = dict[str, int]
+_POOL = (2, 3, 5, 7, 11, 13, 6, 10, 14, 9, 15, 4, 17, 8, 12, 16, 19, 18, 20, 22)
+
+
+def input_dims(program: Program, name: str) -> tuple[Dim, ...]:
+    """The declared dims of graph input ``name`` as ints and expressions over input symbols."""
+    value = program.values[name]
+    if value.type is None or value.type.dims is None:
+        raise OracleError(f"input '{name}' has no declared rank; cannot build a feed for it")
+    out: list[Dim] = []
+    for axis, d in enumerate(value.type.dims):
+        if isinstance(d, int) and d >= 0:
+            out.append(d)
+        elif isinstance(d, str) and d.strip():
+            out.append(sym(d) if is_identifier(d) else parse_dim(d))
+        else:
+            out.append(sym(f"{name}_d{axis}"))
+    return tuple(out)
+
+
+def input_symbol_names(program: Program) -> list[str]:
+    """The symbols the graph inputs declare, in order of first appearance."""
+    names: list[str] = []
+    for name in program.inputs:
+        value = program.values[name]
+        if value.type is None or value.type.dims is None:
+            continue
+        for d in input_dims(program, name):
+            if isinstance(d, Expr):
+                names.extend(s for s in sorted(d.free) if s not in names)
+    return names
+
+
+def make_feeds(
+    model: onnx.ModelProto | Program,
+    sizes: Mapping[str, int],
+    *,
+    seed: int = 0,
+    int_high: int = 10,
+    overrides: Mapping[str, np.ndarray] | None = None,
+) -> dict[str, np.ndarray]:
+    """Random inputs for the input-symbol assignment ``sizes``.
+
+    Integer inputs get values in ``[0, int_high)`` (valid token ids for a vocabulary of at least
+    ``int_high``), except by name: ``*mask*`` gets ones, ``*token_type*`` zeros and
+    ``*position*`` a valid ``0..n-1`` range along the last axis. Bool inputs are True, floating
+    inputs standard normal. ``overrides`` replaces any input by name.
+    """
+    if not isinstance(model, Program):
+        from symshape.onnx.reader import model_to_program
+
+        model = model_to_program(model)
+    rng = np.random.default_rng(seed)
+    feeds: dict[str, np.ndarray] = {}
+    for name in model.inputs:
+        if overrides and name in overrides:
+            feeds[name] = overrides[name]
+            continue
+        value = model.values[name]
+        dtype = np.dtype(value.type.dtype if value.type else "float32")
+        shape = tuple(evaluate(d, sizes) for d in input_dims(model, name))
+        feeds[name] = _random_input(rng, name.lower(), dtype, shape, int_high)
+    return feeds
+
+
+def _random_input(
+    rng: np.random.Generator, name: str, dtype: np.dtype, shape: Shape, high: int
+) -> np.ndarray:
+    if dtype == np.bool_:
+        return np.ones(shape, dtype=np.bool_)
+    if np.issubdtype(dtype, np.integer):
+        if "mask" in name:
+            return np.ones(shape, dtype=dtype)
+        if "token_type" in name:
+            return np.zeros(shape, dtype=dtype)
+        if "position" in name and shape:
+            return np.broadcast_to(np.arange(shape[-1], dtype=dtype), shape).copy()
+        return rng.integers(0, high, size=shape).astype(dtype)
+    return rng.standard_normal(shape).astype(dtype)
+
+
+def assignments(
+    analysis: Analysis,
+    n: int = 3,
+    edge: bool = True,
+    *,
+    values: Mapping[str, Sequence[int]] | None = None,
+) -> list[Env]:
+    """Assignments of the input symbols: ``n`` with distinct non-1 sizes, then edge samples.
+
+    Each free input symbol gets a different value from a pool of small sizes (adjusted to the
+    symbol's divisor and range); symbols bound to expressions of others are computed. Edge
+    samples set each symbol whose range admits 1 to 1, one at a time and then all at once.
+    ``values`` fixes candidate sizes for named symbols (used in turn); those symbols only take
+    part in edge samples when their candidates include 1.
+    """
+    graph = analysis.graph
+    declared = input_symbol_names(analysis.program)
+    base = sorted({s for name in declared for s in _free(graph.canon(sym(name)))}, key=_order(declared))
+    chosen = values or {}
+    out: list[Env] = []
+    for k in range(n * 20):
+        if len(out) == n:
+            break
+        used: set[int] = set()
+        env: Env = {}
+        for i, s in enumerate(base):
+            if s in chosen:
+                options = list(chosen[s])
+                env[s] = options[len(out) % len(options)]
+            else:
+                env[s] = _pick(graph.facts.get(s), i + k * len(base), used)
+            used.add(env[s])
+        full = _complete(analysis, declared, env)
+        derived = [v for name, v in full.items() if name not in env]
+        if _admitted(analysis, full) and not set(derived) & (used | {1}) and len(set(derived)) == len(derived):
+            out.append(full)
+    if edge and out:
+        facts = graph.facts
+        ones = [s for s in base if 1 in chosen.get(s, ()) or (s not in chosen and facts.get(s).admits(1))]
+        groups = [{s} for s in ones] + ([set(ones)] if len(ones) > 1 else [])
+        for group in groups:
+            for sample in out[:n]:
+                env = {**_base_env(sample, base), **dict.fromkeys(group, 1)}
+                full = _complete(analysis, declared, env)
+                if _admitted(analysis, full):
+                    out.append(full)
+                    break
+    return _unique(out)
+
+
+def _admitted(analysis: Analysis, env: Env) -> bool:
+    """Whether every declared input symbol's value satisfies its recorded range and divisor."""
+    return all(analysis.graph.facts.get(name).admits(v) for name, v in env.items())
+
+
+def _free(d: Dim) -> frozenset[str]:
+    return d.free if isinstance(d, Expr) else frozenset()
+
+
+def _order(declared: list[str]) -> Any:
+    return lambda s: (declared.index(s) if s in declared else len(declared), s)
+
+
+def _pick(facts: Any, start: int, used: set[int]) -> int:
+    """A size from the pool (multiples of the divisor) that the facts admit and is unused."""
+    steps = _POOL if facts.divisor == 1 else tuple(range(1, 41))
+    for j in range(len(steps)):
+        v = steps[(start + j) % len(steps)] * facts.divisor
+        if v != 1 and v not in used and facts.admits(v):
+            return v
+    lo = max(facts.lo if facts.lo is not None else 0, 2)
+    for v in range(lo, lo + 100 * facts.divisor + 100):
+        if v not in used and facts.admits(v):
+            return v
+    raise OracleError(f"no size fits the facts {facts}; pass values= for this symbol")
+
+
+def _base_env(env: Env, base: list[str]) -> Env:
+    return {s: env[s] for s in base}
+
+
+def _complete(analysis: Analysis, declared: list[str], env: Env) -> Env:
+    """Add the value of each declared input symbol bound to an expression of others."""
+    full = dict(env)
+    for name in declared:
+        if name not in full:
+            full[name] = evaluate(analysis.graph.canon(sym(name)), env)
+    return full
+
+
+def _unique(envs: Iterable[Env]) -> list[Env]:
+    seen: set[tuple[tuple[str, int], ...]] = set()
+    out: list[Env] = []
+    for env in envs:
+        key = tuple(sorted(env.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(env)
+    return out

@@ -1,0 +1,171 @@
+"""Run a model with onnxruntime and observe the shape of every top-level value.
+
+onnxruntime is an optional dependency, imported inside the functions that need it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from symshape.errors import SymshapeError
+
+if TYPE_CHECKING:
+    import onnx
+
+Shape = tuple[int, ...]
+
+
+class OracleError(SymshapeError):
+    """The execution oracle cannot run: onnxruntime is missing or refuses the model."""
+
+    anchor = "oracleerror"
+
+
+def _onnxruntime() -> Any:
+    try:
+        import onnxruntime
+    except ImportError:
+        raise OracleError(
+            "the execution oracle needs onnxruntime: pip install 'symshape[test]' (or onnxruntime)"
+        ) from None
+    return onnxruntime
+
+
+def run_shapes(
+    model_path: str | Path,
+    feeds: Mapping[str, np.ndarray],
+    *,
+    skipped: list[str] | None = None,
+) -> dict[str, Shape]:
+    """Run ``model_path`` on CPU and return the observed shape of every top-level value.
+
+    The file is never modified: a copy in memory gets each node output added to
+    ``graph.output`` (with only its element type, from the model's value_info or from ONNX
+    shape inference). Values whose type cannot be found, non-tensor values and values
+    onnxruntime refuses as outputs are left out; their names are appended to ``skipped``.
+    Graph inputs are reported with the shapes of ``feeds``.
+    """
+    import onnx
+
+    model = onnx.load(str(model_path))
+    exposed, untyped = expose_values(model)
+    if skipped is not None:
+        skipped.extend(untyped)
+    ort = _onnxruntime()
+    session, refused = _session(ort, model, exposed)
+    if skipped is not None:
+        skipped.extend(refused)
+    names = [o.name for o in session.get_outputs()]
+    results = session.run(names, dict(feeds))
+    observed: dict[str, Shape] = {k: tuple(int(d) for d in np.shape(v)) for k, v in feeds.items()}
+    for name, value in zip(names, results, strict=True):
+        if isinstance(value, np.ndarray) or np.isscalar(value):
+            observed[name] = tuple(int(d) for d in np.shape(value))
+    return observed
+
+
+def expose_values(model: onnx.ModelProto) -> tuple[list[str], list[str]]:
+    """Add every typed node output of the main graph to ``graph.output`` (in place).
+
+    Returns ``(added, untyped)``: the names added, and the outputs whose element type is unknown.
+    """
+    import onnx
+
+    types = _elem_types(model)
+    present = {o.name for o in model.graph.output}
+    added: list[str] = []
+    untyped: list[str] = []
+    for node in model.graph.node:
+        for out in node.output:
+            if not out or out in present:
+                continue
+            present.add(out)
+            elem = types.get(out)
+            if elem is None:
+                untyped.append(out)
+                continue
+            model.graph.output.append(onnx.helper.make_tensor_value_info(out, elem, None))
+            added.append(out)
+    return added, untyped
+
+
+def _elem_types(model: onnx.ModelProto) -> dict[str, int]:
+    """Element types of tensor values: declared value_info first, then ONNX shape inference."""
+    import onnx
+
+    types: dict[str, int] = {}
+    infos = list(model.graph.value_info) + list(model.graph.output) + list(model.graph.input)
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
+        infos += list(inferred.graph.value_info)
+    except Exception:  # noqa: BLE001, S110 - inference is a best-effort source of types
+        pass
+    for vi in infos:
+        if vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type:
+            types.setdefault(vi.name, vi.type.tensor_type.elem_type)
+    for t in model.graph.initializer:
+        types.setdefault(t.name, t.data_type)
+    return types
+
+
+def _session(ort: Any, model: onnx.ModelProto, extra: list[str]) -> tuple[Any, list[str]]:
+    """An inference session; extra outputs onnxruntime refuses are dropped (and returned)."""
+    refused: list[str] = []
+    keep = list(extra)
+    for _ in range(8):
+        try:
+            return _make_session(ort, model), refused
+        except Exception as err:  # noqa: BLE001 - onnxruntime raises its own exception types
+            named = [n for n in keep if re.search(rf"\b{re.escape(n)}\b", str(err))]
+            if not named:
+                bad = _bisect_refused(ort, model, keep)
+                if not bad:
+                    raise OracleError(f"onnxruntime cannot load the model: {err}") from None
+                named = bad
+            _drop_outputs(model, set(named))
+            refused.extend(named)
+            keep = [n for n in keep if n not in set(named)]
+    raise OracleError("onnxruntime keeps refusing extra outputs; giving up")
+
+
+def _make_session(ort: Any, model: onnx.ModelProto) -> Any:
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    opts.log_severity_level = 3
+    return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+
+
+def _drop_outputs(model: onnx.ModelProto, names: set[str]) -> None:
+    kept = [o for o in model.graph.output if o.name not in names]
+    del model.graph.output[:]
+    model.graph.output.extend(kept)
+
+
+def _bisect_refused(ort: Any, model: onnx.ModelProto, extra: list[str]) -> list[str]:
+    """The extra outputs whose presence alone makes the session fail."""
+    import onnx
+
+    base = onnx.ModelProto()
+    base.CopyFrom(model)
+    _drop_outputs(base, set(extra))
+    bad: list[str] = []
+    pending = [extra]
+    while pending:
+        group = pending.pop()
+        trial = onnx.ModelProto()
+        trial.CopyFrom(base)
+        trial.graph.output.extend(o for o in model.graph.output if o.name in set(group))
+        try:
+            _make_session(ort, trial)
+        except Exception:  # noqa: BLE001 - onnxruntime raises its own exception types
+            if len(group) == 1:
+                bad.extend(group)
+            else:
+                half = len(group) // 2
+                pending += [group[:half], group[half:]]
+    return bad
