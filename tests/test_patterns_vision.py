@@ -249,3 +249,58 @@ def test_float_constant_scales_are_not_read_yet() -> None:
     a = analyze_onnx(g.model([("x", F, ["N", 3, "H", "W"])]))
     # The reader keeps only integer constants, so the float scales are unknown to the rule.
     expect(a.shape(g.nodes[-1].output[0]), best=(sym("N"), 3, 2 * sym("H"), 2 * sym("W")), current=None)
+
+
+# ------------------------------------------------- the same patterns, exported by torch
+def _export(dynamo: bool, path: str):
+    torch = pytest.importorskip("torch")
+    nn, fn = torch.nn, torch.nn.functional
+
+    class Block(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv = nn.Conv2d(3, 8, 3, stride=2, padding=1)
+            self.pool = nn.MaxPool2d(3, 2, ceil_mode=True)
+
+        def forward(self, x, ref):
+            y = self.pool(self.conv(x))
+            up = fn.interpolate(y, size=ref.shape[-2:], mode="bilinear")
+            t = y.permute(0, 2, 3, 1)
+            b, hh, ww, c = t.shape
+            t = fn.pad(t, (0, 0, 0, (7 - ww % 7) % 7, 0, (7 - hh % 7) % 7))  # Swin window padding
+            _, hp, wp, _ = t.shape
+            win = t.view(b, hp // 7, 7, wp // 7, 7, c).permute(0, 1, 3, 2, 4, 5).reshape(-1, 7, 7, c)
+            t = fn.pad(y.permute(0, 2, 3, 1), (0, 0, 0, ww % 2, 0, hh % 2))  # patch merging
+            m = torch.cat([t[:, 0::2, 0::2], t[:, 1::2, 0::2], t[:, 0::2, 1::2], t[:, 1::2, 1::2]], -1)
+            return up, win, m.reshape(b, -1, 4 * c), fn.pixel_shuffle(torch.cat([up, up], 1), 4)
+
+    args = (torch.randn(1, 3, 33, 47), torch.randn(1, 1, 12, 16))
+    if dynamo:
+        dims = {n: torch.export.Dim(n, min=8) for n in "HWAB"}
+        shapes = {"x": {2: dims["H"], 3: dims["W"]}, "ref": {2: dims["A"], 3: dims["B"]}}
+        torch.onnx.export(Block(), args, path, dynamo=True, dynamic_shapes=shapes)
+    else:
+        axes = {"x": {2: "H", 3: "W"}, "ref": {2: "A", 3: "B"}}
+        torch.onnx.export(Block(), args, path, dynamo=False, input_names=["x", "ref"], dynamic_axes=axes,
+                          opset_version=17)
+    import onnx
+
+    return onnx.load(path)
+
+
+EXPORT_SIZES = [dict(H=33, W=47, A=12, B=16), dict(H=64, W=9, A=8, B=9), dict(H=17, W=100, A=30, B=11)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dynamo", [False, True], ids=["torchscript", "dynamo"])
+def test_exported_vision_block(dynamo: bool, tmp_path) -> None:
+    m = _export(dynamo, str(tmp_path / "block.onnx"))
+    # The dynamo exporter writes its own size arithmetic with ONNX Div (which truncates), e.g.
+    # Div(floor((H + 1)/2) - 2, 2) for the ceil-mode pool; that equals floor division only
+    # for a non-negative numerator, which holds under the export's declared Dim(min=8).
+    facts = [f"{n} >= 8" for n in "HWAB"] if dynamo else []
+    report = check(m, EXPORT_SIZES, facts=facts)
+    assert_exact(report)
+    assert_no_fresh(report.analysis, {"H", "W", "A", "B"})
+    if dynamo:  # without the declared minimum those Divs stay unknown: fresh symbols
+        expect(analyze_onnx(m).dim_kinds()["fresh"] > 0, best=False, current=True)

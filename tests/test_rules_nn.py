@@ -404,3 +404,14 @@ def test_fdiv_folds_nested_floors() -> None:
     for x in range(-50, 50):
         for m_, c, k in [(2, 1, 2), (3, -2, 4), (5, 7, 3)]:
             assert evaluate(fdiv(floordiv(hh, m_) + c, k), {"H": x}) == (x // m_ + c) // k
+
+
+def test_the_oracle_reports_a_wrong_dim() -> None:
+    from tests.ort_oracle import _check_value
+
+    report = check(make_model([node("Relu", ["x"])], [NCHW]), [env(N=1, C=2, H=3, W=4)])
+    assert_exact(report)
+    _check_value(report, "y", np.zeros((1, 2, 3, 5), np.float32), env(N=1, C=2, H=3, W=4))
+    assert report.mismatches == ["{'N': 1, 'C': 2, 'H': 3, 'W': 4}: 'y' dim 3 = 'W' = 4, observed 5"]
+    with pytest.raises(AssertionError, match="observed 5"):
+        assert_exact(report)
