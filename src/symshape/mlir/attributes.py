@@ -155,6 +155,13 @@ def op_full_name(op: Operation) -> str:
     return op.name
 
 
+def attr_of(op: Operation, name: str) -> Attribute | None:
+    """Attribute or property ``name`` of ``op`` (``is None`` tests: some attributes are falsy)."""
+    if name in op.attributes:
+        return op.attributes[name]
+    return op.properties.get(name)
+
+
 def op_attrs(op: Operation) -> dict[str, Any]:
     """Attributes and properties of ``op`` as Python values."""
     out: dict[str, Any] = {}

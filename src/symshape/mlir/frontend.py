@@ -36,6 +36,7 @@ from symshape.analysis import ProgressFn, analyze
 from symshape.errors import ModelError
 from symshape.mlir.attributes import (  # re-exported: frontend users read attributes through it
     DialectAttr,
+    attr_of,
     op_attrs,
     op_full_name,
     py_attr,
@@ -122,15 +123,14 @@ class _Builder:
         block = fn.body.blocks.first
         if block is None:
             raise ModelError(f"function '@{name}' has no body; only defined functions can be analyzed")
-        declared, facts = jax_arg_dims(fn)
+        declared, facts = jax_arg_dims(fn, self.funcs)
         for i, arg in enumerate(block.args):
             vname = self.names.name(arg, name)
             values[vname] = arg
             vtype = tensor_type(arg.type)
             if vtype.dims is not None:
-                dims = declared.get(i) or tuple(
-                    d if d is not None else f"{symbol_stem(vname)}_d{axis}" for axis, d in enumerate(vtype.dims)
-                )
+                base = declared.get(i) or vtype.dims
+                dims = tuple(d if d is not None else f"{symbol_stem(vname)}_d{axis}" for axis, d in enumerate(base))
                 vtype = TensorType(vtype.dtype, dims)
             program.values[vname] = Value(vname, vtype)
             program.inputs.append(vname)
@@ -202,7 +202,7 @@ class _Builder:
 
     def emit_call(self, op: Operation, fn: str, program: Program, values: dict[str, SSAValue] | None,
                   stack: list[str], inlined: list[str], prefix: str) -> None:
-        callee_name = py_attr(op.properties.get("callee") or op.attributes["callee"])
+        callee_name = py_attr(attr_of(op, "callee"))
         callee = self.funcs.get(callee_name)
         inputs = [self.value(v, fn, program, values, prefix) for v in op.operands]
         outputs = [self.value(r, fn, program, values, prefix) for r in op.results]
@@ -253,11 +253,11 @@ def _attach_condition(op: Operation, attrs: dict[str, Any], inputs: list[str], n
         return
     name = op_full_name(cond)
     if name.endswith(".compare"):
-        raw = cond.attributes.get("comparison_direction") or cond.properties.get("comparison_direction")
+        raw = attr_of(cond, "comparison_direction")
         value = py_attr(raw) if raw is not None else ""
         direction = str(value.fields.get("value") if isinstance(value, DialectAttr) else value).strip()
     elif name == "arith.cmpi":
-        raw = cond.attributes.get("predicate") or cond.properties.get("predicate")
+        raw = attr_of(cond, "predicate")
         direction = _CMPI.get(py_attr(raw) if raw is not None else -1, "")
     else:
         return
@@ -289,9 +289,15 @@ _SPEC = re.compile(r"args\[(\d+)\]\.shape = \(")
 _JAX_FUNCS = {"floordiv": "floor_div", "mod": "Mod", "max": "Max", "min": "Min", "non_negative": "_nonneg"}
 
 
-def jax_arg_dims(fn: func.FuncOp) -> tuple[dict[int, tuple[SourceDim, ...]], list[str]]:
-    """Declared dims of ``fn``'s arguments from jax's shape-assertion messages, and the facts
-    ``v >= 1`` for each dimension variable ``v`` (jax checks them before running)."""
+def jax_arg_dims(fn: func.FuncOp, funcs: dict[str, func.FuncOp] | None = None,
+                 ) -> tuple[dict[int, tuple[SourceDim, ...]], list[str]]:
+    """Declared dims of ``fn``'s arguments named the way ``jax.export`` named them, and the
+    facts ``v >= 1`` for each dimension variable ``v`` (jax checks them before running).
+
+    The names come from the shape specifications quoted in the ``shape_assertion`` messages
+    (``args[0].shape = (2*b, s)``), else from a call passing ``get_dimension_size`` of an
+    argument to a callee argument marked ``jax.global_constant = "b"``.
+    """
     block = fn.body.blocks.first
     if block is None:
         return {}, []
@@ -301,22 +307,46 @@ def jax_arg_dims(fn: func.FuncOp) -> tuple[dict[int, tuple[SourceDim, ...]], lis
             message = op.attributes.get("error_message")
             if isinstance(message, StringAttr):
                 specs.update(_parse_specs(message.data))
-    if not specs:
-        return {}, []
     arrays = [i for i, a in enumerate(block.args) if isinstance(a.type, XTensorType)
               and _arg_attr(fn, i, "jax.global_constant") is None]
     declared: dict[int, tuple[SourceDim, ...]] = {}
-    names: set[str] = set()
     for k, text in sorted(specs.items()):
-        if k >= len(arrays):
-            break
-        arg = block.args[arrays[k]]
-        dims = _spec_dims(text, tuple(arg.type.get_shape()))  # type: ignore[attr-defined]
-        if dims is not None:
-            declared[arrays[k]] = dims
-            names.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", " ".join(str(d) for d in dims if isinstance(d, str))))
-    names -= {"floor", "Mod", "Max", "Min", "ceiling"}
-    return declared, [f"{n} >= 1" for n in sorted(names)]
+        if k < len(arrays):
+            dims = _spec_dims(text, tuple(block.args[arrays[k]].type.get_shape()))  # type: ignore[attr-defined]
+            if dims is not None:
+                declared[arrays[k]] = dims
+    for (i, axis), name in _call_dim_names(block, funcs or {}).items():
+        arg_type = block.args[i].type
+        if i in declared or not isinstance(arg_type, XTensorType):
+            continue
+        dims = [None if d == DYNAMIC_INDEX else int(d) for d in arg_type.get_shape()]
+        dims[axis] = name if dims[axis] is None else dims[axis]
+        declared[i] = tuple(dims)
+    names = {w for dims in declared.values() for d in dims if isinstance(d, str) for w in _WORD.findall(d)}
+    return declared, [f"{n} >= 1" for n in sorted(names - _FUNCTIONS)]
+
+
+def _call_dim_names(block: Any, funcs: dict[str, func.FuncOp]) -> dict[tuple[int, int], str]:
+    """``(argument, axis) -> name`` from ``call @f(get_dimension_size %arg, dim = a)`` where
+    the callee's parameter has ``jax.global_constant = "name"``."""
+    out: dict[tuple[int, int], str] = {}
+    for op in block.ops:
+        if op_full_name(op) != "func.call":
+            continue
+        callee = funcs.get(py_attr(attr_of(op, "callee")))
+        if callee is None:
+            continue
+        for k, operand in enumerate(op.operands):
+            name = _arg_attr(callee, k, "jax.global_constant")
+            source = operand.owner
+            if not name or not re.fullmatch(r"[A-Za-z]\w*", name) or not isinstance(source, Operation):
+                continue
+            if op_full_name(source).endswith(".get_dimension_size") and source.operands:
+                arg = source.operands[0]
+                axis = py_attr(attr_of(source, "dimension"))
+                if getattr(arg, "owner", None) is block and isinstance(axis, int):
+                    out.setdefault((arg.index, axis), name)  # type: ignore[attr-defined]
+    return out
 
 
 def _parse_specs(message: str) -> Iterator[tuple[int, str]]:
@@ -357,7 +387,7 @@ def _call_counts(module: ModuleOp) -> dict[str, int]:
     counts: dict[str, int] = {}
     for op in module.walk():
         if op_full_name(op) == "func.call":
-            callee = py_attr(op.properties.get("callee") or op.attributes["callee"])
+            callee = py_attr(attr_of(op, "callee"))
             counts[callee] = counts.get(callee, 0) + 1
     return counts
 
