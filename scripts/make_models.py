@@ -91,8 +91,8 @@ def build_bert() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     return model, (ids, torch.ones(2, 7, dtype=torch.long), torch.zeros(2, 7, dtype=torch.long))
 
 
-class GPT2WithPast(nn.Module):
-    """GPT-2 taking its KV cache as flat ``past_key_i``/``past_value_i`` tensors."""
+class DecoderWithPast(nn.Module):
+    """A causal LM taking its KV cache as flat ``past_key_i``/``past_value_i`` tensors."""
 
     def __init__(self, model: nn.Module, layers: int) -> None:
         super().__init__()
@@ -124,12 +124,28 @@ def build_gpt2() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
 
     cfg = GPT2Config(vocab_size=100, n_embd=32, n_layer=GPT2_LAYERS, n_head=4, n_positions=64,
                      attn_implementation="eager")
-    model = GPT2WithPast(GPT2LMHeadModel(cfg).eval(), GPT2_LAYERS)
+    model = DecoderWithPast(GPT2LMHeadModel(cfg).eval(), GPT2_LAYERS)
     batch, seq, past = 2, 3, 5
     ids = torch.randint(0, 100, (batch, seq))
     mask = torch.ones(batch, past + seq, dtype=torch.long)
     pos = torch.arange(past, past + seq).unsqueeze(0).expand(batch, seq)
     kv = [torch.randn(batch, 4, past, 8) for _ in range(2 * GPT2_LAYERS)]
+    return model, (ids, mask, pos, *kv)
+
+
+@seeded
+def build_llama() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    cfg = LlamaConfig(vocab_size=100, hidden_size=32, intermediate_size=64, num_hidden_layers=GPT2_LAYERS,
+                      num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64,
+                      attn_implementation="eager")
+    model = DecoderWithPast(LlamaForCausalLM(cfg).eval(), GPT2_LAYERS)
+    batch, seq, past = 2, 3, 5
+    ids = torch.randint(0, 100, (batch, seq))
+    mask = torch.ones(batch, past + seq, dtype=torch.long)
+    pos = torch.arange(past, past + seq).unsqueeze(0).expand(batch, seq)
+    kv = [torch.randn(batch, 2, past, 8) for _ in range(2 * GPT2_LAYERS)]  # grouped-query: 2 KV heads
     return model, (ids, mask, pos, *kv)
 
 
@@ -216,6 +232,9 @@ SPECS: list[Spec] = [
           "token_type_ids": {0: "batch", 1: "seq"}, "last_hidden_state": {0: "batch", 1: "seq"},
           "pooler_output": {0: "batch"}}),
     Spec("gpt2_past", build_gpt2, GPT2_IN, GPT2_OUT, GPT2_AXES,
+         dynamo_dims={k: ({0: "batch", 1: "total_seq"} if k == "attention_mask" else v)
+                      for k, v in GPT2_AXES.items() if k in GPT2_IN}),
+    Spec("llama_past", build_llama, GPT2_IN, GPT2_OUT, GPT2_AXES,
          dynamo_dims={k: ({0: "batch", 1: "total_seq"} if k == "attention_mask" else v)
                       for k, v in GPT2_AXES.items() if k in GPT2_IN}),
     Spec("t5", build_t5, ["input_ids", "attention_mask", "decoder_input_ids"],

@@ -48,6 +48,8 @@ CASES = [
     Case("gpt2_past_ts.onnx", extra=({"batch": 2, "seq": 3, "past_seq": 0},)),
     # The dynamo export takes the mask length as its own symbol; only the user knows the sum.
     Case("gpt2_past_dynamo.onnx", facts=("total_seq == past_seq + seq",)),
+    Case("llama_past_ts.onnx", extra=({"batch": 2, "seq": 3, "past_seq": 0},)),
+    Case("llama_past_dynamo.onnx", facts=("total_seq == past_seq + seq",)),
     Case("t5_ts.onnx"),
     Case("t5_dynamo.onnx"),
     # KNOWN GAP: the position-embedding grid side is int(16 ** 0.5), a float Pow the reader
