@@ -127,7 +127,8 @@ class Materializer:
             lhs, rhs = builder.build(r.lhs), builder.build(r.rhs)
             if lhs is not None and rhs is not None:
                 self._insert(_PREDICATE_OPS[r.rel](lhs, rhs), point)
-        for name in sorted(self.spec.keys() - self.on_args):
+        defined = {r.defines for r in self.loaded.relations if r.defines is not None}
+        for name in sorted(self.spec.keys() - self.on_args - defined):
             info = self.loaded.symbols.get(name)
             if info is None:
                 continue

@@ -24,9 +24,10 @@ What is written:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from xdsl.dialects import func
+from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     DenseArrayBase,
@@ -38,10 +39,11 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, Use
 from xdsl.ir.affine import AffineMap
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
+from symshape.constraints import ConstraintGraph
 from symshape.expr import Dim, Expr, Mono, Sym, add, as_symbol, from_terms, mul, sym
 from symshape.mlir.dialects import constraint as c
 from symshape.mlir.passes.dim_exprs import ArithBuilder, to_affine
@@ -94,8 +96,13 @@ def _encoded(t: Attribute, dims: tuple[Dim, ...] | None, fi: int, symbols: Symbo
 
 
 def encode_function(fs: FunctionShapes, fi: int, symbols: Symbols, rewriter: Rewriter) -> None:
-    """Give every top-level tensor value of ``fs.func`` its ``[@S.., @C..]`` encoding."""
-    fn = fs.func
+    """Give every top-level tensor value of ``fs.func`` (and of the callees inlined into its
+    analysis, which share its symbols) its ``[@S.., @C..]`` encoding."""
+    for fn in (fs.func, *fs.callees):
+        _encode(fs, fn, fi, symbols, rewriter)
+
+
+def _encode(fs: FunctionShapes, fn: func.FuncOp, fi: int, symbols: Symbols, rewriter: Rewriter) -> None:
     entry = fn.body.blocks.first
     if entry is None:
         return
@@ -126,6 +133,39 @@ def _fix_signature(fn: func.FuncOp) -> None:
     if returns and all([v.type for v in r.arguments] == [v.type for v in returns[0].arguments] for r in returns):
         outs = [v.type for v in returns[0].arguments]
     fn.function_type = func.FunctionType.from_lists(ins, outs)
+
+
+def fix_calls(module: ModuleOp, rewriter: Rewriter, shared: set[str]) -> None:
+    """Casts where a call's operand or result type differs from its callee's (encodings).
+
+    A call of a function in ``shared`` (inlined into its caller's analysis, so encoded with
+    the caller's symbols) takes the callee's result types as they are.
+    """
+    callees = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
+    for call in [op for op in module.walk() if isinstance(op, func.CallOp)]:
+        callee = callees.get(call.callee.root_reference.data)
+        if callee is None:
+            continue
+        if callee.sym_name.data in shared:
+            for res, want in zip(list(call.results), callee.function_type.outputs.data, strict=False):
+                with_type(rewriter, res, want)
+        sig = callee.function_type
+        for i, (operand, want) in enumerate(zip(call.arguments, sig.inputs.data, strict=False)):
+            if operand.type != want and isinstance(want, TensorType):
+                cast = tensor.CastOp(operand, want)
+                rewriter.insert_op(cast, InsertPoint.before(call))
+                call.operands[i] = cast.dest
+        for res, want in zip(list(call.results), sig.outputs.data, strict=False):
+            if res.type != want and isinstance(want, TensorType):
+                old = res.type
+                value = with_type(rewriter, res, want)
+                cast = tensor.CastOp(value, old)
+                rewriter.insert_op(cast, InsertPoint.after(call))
+                value.replace_uses_with_if(cast.dest, _not(cast))
+
+
+def _not(op: Operation) -> Callable[[Use], bool]:
+    return lambda use: use.operation is not op
 
 
 # ---------------------------------------------------------------- predicates
@@ -180,6 +220,16 @@ def _factors(d: Dim) -> tuple[Dim, ...] | None:
     return None
 
 
+def _holds(graph: ConstraintGraph, lhs: Dim, rel: str, rhs: Dim) -> bool:
+    """Whether the facts alone prove ``lhs rel rhs`` (so it need not be written)."""
+    lhs, rhs = graph.canon(lhs), graph.canon(rhs)
+    facts = graph.facts
+    if rel == "divisible":
+        return isinstance(rhs, int) and rhs > 0 and facts.divides(rhs, lhs)
+    low = {"<=": 0, "<": 1}.get(rel)
+    return low is not None and facts.prove_ge(add(rhs, mul(lhs, -1)), low)
+
+
 def collect_predicates(fi: int, fs: FunctionShapes) -> list[Pred]:
     """The residuals, predicates and open guards of one function's analysis, public names."""
     analysis = fs.analysis
@@ -191,9 +241,9 @@ def collect_predicates(fi: int, fs: FunctionShapes) -> list[Pred]:
         if p is not None:
             out.append(p)
     for p in graph.predicates:
+        if _holds(graph, p.lhs, p.rel, p.rhs):
+            continue  # implied by the symbols' facts (a divisor, a range)
         lhs, rhs = analysis.public(p.lhs), analysis.public(p.rhs)
-        if p.rel == "divisible" and as_symbol(lhs) is not None and isinstance(rhs, int):
-            continue  # already the symbol's divisor
         kind = {"<=": "le", "<": "lt", "divisible": "divisible"}.get(p.rel)
         if kind is not None and not (isinstance(lhs, int) and isinstance(rhs, int)):
             out.append(Pred(fi, kind, (lhs, rhs)))
@@ -348,6 +398,9 @@ def save_constraints(module: ModuleOp, functions: list[FunctionShapes]) -> None:
     symbols = Symbols()
     for fi, fs in enumerate(functions):
         encode_function(fs, fi, symbols, rewriter)
+    fix_calls(module, rewriter, {f.sym_name.data for fs in functions for f in fs.callees})
+    for fs in functions:
+        _fix_signature(fs.func)
     extra: list[Pred] = []
     for fi, fs in enumerate(functions):
         extra.extend(collect_predicates(fi, fs))

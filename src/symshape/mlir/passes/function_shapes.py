@@ -26,6 +26,8 @@ class FunctionShapes:
     analysis: Analysis
     tensors: dict[SSAValue, tuple[Dim, ...]] = field(default_factory=dict[SSAValue, tuple[Dim, ...]])
     scalars: dict[SSAValue, Dim] = field(default_factory=dict[SSAValue, Dim])
+    callees: list[func.FuncOp] = field(default_factory=list[func.FuncOp])
+    """Functions inlined into this analysis (called once): their values share its symbols."""
 
     def __post_init__(self) -> None:
         self.reader = ArithReader(self._leaf, self._nonneg)

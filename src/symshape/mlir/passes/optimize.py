@@ -53,8 +53,8 @@ def retypable(op: Operation) -> bool:
     """Whether ``op``'s result types may be refined (or re-encoded) in place."""
     if isinstance(op, tensor.CastOp):
         return True
-    if not is_hlo(op):
-        return False
+    if not is_hlo(op) or op_name(op).endswith(".constant"):
+        return False  # a constant's type is inferred from its value, which has no encoding
     return not op.regions or op_name(op).split(".", 1)[1] in SCALAR_BODY_OPS
 
 

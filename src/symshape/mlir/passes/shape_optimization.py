@@ -79,8 +79,10 @@ def analyze_functions(module: ModuleOp, loaded: LoadedConstraints, user_facts: S
         symbols = _input_symbols(view.program)
         mine = [f for f in user_facts if _names(f) <= symbols]
         used.update(mine)
-        analysis = analyze(view.program, facts=[*facts, *mine], source=f"@{fn_name}")
-        out.append(FunctionShapes.build(view.func, analysis, view.values))
+        analysis = analyze(view.program, facts=[*view.facts, *facts, *mine], source=f"@{fn_name}")
+        fs = FunctionShapes.build(view.func, analysis, view.values)
+        fs.callees = [f for f in data_functions(module) if f.sym_name.data in view.inlined]
+        out.append(fs)
     unused = [f for f in user_facts if f not in used]
     if unused and out:
         raise UserFactError(
