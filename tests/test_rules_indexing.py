@@ -289,3 +289,23 @@ def test_gather_block_quantized_unpacks_uint8(bits: int) -> None:
     result, _ = check_model(model, samples)
     assert str(result.shape("y")[2]) == ("2*k" if bits == 4 else "k")
     assert result.same_dim(("scales", 0), ("data", 0))
+
+
+_ARITY = {
+    "NonZero": 1, "Unique": 1, "Compress": 2, "NonMaxSuppression": 5, "GatherElements": 2, "GatherND": 2,
+    "ScatterND": 3, "ScatterElements": 3, "Scatter": 3, "OneHot": 3, "TopK": 2, "ReverseSequence": 2,
+    "Multinomial": 1, "HannWindow": 1, "HammingWindow": 1, "BlackmanWindow": 1, "MelWeightMatrix": 5, "DFT": 1,
+    "STFT": 2,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("op", sorted(_ARITY))
+def test_unranked_inputs_give_a_warning_not_a_crash(op: str) -> None:
+    names = [f"in{k}" for k in range(_ARITY[op])]
+    inputs = [helper.make_tensor_value_info(n, F, None) for n in names]
+    model = make_model([helper.make_node(op, names, ["y"], name="n")], inputs, [tensor("y", None)])
+    result = analyze_onnx(model)
+    if op in ("HannWindow", "HammingWindow", "BlackmanWindow", "MelWeightMatrix"):  # only values are read
+        assert not result.warnings and len(result.shape("y")) == (2 if op == "MelWeightMatrix" else 1)
+    else:
+        assert [(w.op_name, w.op_type) for w in result.warnings] == [("n", op)]
