@@ -243,13 +243,17 @@ def test_scan_lengths_are_equal_facts() -> None:
     assert result.shape("ys")[1] == 4
 
 
-@pytest.mark.parametrize("op", ["If", "Loop"])
+@pytest.mark.parametrize("op", ["If", "Loop", "Scan"])
 def test_unknown_shapes_fall_back_without_crashing(op: str) -> None:
     unranked = helper.make_tensor_value_info("u", F, None)
     if op == "If":
         g = _graph("g", [helper.make_node("Relu", ["u"], ["r"])], [], [tensor("r", None)])
         node = helper.make_node("If", ["c"], ["y"], then_branch=g, else_branch=g)
         inputs = [unranked, tensor("c", [], B)]
+    elif op == "Scan":
+        body = _graph("body", [helper.make_node("Relu", ["p"], ["q"])], [tensor("p", None)], [tensor("q", None)])
+        node = helper.make_node("Scan", ["u"], ["y"], body=body, num_scan_inputs=1)
+        inputs = [unranked]
     else:
         body = _graph(
             "body",
