@@ -91,9 +91,10 @@ def _int(attr: IntegerAttr | None) -> int | None:
 class SymbolicDimOp(IRDLOperation):
     """A symbolic dimension and its facts (seed 000's ``SymbolDim``).
 
-    ``value`` marks a constant symbol (``@C10``). ``lo``/``hi`` bound the range (absent: no bound
-    on that side), ``divisor`` divides the dim, ``likely`` lists likely sizes. The ``known_*``
-    flags restate what the range implies, in the seed's vocabulary.
+    ``value`` marks a constant symbol (``@C10``). A symbolic dim is the size of a tensor dim, so
+    ``lo`` defaults to 0 (``known_non_negative`` always holds); ``hi`` absent means unbounded.
+    ``divisor`` divides the dim, ``likely`` lists likely sizes. The ``known_non_zero`` and
+    ``known_not_one`` flags restate what the range and divisor imply, in the seed's vocabulary.
     """
 
     name = "symshape.symbolic_dim"
@@ -116,9 +117,7 @@ class SymbolicDimOp(IRDLOperation):
         value = _int(self.value)
         if value is not None:
             return value, value
-        lo, hi = _int(self.lo), _int(self.hi)
-        if self.known_non_negative is not None and (lo is None or lo < 0):
-            lo = 0
+        lo, hi = _int(self.lo) or 0, _int(self.hi)
         if self.known_non_zero is not None and lo == 0:
             lo = 1
         if self.known_not_one is not None and lo == 1:
@@ -136,6 +135,8 @@ class SymbolicDimOp(IRDLOperation):
         divisor = _int(self.divisor)
         if value is not None and (lo is not None or hi is not None or self.likely is not None):
             raise VerifyException("a constant symbolic dim takes no range or likely values")
+        if lo is not None and lo < 0:
+            raise VerifyException(f"a symbolic dim is a size: lo must be at least 0, got {lo}")
         if lo is not None and hi is not None and lo > hi:
             raise VerifyException(f"empty range: lo = {lo} is greater than hi = {hi}")
         if divisor is not None and divisor < 1:
