@@ -160,6 +160,59 @@ def convolution(ctx: OpContext) -> None:
     ctx.set_output(0, out)
 
 
+@mlir_rule(HLO, "reduce_window")
+def reduce_window(ctx: OpContext) -> None:
+    """Per dim ``floor((dilated + pad - dilated window) / stride) + 1``, as convolution.
+
+    https://openxla.org/stablehlo/spec#reduce_window
+    """
+    rank = len(ctx.shape(0))
+    ones = [1] * rank
+    params = [ints(ctx, "window_dimensions", []) or [], ints(ctx, "window_strides", ones) or ones,
+              ints(ctx, "base_dilations", ones) or ones, ints(ctx, "window_dilations", ones) or ones,
+              ints(ctx, "padding", [0] * 2 * rank) or [0] * 2 * rank]
+    _windowed(ctx, ctx.num_inputs // 2, [tuple(p) for p in params])
+
+
+def _windowed(ctx: OpContext, n: int, params: list[tuple[Dim, ...]]) -> None:
+    shape = same_shapes(ctx, list(range(n)), "reduce_window inputs")
+    window, strides, base, dil, pads = params
+    if not len(window) == len(strides) == len(base) == len(dil) == len(shape) == len(pads) // 2:
+        raise ModelError(f"{ctx.where()}: window parameters need {len(shape)} values per dim")
+    out = []
+    for a in range(len(shape)):
+        stride, ld, rd = strides[a], base[a], dil[a]
+        if not all(isinstance(v, int) for v in (stride, ld, rd)):
+            raise GiveUp("window strides and dilations must be constants")
+        out.append(_window_size(ctx, shape[a], window[a], pads[2 * a], pads[2 * a + 1], int(stride), int(ld),
+                                int(rd), a))
+    for i in range(ctx.num_outputs):
+        ctx.set_output(i, out)
+
+
+def _dynamic_reduce_window(ctx: OpContext) -> None:
+    """``@stablehlo.dynamic_reduce_window(inputs, inits, window, strides, base, dilations, padding)``
+    (jax's form with dynamic shapes): the parameters are tracked operands."""
+    n = (ctx.num_inputs - 5) // 2
+    params = [ctx.require_elements(2 * n + k) for k in range(5)]
+    _windowed(ctx, n, params)
+
+
+def _dynamic_top_k(ctx: OpContext) -> None:
+    """``@stablehlo.dynamic_top_k(operand, k)``: values and indices are ``operand[:-1] + [k]``."""
+    dims = ctx.shape(0)
+    k = ctx.require_elements(1)[0]
+    at_least_zero(ctx, add(dims[-1], mul(k, -1)), "top_k k <= last dim")
+    for i in range(ctx.num_outputs):
+        ctx.set_output(i, (*dims[:-1], k))
+
+
+_DYNAMIC_CALLS = {
+    "stablehlo.dynamic_reduce_window": _dynamic_reduce_window,
+    "stablehlo.dynamic_top_k": _dynamic_top_k,
+}
+
+
 @mlir_rule(HLO, "gather", "dynamic_gather")
 def gather(ctx: OpContext) -> None:
     """Batch dims of the indices interleaved with the kept slice sizes at ``offset_dims``.
@@ -195,8 +248,12 @@ def custom_call(ctx: OpContext) -> None:
     Other targets keep their declared result types.
     https://docs.jax.dev/en/latest/export/shape_poly.html#shape-assertion-errors
     """
-    if ctx.attr("call_target_name") != "shape_assertion":
-        raise GiveUp(f"custom_call @{ctx.attr('call_target_name')} has no shape rule")
+    target = ctx.attr("call_target_name")
+    if target in _DYNAMIC_CALLS:
+        _DYNAMIC_CALLS[target](ctx)
+        return
+    if target != "shape_assertion":
+        raise GiveUp(f"custom_call @{target} has no shape rule")
     cond = ctx.elements(0)
     message = str(ctx.attr("error_message", "")).split(". Using")[0]
     if cond is not None and cond[0] == 0:

@@ -217,7 +217,7 @@ def iota(ctx: OpContext) -> None:
 @mlir_rule(HLO, "dynamic_iota")
 def dynamic_iota(ctx: OpContext) -> None:
     """Dims from the tracked ``output_shape`` operand. https://openxla.org/stablehlo/spec#dynamic_iota"""
-    ctx.set_output(0, shape_operand(ctx, 1))
+    ctx.set_output(0, shape_operand(ctx, 0))
 
 
 def shape_operand(ctx: OpContext, i: int, out: int = 0) -> tuple[Dim, ...]:
@@ -384,7 +384,8 @@ def concatenate(ctx: OpContext) -> None:
                 ctx.eq(s[a], out[a], "concatenate non-axis dim", (ctx.dim_name(i, a), ctx.dim_name(0, a)))
     out[axis] = ctx.graph.canon(total)
     parts = [ctx.elements(i) for i in range(ctx.num_inputs)]
-    values = tuple(e for p in parts for e in (p or ())) if rank == 1 and all(p is not None for p in parts) else None
+    joined = axis == 0 and all(p is not None for p in parts)  # row-major: axis 0 appends the contents
+    values = tuple(e for p in parts for e in (p or ())) if joined else None
     ctx.set_output(0, out, values)
 
 

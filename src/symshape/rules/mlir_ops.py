@@ -144,7 +144,7 @@ def at_least_zero(ctx: OpContext, d: Dim, rule: str) -> None:
             raise ModelError(f"{ctx.where()}: {rule} does not hold ({d} < 0)")
         return
     if not ctx.graph.facts.prove_ge(d, 0):
-        ctx.graph.assume_range(d, 0, None, ctx.origin(rule))
+        assume_at_least(ctx, d, 0, rule)
 
 
 _RELATIONS = {"GE": (0, 1), "GT": (1, 1), "LE": (0, -1), "LT": (1, -1)}
@@ -175,7 +175,27 @@ def assert_condition(ctx: OpContext, message: str) -> None:
         if diff < low:
             raise ContradictionError(f"{ctx.where()}: the assertion always fails: {message}")
     elif not ctx.graph.facts.prove_ge(diff, low):
-        ctx.graph.assume_range(diff, low, None, ctx.origin("assertion"))
+        assume_at_least(ctx, diff, low, "assertion")
+
+
+def assume_at_least(ctx: OpContext, d: Dim, low: int, rule: str) -> None:
+    """The fact ``d >= low``; ``s + k >= low`` and ``k - s >= low`` bound the symbol ``s`` itself."""
+    from symshape.expr import Expr, as_symbol
+
+    if isinstance(d, Expr):
+        const = sum(c for mono, c in d.terms if not mono)
+        rest = ctx.graph.canon(add(d, -const))
+        for sign in (1, -1):
+            name = as_symbol(rest if sign == 1 else mul(rest, -1))
+            if name is not None:
+                bound = low - const
+                s = ctx.graph.canon(rest if sign == 1 else mul(rest, -1))
+                if sign == 1:
+                    ctx.graph.assume_range(s, bound, None, ctx.origin(rule))
+                else:
+                    ctx.graph.assume_range(s, None, -bound, ctx.origin(rule))
+                return
+    ctx.graph.assume_range(d, low, None, ctx.origin(rule))
 
 
 def _mod_zero(a: Dim, b: Dim) -> tuple[Dim, int] | None:
