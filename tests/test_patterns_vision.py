@@ -14,7 +14,7 @@ from onnx import TensorProto as T
 from onnx import helper as h
 
 from symshape.api import analyze_onnx
-from symshape.expr import Dim, sym
+from symshape.expr import Dim, floordiv, sym
 from symshape.parse import parse_dim
 from tests.ort_oracle import assert_exact, check, make_model
 
@@ -242,13 +242,15 @@ def test_space_to_depth_on_dynamic_even_sizes() -> None:
     assert symbols["H"]["divisor"] == 2 and symbols["W"]["divisor"] == 2
 
 
-def test_float_constant_scales_are_not_read_yet() -> None:
+def test_float_constant_scales_are_read() -> None:
     g = Graph()
-    g.nodes.append(h.make_node("Constant", [], ["sc"], value=h.make_tensor("v", F, [4], [1, 1, 2, 2])))
+    g.nodes.append(h.make_node("Constant", [], ["sc"], value=h.make_tensor("v", F, [4], [1, 1, 2, 1.5])))
     g.op("Resize", "x", "", "sc")
-    a = analyze_onnx(g.model([("x", F, ["N", 3, "H", "W"])]))
-    # The reader keeps only integer constants, so the float scales are unknown to the rule.
-    expect(a.shape(g.nodes[-1].output[0]), best=(sym("N"), 3, 2 * sym("H"), 2 * sym("W")), current=None)
+    envs = [dict(N=1, H=3, W=5), dict(N=2, H=4, W=7)]
+    report = check(g.model([("x", F, ["N", 3, "H", "W"])]), envs)
+    assert_exact(report)
+    w = sym("W")
+    assert report.analysis.shape(g.nodes[-1].output[0]) == (sym("N"), 3, 2 * sym("H"), floordiv(3 * w, 2))
 
 
 # ------------------------------------------------- the same patterns, exported by torch

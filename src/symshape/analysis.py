@@ -18,7 +18,7 @@ from symshape.errors import ModelError
 from symshape.expr import Dim, Expr, product
 from symshape.facts import SymbolFacts
 from symshape.parse import is_identifier, parse_dim
-from symshape.program import Op, Program
+from symshape.program import ConstTensor, Op, Program
 from symshape.result import Analysis, Unresolved, Warning_
 from symshape.rules import lookup
 
@@ -43,6 +43,7 @@ class State:
     graph: ConstraintGraph
     shapes: dict[str, tuple[Dim, ...]] = field(default_factory=dict[str, tuple[Dim, ...]])
     elements: dict[str, tuple[Dim, ...]] = field(default_factory=dict[str, tuple[Dim, ...]])
+    floats: dict[str, tuple[float, ...]] = field(default_factory=dict[str, tuple[float, ...]])
     unresolved: list[Unresolved] = field(default_factory=list[Unresolved])
     warnings: list[Warning_] = field(default_factory=list[Warning_])
     fresh_memo: dict[tuple[str, ...], Expr] = field(default_factory=dict[tuple[str, ...], Expr])
@@ -123,6 +124,16 @@ class OpContext:
         if els is None or not all(isinstance(e, int) for e in els):
             return None
         return tuple(int(e) for e in els)  # type: ignore[arg-type]
+
+    def const_floats(self, i: int) -> tuple[float, ...] | None:
+        """Input ``i``'s contents when it is a small constant (float, or integer as floats)."""
+        if not self.has_input(i):
+            return None
+        floats = self.state.floats.get(self.op.inputs[i])
+        if floats is not None:
+            return floats
+        ints = self.const_ints(i)
+        return None if ints is None else tuple(float(v) for v in ints)
 
     def dtype(self, i: int) -> str | None:
         """The element type of input ``i`` when declared."""
@@ -274,11 +285,23 @@ def analyze(
 
 
 def _constants(program: Program, state: State) -> None:
+    """Initializers' dims and small contents; the float contents of Constant ops (scales)."""
     for value in program.values.values():
         if value.is_initializer and value.type is not None and value.type.dims is not None:
             state.shapes[value.name] = tuple(d if isinstance(d, int) else 0 for d in value.type.dims)
             if value.const is not None:
                 state.elements[value.name] = value.const
+            if value.floats is not None:
+                state.floats[value.name] = value.floats
+    for op in program.ops:
+        if op.op_type == "Constant" and op.outputs:
+            tensor = op.attrs.get("value")
+            if isinstance(tensor, ConstTensor) and tensor.floats is not None:
+                state.floats[op.outputs[0]] = tensor.floats
+            elif "value_floats" in op.attrs:
+                state.floats[op.outputs[0]] = tuple(op.attrs["value_floats"])
+            elif "value_float" in op.attrs:
+                state.floats[op.outputs[0]] = (op.attrs["value_float"],)
 
 
 def _walk(program: Program, state: State, progress: ProgressFn | None) -> None:

@@ -22,21 +22,24 @@ class TensorType:
 
 @dataclass(frozen=True)
 class ConstTensor:
-    """A tensor attribute (e.g. ONNX Constant's ``value``): dims, dtype, small integer contents."""
+    """A tensor attribute (e.g. ONNX Constant's ``value``): dims, dtype, and the contents of a
+    small tensor: ``values`` for integers, ``floats`` for floating-point ones (Resize scales)."""
 
     dims: tuple[int, ...]
     dtype: str
     values: tuple[int, ...] | None = None
+    floats: tuple[float, ...] | None = None
 
 
 @dataclass
 class Value:
-    """A named value. ``const`` holds the flattened contents of small integer constants."""
+    """A named value. ``const`` / ``floats`` hold the flattened contents of small constants."""
 
     name: str
     type: TensorType | None = None
     const: tuple[int, ...] | None = None
     is_initializer: bool = False
+    floats: tuple[float, ...] | None = None
 
 
 @dataclass

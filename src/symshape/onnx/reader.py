@@ -19,6 +19,7 @@ from symshape.errors import ModelError
 from symshape.program import ConstTensor, Op, Program, SourceDim, TensorType, Value
 
 MAX_CONST_ELEMENTS = 64
+_FLOAT_DTYPES = {"float32", "float64", "float16", "bfloat16"}
 _INT_DTYPES = {"int64", "int32", "int16", "int8", "uint8", "uint16", "uint32", "uint64", "bool"}
 
 
@@ -70,9 +71,20 @@ def tensor_const(t: onnx.TensorProto) -> ConstTensor:
     numel = math.prod(dims)
     values = None
     uses_external = t.data_location == onnx.TensorProto.EXTERNAL
-    if dtype in _INT_DTYPES and numel <= MAX_CONST_ELEMENTS and not uses_external:
-        values = _small_ints(t, numel)
-    return ConstTensor(dims, dtype, values)
+    floats = None
+    if numel <= MAX_CONST_ELEMENTS and not uses_external:
+        if dtype in _INT_DTYPES:
+            values = _small_ints(t, numel)
+        elif dtype in _FLOAT_DTYPES:
+            floats = _small_floats(t)
+    return ConstTensor(dims, dtype, values, floats)
+
+
+def _small_floats(t: onnx.TensorProto) -> tuple[float, ...] | None:
+    try:
+        return tuple(float(x) for x in numpy_helper.to_array(t).reshape(-1).tolist())
+    except Exception:  # noqa: BLE001 - malformed raw data: treat contents as unknown
+        return None
 
 
 def _small_ints(t: onnx.TensorProto, numel: int) -> tuple[int, ...] | None:
@@ -119,7 +131,7 @@ def graph_to_program(graph: onnx.GraphProto, opset: dict[str, int]) -> Program:
     values: dict[str, Value] = {}
     for t in graph.initializer:
         c = tensor_const(t)
-        values[t.name] = Value(t.name, TensorType(c.dtype, c.dims), c.values, is_initializer=True)
+        values[t.name] = Value(t.name, TensorType(c.dtype, c.dims), c.values, is_initializer=True, floats=c.floats)
     for vi in list(graph.value_info) + list(graph.output):
         if vi.name not in values:  # exporters may list initializers in value_info too
             values[vi.name] = Value(vi.name, _type_of(vi))

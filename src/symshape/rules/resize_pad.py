@@ -9,7 +9,7 @@ Resize scales are floats: a scale that is exactly a small fraction (2.0, 0.5, 1.
 ``floor(p*in/q)``; a float32 that rounds *up* from a small fraction ``p/q`` (``4/3``) gives the
 same under a size guard (float32 products); anything else gets a fresh symbol and a warning.
 Scales are read from tracked elements (e.g. ``Cast`` of an integer constant): the ONNX reader
-does not keep the contents of float constants yet.
+keeps the contents of small float constants for this.
 """
 
 from __future__ import annotations
@@ -209,7 +209,10 @@ def scaled_dim(ctx: OpContext, d: Dim, scale: Fraction | int, axis: int) -> Dim:
 
 
 def _scales(ctx: OpContext, i: int) -> tuple[Fraction, ...] | None:
-    """Scales from input ``i``: tracked elements are exact integer-valued floats."""
+    """Scales from input ``i``: constant floats (as float32), or tracked integer elements."""
+    floats = ctx.const_floats(i)
+    if floats:
+        return tuple(Fraction(_float32(f)) for f in floats)
     ints = _ints(ctx.elements(i) or ())
     return None if not ints else tuple(Fraction(v) for v in ints)
 
