@@ -240,11 +240,20 @@ def _lax_cases():
         "cumsum": (lambda x: jnp.cumsum(x, axis=0), ("n, 2",)),
         "repeat": (lambda x: jnp.repeat(x, 3, axis=0), ("n, 2",)),
         "triu": (lambda x: jnp.triu(x @ x.T), ("n, 4",)),
+        "sort": (lambda x: jnp.sort(x, axis=-1), ("n, b",)),
+        "scatter": (lambda x: x.at[0].set(1.0), ("n, 2",)),
+        "cond": (lambda x: lax.cond(x.sum() > 0, lambda a: a * 2, lambda a: a, x), ("n",)),
+        "composite erf": (lambda x: jax.scipy.special.erf(x), ("n",)),
+        "floor_div slice": (lambda x: x[: x.shape[0] // 2], ("n",)),
+        "maxpool": (lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID"),
+                    ("b, h, w, 3",)),
+        "split 2*b": (lambda x: jnp.split(x, 2, axis=0)[1], ("2*b, 3",)),
     }
 
 
 @pytest.mark.parametrize("name", ["gather", "dynamic_slice", "iota", "reduce_window", "conv strided", "reshape -1",
-                                  "pad negative", "cumsum", "repeat", "triu"])
+                                  "pad negative", "cumsum", "repeat", "triu", "sort", "scatter", "cond",
+                                  "composite erf", "floor_div slice", "maxpool", "split 2*b"])
 def test_lax_op_matches_jax(name: str) -> None:
     jax = pytest.importorskip("jax")
     import numpy as np

@@ -161,7 +161,7 @@ class _Builder:
             if full in ("func.return", "shape.assuming_yield", "stablehlo.return", "mhlo.return"):
                 outputs = [self.value(v, fn, program, values, prefix) for v in op.operands]
                 continue
-            if full == "func.call":
+            if full == "func.call" or full.endswith(".composite"):
                 self.emit_call(op, fn, program, values, stack, inlined, prefix)
                 continue
             if full == "shape.assuming" and op.regions:
@@ -170,9 +170,20 @@ class _Builder:
                 program.ops.append(Op("shape", "assuming", _op_name(results, fn, index, full, prefix), inner, results))
                 continue
             self.emit_op(op, index, fn, program, values, prefix)
-            if full.endswith(".while") and len(op.regions) == 2 and op.regions[1].blocks.first is not None:
-                program.ops[-1].subgraphs["body"] = self.region_program(op.regions[1].blocks.first, fn, stack, prefix)
+            if full.endswith((".while", ".case", ".if")):
+                self.attach_regions(op, program.ops[-1], fn, stack, prefix)
         return outputs
+
+    def attach_regions(self, op: Operation, emitted: Op, fn: str, stack: list[str], prefix: str) -> None:
+        """A loop's body (``body``) or each branch of a case/if (``branch<k>``) as a Program."""
+        blocks = [r.blocks.first for r in op.regions]
+        if any(b is None for b in blocks):
+            return
+        if op_full_name(op).endswith(".while"):
+            emitted.subgraphs["body"] = self.region_program(blocks[1], fn, stack, prefix)
+            return
+        for k, block in enumerate(blocks):
+            emitted.subgraphs[f"branch{k}"] = self.region_program(block, fn, stack, prefix)
 
     def region_program(self, block: Any, fn: str, stack: list[str], prefix: str) -> Program:
         """A loop body as a Program: its block arguments in, the yielded values out."""
@@ -202,7 +213,7 @@ class _Builder:
 
     def emit_call(self, op: Operation, fn: str, program: Program, values: dict[str, SSAValue] | None,
                   stack: list[str], inlined: list[str], prefix: str) -> None:
-        callee_name = py_attr(attr_of(op, "callee"))
+        callee_name = py_attr(attr_of(op, "callee") or attr_of(op, "decomposition"))
         callee = self.funcs.get(callee_name)
         inputs = [self.value(v, fn, program, values, prefix) for v in op.operands]
         outputs = [self.value(r, fn, program, values, prefix) for r in op.results]
@@ -492,7 +503,12 @@ def combined_program(views: Sequence[FuncView]) -> tuple[Program, list[str]]:
         program.values.update({k: v for k, v in p.values.items() if k not in program.values})
         program.inputs.extend(p.inputs)
         program.outputs.extend(p.outputs)
-        program.ops.extend(p.ops)
+        for op in p.ops:
+            label = op.attrs.get("symbol") if op.dialect == "func" and op.op_type == "arg" else None
+            if label is not None and not op.attrs.get("dim_variable") and stems[symbol_stem(op.name)] > 1:
+                attrs = {**op.attrs, "symbol": f"{view.name}.{label}"}
+                op = Op(op.dialect, op.op_type, op.name, op.inputs, op.outputs, attrs)
+            program.ops.append(op)
         facts.extend(view.facts)
     return program, facts
 

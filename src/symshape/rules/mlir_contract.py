@@ -283,3 +283,42 @@ def while_op(ctx: OpContext) -> None:
             ctx.set_output(i, dims)
         else:
             ctx.set_output(i, declared_dims(ctx, i))
+
+
+@mlir_rule(HLO, "sort")
+def sort(ctx: OpContext) -> None:
+    """Operands share one shape (a fact); each result has it. https://openxla.org/stablehlo/spec#sort"""
+    shape = same_shapes(ctx, list(range(ctx.num_inputs)), "sort operands")
+    for i in range(ctx.num_outputs):
+        ctx.set_output(i, shape)
+
+
+@mlir_rule(HLO, "scatter")
+def scatter(ctx: OpContext) -> None:
+    """Each result has the shape of its operand (the first inputs). https://openxla.org/stablehlo/spec#scatter"""
+    for i in range(ctx.num_outputs):
+        ctx.set_output(i, ctx.shape(i))
+
+
+@mlir_rule(HLO, "case", "if")
+def case(ctx: OpContext) -> None:
+    """A result's shape is the branches' common shape when they provably agree, else declared.
+
+    https://openxla.org/stablehlo/spec#case
+    """
+    branches = [ctx.op.subgraphs[k] for k in sorted(ctx.op.subgraphs) if k.startswith("branch")]
+    if not branches:
+        raise GiveUp("the branches are not available")
+    results: list[list[tuple[Dim, ...] | None]] = []
+    for body in branches:
+        for op in body.ops:
+            run_op(body, ctx.state, op)
+        results.append([ctx.state.shapes.get(name) for name in body.outputs])
+    for i in range(ctx.num_outputs):
+        shapes = [r[i] if i < len(r) else None for r in results]
+        first = shapes[0]
+        agree = first is not None and all(
+            s is not None and len(s) == len(first) and all(ctx.prove_eq(a, b) for a, b in zip(s, first, strict=True))
+            for s in shapes
+        )
+        ctx.set_output(i, first if agree and first is not None else declared_dims(ctx, i))

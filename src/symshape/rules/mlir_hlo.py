@@ -121,7 +121,22 @@ def binary(ctx: OpContext) -> None:
     """
     shape = same_shapes(ctx, [0, 1], "elementwise operands")
     fn = _BINARY_ELEMENTS.get(ctx.op.op_type)
-    ctx.set_output(0, shape, binary_elements(ctx, fn) if fn is not None else None)
+    values = binary_elements(ctx, fn) if fn is not None else None
+    if values is None and ctx.op.op_type in ("and", "or"):
+        values = _absorbed(ctx)
+    ctx.set_output(0, shape, values)
+
+
+def _absorbed(ctx: OpContext) -> tuple[Dim, ...] | None:
+    """``and`` with all-zero or (``i1``) ``or`` with all-one values on one side, the other unknown."""
+    absorbing = 0 if ctx.op.op_type == "and" else 1
+    if absorbing == 1 and ctx.output_dtype(0) != "i1":
+        return None
+    for i in (0, 1):
+        els = ctx.elements(i)
+        if els is not None and all(isinstance(e, int) and e == absorbing for e in els):
+            return els
+    return None
 
 
 _DIRECTIONS = {"GE": "GreaterOrEqual", "GT": "Greater", "LE": "LessOrEqual", "LT": "Less", "EQ": "Equal"}

@@ -284,6 +284,20 @@ class CustomCallFormat(HloOp):
         return cls.finish(parser, operands, {"call_target_name": target})
 
 
+class CompositeFormat(HloOp):
+    """``composite "chlo.erf" %x {decomposition = @impl, version = 1 : i32} : (A) -> R``."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> HloOp:
+        name = parser.parse_str_literal()
+        operands: list[UnresolvedOperand] = []
+        if (first := parser.parse_optional_unresolved_operand()) is not None:
+            operands.append(first)
+            while parser.parse_optional_punctuation(",") is not None:
+                operands.append(parser.parse_unresolved_operand())
+        return cls.finish(parser, operands, {"name": StringAttr(name)})
+
+
 class ReduceFormat(HloOp):
     """``reduce(%x init: %i) applies stablehlo.add across dimensions = [1] : T`` or with a
     ``reducer(%a: T, %b: T) { ... }`` region."""
@@ -482,6 +496,7 @@ KEYWORD_OPS: dict[str, dict[str, str]] = {
 SPECIAL: dict[str, type[HloOp]] = {
     "constant": ConstantFormat,
     "custom_call": CustomCallFormat,
+    "composite": CompositeFormat,
     "reduce": ReduceFormat,
     "while": WhileFormat,
     "convolution": ConvolutionFormat,
