@@ -143,7 +143,7 @@ class SymbolicDimOp(IRDLOperation):
             raise VerifyException(f"divisor must be at least 1, got {divisor}")
         if self.likely is not None and self.likely.elt_type != i64:
             raise VerifyException("likely values must be an array<i64: ...>")
-        self._verify_flags(value if value is not None else lo, value if value is not None else hi)
+        self._verify_flags(value if value is not None else (lo or 0), value if value is not None else hi)
         blo, bhi = self.bounds()
         for v in self.likely_values():
             if (blo is not None and v < blo) or (bhi is not None and v > bhi) or (divisor and v % divisor):

@@ -6,16 +6,12 @@ from collections.abc import Callable, Iterator
 
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
-    IndexType,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
-    NoneAttr,
-    TensorType,
     UnregisteredOp,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import Rewriter
 
 from symshape.mlir.dialects.constraint import GRAPH_FUNCTION
 
@@ -35,30 +31,11 @@ def const_int(value: SSAValue) -> int | None:
     return None
 
 
-def index_constant(rewriter: Rewriter, point: InsertPoint, k: int) -> SSAValue:
-    """Insert ``arith.constant k : index`` at ``point``."""
-    op = arith.ConstantOp(IntegerAttr(k, IndexType()))
-    rewriter.insert_op(op, point)
-    return op.result
-
-
-def is_index_like(t: Attribute) -> bool:
-    """Index or a signless integer type (the types shape scalars come in)."""
-    return isinstance(t, (IndexType, IntegerType))
-
-
 def data_functions(module: ModuleOp) -> Iterator[func.FuncOp]:
     """The module's functions with a body, except the constraint-graph function."""
     for op in module.ops:
         if isinstance(op, func.FuncOp) and op.body.blocks and op.sym_name.data != GRAPH_FUNCTION:
             yield op
-
-
-def strip_encoding(t: Attribute) -> Attribute:
-    """A ranked tensor type without its encoding (other types unchanged)."""
-    if isinstance(t, TensorType) and not isinstance(t.encoding, NoneAttr):
-        return TensorType(t.element_type, t.get_shape())
-    return t
 
 
 def with_type(rewriter: Rewriter, value: SSAValue, new: Attribute) -> SSAValue:

@@ -13,8 +13,8 @@ then xDSL's canonicalization and CSE. Dims are reified through the analysis in s
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, ModuleOp, TensorType
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -27,7 +27,12 @@ from xdsl.rewriter import InsertPoint
 from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
-from symshape.mlir.passes.ir_utils import const_int, index_constant, op_name
+from symshape.mlir.passes.ir_utils import const_int, op_name
+
+
+def index_constant(rewriter: PatternRewriter, point: InsertPoint, k: int) -> SSAValue:
+    """Insert ``arith.constant k : index`` at ``point``."""
+    return rewriter.insert(arith.ConstantOp(IntegerAttr(k, IndexType())), point).result
 
 
 def dims_of(rewriter: PatternRewriter, value: SSAValue, before: Operation) -> list[SSAValue] | None:
@@ -40,7 +45,7 @@ def dims_of(rewriter: PatternRewriter, value: SSAValue, before: Operation) -> li
     for axis, size in enumerate(t.get_shape()):
         if size == DYNAMIC_INDEX:
             dim = tensor.DimOp(value, index_constant(rewriter, point, axis))
-            rewriter.insert_op(dim, point)
+            rewriter.insert(dim, point)
             out.append(dim.result)
         else:
             out.append(index_constant(rewriter, point, size))
@@ -62,7 +67,7 @@ class ScalarizeShapeOf(RewritePattern):
         dims = dims_of(rewriter, op.operands[0], op)
         if not dims:
             return
-        rewriter.replace_op(op, tensor.FromElementsOp(*dims, result_type=rt))
+        rewriter.replace(op, tensor.FromElementsOp(*dims, result_type=rt))
 
 
 class ExtractFromElements(RewritePattern):
@@ -79,7 +84,7 @@ class ExtractFromElements(RewritePattern):
         element = source.elements[k]
         if element.type != op.result.type:
             return
-        rewriter.replace_op(op, [], [element])
+        rewriter.replace(op, [], [element])
 
 
 class StaticDim(RewritePattern):
@@ -93,7 +98,7 @@ class StaticDim(RewritePattern):
             return
         size = t.get_shape()[k]
         if size != DYNAMIC_INDEX:
-            rewriter.replace_op(op, [], [index_constant(rewriter, InsertPoint.before(op), size)])
+            rewriter.replace(op, [], [index_constant(rewriter, InsertPoint.before(op), size)])
 
 
 class FoldCast(RewritePattern):
@@ -106,9 +111,9 @@ class FoldCast(RewritePattern):
         if isinstance(inner, tensor.CastOp):
             source = inner.source
         if source.type == op.dest.type:
-            rewriter.replace_op(op, [], [source])
+            rewriter.replace(op, [], [source])
         elif source is not op.source:
-            rewriter.replace_op(op, tensor.CastOp(source, op.dest.type))
+            rewriter.replace(op, tensor.CastOp(source, op.dest.type))
 
 
 def scalarize(ctx: Context, module: ModuleOp) -> None:
