@@ -183,7 +183,7 @@ func.func @minus_one(%arg0: tensor<?x?xf32>) -> tensor<?xf32> {
 // before it, the one after the region keeps its own.
 func.func @dominance(%arg0: tensor<?xf32>) -> (index, index, index) {
   %c0 = arith.constant 0 : index
-  %nz = "stablehlo.unknown_op"(%arg0) : (tensor<?xf32>) -> tensor<?xf32>
+  %nz = "mhlo.opaque_op"(%arg0) : (tensor<?xf32>) -> tensor<?xf32>
   %first = "test.region"() ({
     %inner = tensor.dim %nz, %c0 : tensor<?xf32>
     "test.yield"(%inner) : (index) -> ()
@@ -200,7 +200,7 @@ func.func @dominance(%arg0: tensor<?xf32>) -> (index, index, index) {
 // CHECK-LABEL: func.func @dominance(%arg0: tensor<?xf32, [@S0]>) -> (index, index, index) {
 // CHECK-NEXT:    %c0 = arith.constant 0 : index
 // CHECK-NEXT:    %d = tensor.dim %arg0, %c0 : tensor<?xf32, [@S0]>
-// CHECK-NEXT:    %nz = "stablehlo.unknown_op"(%arg0) : (tensor<?xf32, [@S0]>) -> tensor<?xf32, [@S1]>
+// CHECK-NEXT:    %nz = "mhlo.opaque_op"(%arg0) : (tensor<?xf32, [@S0]>) -> tensor<?xf32, [@S1]>
 // CHECK-NEXT:    %first = "test.region"() ({
 // CHECK-NEXT:      %inner = tensor.dim %nz, %c0 : tensor<?xf32, [@S1]>
 // CHECK-NEXT:      "test.yield"(%inner) : (index) -> ()
