@@ -9,7 +9,7 @@ tensor types -> `TensorType` (``?`` is None; scalars are rank 0).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -84,7 +84,7 @@ def dense_const(attr: DenseIntOrFPElementsAttr) -> ConstTensor:
     if isinstance(etype, (IntegerType, IndexType)) and numel <= MAX_CONST:
         raw = attr.get_values()
         width1 = isinstance(etype, IntegerType) and etype.width.data == 1
-        values = tuple(int(v != 0) if width1 else int(v) for v in raw)
+        values = tuple(int(v != 0) if width1 else int(cast(int, v)) for v in raw)
     return ConstTensor(dims, dtype, values)
 
 
@@ -160,6 +160,12 @@ def attr_of(op: Operation, name: str) -> Attribute | None:
     if name in op.attributes:
         return op.attributes[name]
     return op.properties.get(name)
+
+
+def attr_value(op: Operation, name: str) -> Any:
+    """The Python view (`py_attr`) of attribute or property ``name``, or None."""
+    attr = attr_of(op, name)
+    return None if attr is None else py_attr(attr)
 
 
 def op_attrs(op: Operation) -> dict[str, Any]:

@@ -36,7 +36,7 @@ from symshape.analysis import ProgressFn, analyze
 from symshape.errors import ModelError
 from symshape.mlir.attributes import (  # re-exported: frontend users read attributes through it
     DialectAttr,
-    attr_of,
+    attr_value,
     op_attrs,
     op_full_name,
     py_attr,
@@ -213,7 +213,7 @@ class _Builder:
 
     def emit_call(self, op: Operation, fn: str, program: Program, values: dict[str, SSAValue] | None,
                   stack: list[str], inlined: list[str], prefix: str) -> None:
-        callee_name = py_attr(attr_of(op, "callee") or attr_of(op, "decomposition"))
+        callee_name = attr_value(op, "callee") or attr_value(op, "decomposition")
         callee = self.funcs.get(callee_name)
         inputs = [self.value(v, fn, program, values, prefix) for v in op.operands]
         outputs = [self.value(r, fn, program, values, prefix) for r in op.results]
@@ -264,12 +264,10 @@ def _attach_condition(op: Operation, attrs: dict[str, Any], inputs: list[str], n
         return
     name = op_full_name(cond)
     if name.endswith(".compare"):
-        raw = attr_of(cond, "comparison_direction")
-        value = py_attr(raw) if raw is not None else ""
+        value = attr_value(cond, "comparison_direction") or ""
         direction = str(value.fields.get("value") if isinstance(value, DialectAttr) else value).strip()
     elif name == "arith.cmpi":
-        raw = attr_of(cond, "predicate")
-        direction = _CMPI.get(py_attr(raw) if raw is not None else -1, "")
+        direction = _CMPI.get(attr_value(cond, "predicate"), "")
     else:
         return
     attrs["condition"] = {"direction": direction, "lhs": len(inputs), "rhs": len(inputs) + 1}
@@ -330,9 +328,9 @@ def jax_arg_dims(fn: func.FuncOp, funcs: dict[str, func.FuncOp] | None = None,
         arg_type = block.args[i].type
         if i in declared or not isinstance(arg_type, XTensorType):
             continue
-        dims = [None if d == DYNAMIC_INDEX else int(d) for d in arg_type.get_shape()]
-        dims[axis] = name if dims[axis] is None else dims[axis]
-        declared[i] = tuple(dims)
+        named: list[SourceDim] = [None if d == DYNAMIC_INDEX else int(d) for d in arg_type.get_shape()]
+        named[axis] = name if named[axis] is None else named[axis]
+        declared[i] = tuple(named)
     names = {w for dims in declared.values() for d in dims if isinstance(d, str) for w in _WORD.findall(d)}
     return declared, [f"{n} >= 1" for n in sorted(names - _FUNCTIONS)]
 
@@ -344,7 +342,7 @@ def _call_dim_names(block: Any, funcs: dict[str, func.FuncOp]) -> dict[tuple[int
     for op in block.ops:
         if op_full_name(op) != "func.call":
             continue
-        callee = funcs.get(py_attr(attr_of(op, "callee")))
+        callee = funcs.get(attr_value(op, "callee"))
         if callee is None:
             continue
         for k, operand in enumerate(op.operands):
@@ -354,7 +352,7 @@ def _call_dim_names(block: Any, funcs: dict[str, func.FuncOp]) -> dict[tuple[int
                 continue
             if op_full_name(source).endswith(".get_dimension_size") and source.operands:
                 arg = source.operands[0]
-                axis = py_attr(attr_of(source, "dimension"))
+                axis = attr_value(source, "dimension")
                 if getattr(arg, "owner", None) is block and isinstance(axis, int):
                     out.setdefault((arg.index, axis), name)  # type: ignore[attr-defined]
     return out
@@ -398,7 +396,7 @@ def _call_counts(module: ModuleOp) -> dict[str, int]:
     counts: dict[str, int] = {}
     for op in module.walk():
         if op_full_name(op) == "func.call":
-            callee = py_attr(attr_of(op, "callee"))
+            callee = attr_value(op, "callee")
             counts[callee] = counts.get(callee, 0) + 1
     return counts
 

@@ -16,6 +16,7 @@ maps the names back by position.
 
 from __future__ import annotations
 
+import importlib
 import re
 import weakref
 from collections.abc import Sequence
@@ -184,8 +185,8 @@ def _balanced_end(text: str, open_at: int) -> int:
 def jax_generic_text(text: str) -> str | None:
     """``text`` printed in generic form by jaxlib's MLIR (stablehlo and chlo loaded), or None."""
     try:
-        from jax._src.interpreters import mlir as jax_mlir
-        from jax._src.lib.mlir import ir
+        jax_mlir = importlib.import_module("jax._src.interpreters.mlir")
+        ir = importlib.import_module("jax._src.lib.mlir").ir
     except ImportError:
         return None
     import io

@@ -182,10 +182,9 @@ def _windowed(ctx: OpContext, n: int, params: list[tuple[Dim, ...]]) -> None:
     out = []
     for a in range(len(shape)):
         stride, ld, rd = strides[a], base[a], dil[a]
-        if not all(isinstance(v, int) for v in (stride, ld, rd)):
+        if not (isinstance(stride, int) and isinstance(ld, int) and isinstance(rd, int)):
             raise GiveUp("window strides and dilations must be constants")
-        out.append(_window_size(ctx, shape[a], window[a], pads[2 * a], pads[2 * a + 1], int(stride), int(ld),
-                                int(rd), a))
+        out.append(_window_size(ctx, shape[a], window[a], pads[2 * a], pads[2 * a + 1], stride, ld, rd, a))
     for i in range(ctx.num_outputs):
         ctx.set_output(i, out)
 

@@ -146,7 +146,7 @@ def compare_values(ctx: OpContext, direction: str, a: Dim, b: Dim) -> Dim | None
     """1/0 when ``a <direction> b`` is decided, else None."""
     if direction == "NE":
         r = compare(ctx, "Equal", a, b)
-        return None if r is None else 1 - int(r)
+        return None if not isinstance(r, int) else 1 - r
     name = _DIRECTIONS.get(direction)
     return None if name is None else compare(ctx, name, a, b)
 

@@ -98,10 +98,11 @@ def extract(ctx: OpContext) -> None:
     src = ctx.elements(0)
     index = [ctx.const_ints(i) for i in range(1, ctx.num_inputs)]
     value = None
-    if src is not None and all(ix is not None for ix in index) and all(isinstance(d, int) for d in dims):
+    static = [d for d in dims if isinstance(d, int)]
+    if src is not None and all(ix is not None for ix in index) and len(static) == len(dims):
         flat = 0
-        for ix, d in zip(index, dims, strict=True):
-            flat = flat * int(d) + (ix or (0,))[0]
+        for ix, d in zip(index, static, strict=True):
+            flat = flat * d + (ix or (0,))[0]
         value = (src[flat],) if 0 <= flat < len(src) else None
     ctx.set_output(0, (), value)
 

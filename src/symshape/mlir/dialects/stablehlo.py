@@ -12,10 +12,10 @@ form, which every MLIR parser accepts. https://openxla.org/stablehlo/spec
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import StringAttr
-from xdsl.ir import Attribute, Block, Dialect, Region
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -74,21 +74,25 @@ def parse_type_spec(parser: Parser) -> tuple[list[Attribute] | None, list[Attrib
     if parser.parse_optional_punctuation("(") is not None:
         ins: list[Attribute] = []
         if parser.parse_optional_punctuation(")") is None:
-            ins = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            ins = list(_types(parser))
             parser.parse_punctuation(")")
         parser.parse_punctuation("->")
         return ins, _parse_results(parser), []
-    plain = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    plain: list[Attribute] = list(_types(parser))
     if parser.parse_optional_punctuation("->") is not None:
         return plain, _parse_results(parser), []
     return None, None, plain
+
+
+def _types(parser: Parser) -> list[Attribute]:
+    return list(parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type))
 
 
 def _parse_results(parser: Parser) -> list[Attribute]:
     if parser.parse_optional_punctuation("(") is not None:
         if parser.parse_optional_punctuation(")") is not None:
             return []
-        out = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        out = _types(parser)
         parser.parse_punctuation(")")
         return out
     return [parser.parse_type()]
@@ -528,7 +532,7 @@ def op_class(dialect: str, mnemonic: str) -> type[HloOp]:
     if mnemonic in KEYWORD_OPS:
         body["KEYWORDS"] = KEYWORD_OPS[mnemonic]
         body["__annotations__"] = {"KEYWORDS": ClassVar[dict[str, str]]}
-    cls = type(_class_name(mnemonic), (base,), body)
+    cls = cast(type[HloOp], type(_class_name(mnemonic), (base,), body))
     return irdl_op_definition(cls)
 
 
@@ -541,7 +545,7 @@ MNEMONICS: tuple[str, ...] = (
 )
 
 
-def make_ops(dialect: str, extra: tuple[str, ...] = ()) -> list[type[HloOp]]:
+def make_ops(dialect: str, extra: tuple[str, ...] = ()) -> list[type[Operation]]:
     """One class per mnemonic (the HLO dialects share syntax and attribute names)."""
     return [op_class(dialect, m) for m in (*MNEMONICS, *extra)]
 
