@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     IndexType,
     IntegerAttr,
+    IntegerType,
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
@@ -42,7 +43,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i64,
 )
-from xdsl.ir import Attribute, Dialect
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -104,7 +105,7 @@ class SymbolicDimOp(IRDLOperation):
     lo = opt_attr_def(IntegerAttr[I64])
     hi = opt_attr_def(IntegerAttr[I64])
     divisor = opt_attr_def(IntegerAttr[I64])
-    likely = opt_attr_def(DenseArrayBase)
+    likely = opt_attr_def(DenseArrayBase[IntegerType])
     known_non_negative = opt_attr_def(UnitAttr)
     known_non_zero = opt_attr_def(UnitAttr)
     known_not_one = opt_attr_def(UnitAttr)
@@ -211,7 +212,9 @@ class BinaryPredicate(IRDLOperation):
 
     assembly_format = "$lhs `,` $rhs attr-dict"
 
-    def __init__(self, lhs: object, rhs: object, attributes: dict[str, Attribute] | None = None) -> None:
+    def __init__(
+        self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, attributes: dict[str, Attribute] | None = None
+    ) -> None:
         super().__init__(operands=[lhs, rhs], attributes=attributes or {})
 
 

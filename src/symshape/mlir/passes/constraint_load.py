@@ -19,7 +19,7 @@ assumptions, and the analysis makes them again where they are still needed.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func
@@ -214,8 +214,7 @@ def _read_graph(fn: func.FuncOp, symbols: dict[str, SymbolFacts]) -> list[Relati
     return out
 
 
-def _relation(op: Operation, read: object) -> Relation | None:
-    assert callable(read)
+def _relation(op: Operation, read: Callable[[SSAValue], Dim]) -> Relation | None:
     guard = "guard" in op.attributes
     defines = None
     if not guard and isinstance(op, (c.TiePredicateAffineEqOp, c.TiePredicateMulEqOp, c.TiePredicateEqOp)):

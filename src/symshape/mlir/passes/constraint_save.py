@@ -21,7 +21,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import func, tensor
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, StringAttr, TensorType, UnitAttr, i64
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FunctionType,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+    i64,
+)
 from xdsl.ir import Attribute, Operation, SSAValue, Use
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -86,7 +95,7 @@ def _fix_signature(fn: func.FuncOp) -> None:
     outs = list(fn.function_type.outputs.data)
     if returns and all([v.type for v in r.arguments] == [v.type for v in returns[0].arguments] for r in returns):
         outs = [v.type for v in returns[0].arguments]
-    fn.function_type = func.FunctionType.from_lists(ins, outs)
+    fn.function_type = FunctionType.from_lists(ins, outs)
 
 
 def fix_calls(module: ModuleOp, rewriter: Rewriter, shared: set[str]) -> None:
@@ -110,8 +119,8 @@ def fix_calls(module: ModuleOp, rewriter: Rewriter, shared: set[str]) -> None:
                 rewriter.insert_op(cast, InsertPoint.before(call))
                 call.operands[i] = cast.dest
         for res, want in zip(list(call.results), sig.outputs.data, strict=False):
-            if res.type != want and isinstance(want, TensorType):
-                old = res.type
+            old = res.type
+            if old != want and isinstance(want, TensorType) and isinstance(old, TensorType):
                 value = with_type(rewriter, res, want)
                 cast = tensor.CastOp(value, old)
                 rewriter.insert_op(cast, InsertPoint.after(call))

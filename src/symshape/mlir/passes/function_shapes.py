@@ -26,7 +26,7 @@ class FunctionShapes:
     analysis: Analysis
     tensors: dict[SSAValue, tuple[Dim, ...]] = field(default_factory=dict[SSAValue, tuple[Dim, ...]])
     scalars: dict[SSAValue, Dim] = field(default_factory=dict[SSAValue, Dim])
-    callees: list[func.FuncOp] = field(default_factory=list[func.FuncOp])
+    callees: list[func.FuncOp] = field(default_factory=lambda: [])
     """Functions inlined into this analysis (called once): their values share its symbols."""
 
     def __post_init__(self) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
+    FunctionType,
     IntegerAttr,
     ModuleOp,
     UnregisteredOp,
@@ -60,7 +61,7 @@ def map_function_types(rewriter: Rewriter, fn: func.FuncOp, fn_map: Callable[[At
     sig = fn.function_type
     ins = [fn_map(t) for t in sig.inputs.data]
     outs = [fn_map(t) for t in sig.outputs.data]
-    fn.function_type = func.FunctionType.from_lists(ins, outs)
+    fn.function_type = FunctionType.from_lists(ins, outs)
 
 
 def ancestor_in(block: Block, op: Operation) -> Operation | None:

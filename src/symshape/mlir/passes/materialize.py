@@ -112,7 +112,7 @@ class FoldCast(RewritePattern):
             source = inner.source
         if source.type == op.dest.type:
             rewriter.replace(op, [], [source])
-        elif source is not op.source:
+        elif source is not op.source and isinstance(op.dest.type, TensorType):
             rewriter.replace(op, tensor.CastOp(source, op.dest.type))
 
 

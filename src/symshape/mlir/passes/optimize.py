@@ -121,6 +121,8 @@ def remove_redundant_ops(fs: FunctionShapes, rewriter: Rewriter) -> int:
             continue
         src, res = op.operands[0], op.results[0]
         if src.type != res.type:
+            if not isinstance(res.type, TensorType):
+                continue
             cast = tensor.CastOp(src, res.type)
             rewriter.insert_op(cast, InsertPoint.before(op))
             fs.moved(res, cast.dest)
@@ -147,7 +149,7 @@ def refined_type(t: Attribute, dims: tuple[Dim, ...] | None) -> TensorType | Non
     return TensorType(t.element_type, shape, t.encoding) if changed else None
 
 
-def _cast_back_rigid_uses(fs: FunctionShapes, value: SSAValue, old_type: Attribute, rewriter: Rewriter) -> None:
+def _cast_back_rigid_uses(fs: FunctionShapes, value: SSAValue, old_type: TensorType, rewriter: Rewriter) -> None:
     for use in list(value.uses):
         if tolerant_user(use.operation):
             continue
@@ -185,6 +187,7 @@ def refine_types(fs: FunctionShapes, rewriter: Rewriter) -> int:
             if new is None:
                 continue
             old_type = res.type
+            assert isinstance(old_type, TensorType)  # refined_type returns None otherwise
             value = with_type(rewriter, res, new)
             fs.moved(res, value)
             _cast_back_rigid_uses(fs, value, old_type, rewriter)
