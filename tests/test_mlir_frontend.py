@@ -253,6 +253,19 @@ def expect(got: object, *, best: object, current: object) -> None:
     assert got == current, f"got {got!r}; the current behaviour is {current!r} (best would be {best!r})"
 
 
+def test_seed000_dynamic_conv_and_dynamic_pad_keep_dims() -> None:
+    """Seed 000, stage one: a stride-1 dynamic_conv padded by the kernel keeps its spatial
+    dims; a dynamic_pad of axis 1 only keeps axis 0."""
+    result = analyze_mlir_file(INPUTS / "seed000_conv_pad.mlir")
+    for axis in (0, 1, 2):
+        assert result.same_dim(("@main:%y", axis), ("@main:%x", axis)) is True
+    assert result.shape("@main:%y")[3] == 8
+    assert result.same_dim(("@main:%q", 0), ("@main:%p", 0)) is True
+    for p1 in (0, 1, 5):
+        assert evaluate(result.shape("@main:%q")[1], {"p_d1": p1}) == p1 + 3
+    assert not result.guards() and not result.warnings
+
+
 # ------------------------------------------------------------------------------ jax.export
 
 

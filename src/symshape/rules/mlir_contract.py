@@ -123,9 +123,9 @@ def _window_size(ctx: OpContext, d: Dim, k: Dim, lo: Dim, hi: Dim, stride: int, 
     dilated_in = d if ld == 1 else add(mul(smax(add(d, -1), 0), ld), 1)
     dilated_k = k if rd == 1 else add(mul(add(k, -1), rd), 1)
     span = ctx.graph.canon(add(add(add(dilated_in, lo), hi), mul(dilated_k, -1)))
-    if not ctx.graph.facts.prove_ge(span, 0):
-        reason = f"the padded input covers the dilated window on spatial axis {axis}"
-        ctx.guard(span, ">=", 0, "convolution window", reason)
+    if not ctx.graph.facts.prove_ge(span, -stride):  # floor(span/stride) + 1 >= 0 exactly when span >= -stride
+        reason = f"the padded input is not shorter than the dilated window less the stride on spatial axis {axis}"
+        ctx.guard(span, ">=", -stride, "convolution window", reason)
     return ctx.graph.canon(add(floordiv(span, stride), 1))
 
 
