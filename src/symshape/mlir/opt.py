@@ -47,18 +47,6 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {name: _loader(target) for name, target in PASSES.items()}
 
 
-def available_passes() -> list[str]:
-    """The names of the passes whose module is installed, sorted."""
-    out: list[str] = []
-    for name, load in get_all_passes().items():
-        try:
-            load()
-        except ModuleNotFoundError:
-            continue
-        out.append(name)
-    return sorted(out)
-
-
 def make_pass(name: str, facts: Sequence[str] = ()) -> ModulePass:
     """An instance of the pass called ``name``, with ``facts`` when it takes them."""
     loaders = get_all_passes()

@@ -26,6 +26,7 @@ checked at run time), not a fact; ``reason`` and ``origin`` say why and where.
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -76,8 +77,9 @@ def symbol_encoding(attr: Attribute) -> tuple[str, ...] | None:
     return tuple(names)
 
 
+@functools.cache
 def make_encoding(names: tuple[str, ...]) -> ArrayAttr[SymbolRefAttr]:
-    """The ``[@S0, @C10]`` encoding for ``names``."""
+    """The ``[@S0, @C10]`` encoding for ``names`` (attributes are immutable: cached)."""
     return ArrayAttr([SymbolRefAttr(n) for n in names])
 
 

@@ -29,7 +29,7 @@ from symshape.mlir.passes.function_shapes import FunctionShapes
 
 @dataclass
 class Symbols:
-    """Canonical symbol names for the dims of a module (see the module docstring)."""
+    """Canonical symbol names for the dims of a module (the rules: `symshape.mlir.passes.constraint_save`)."""
 
     names: dict[tuple[int, Dim], str] = field(default_factory=dict[tuple[int, Dim], str])
     order: list[tuple[int, Dim, str]] = field(default_factory=list[tuple[int, Dim, str]])
