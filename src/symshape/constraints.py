@@ -224,7 +224,7 @@ class ConstraintGraph:
         d = self.canon(d)
         decided = self.facts.prove_eq(d, 0)
         if decided is False:
-            self._contradiction(origin, ctx)
+            self._contradiction(origin, ctx, self._facts_text(d))
         if decided or isinstance(d, int):
             return
         d = self._cancel(d)
@@ -340,7 +340,7 @@ class ConstraintGraph:
                 facts.hi is not None and lo is not None and lo > facts.hi
             )
         if not ok:
-            self._contradiction(origin, ctx, extra=f"'{name}' must lie in {_range(facts)}{_div(facts)}")
+            self._contradiction(origin, ctx, extra=f"'{name}' lies in {_range(facts)}{_div(facts)}")
 
     def _track_users(self, name: str) -> None:
         value = self._bind[name]
@@ -395,6 +395,9 @@ class ConstraintGraph:
         c = self.canon(d)
         name = as_symbol(c)
         if name is not None:
+            if self.facts.get(name).divisor % k:
+                self._fact_origin[name] = origin
+                self._range_set.add(name)
             self.facts.restrict(name, divisor=k)
             self.recheck()
         elif isinstance(c, int) and c % k:
@@ -413,6 +416,19 @@ class ConstraintGraph:
         origin = self._fact_origin.get(name)
         return str(origin) if origin else "an earlier fact"
 
+    def _facts_text(self, d: Dim) -> str:
+        """The declared facts of the symbols in ``d`` that no other constraint set (those are
+        named with their origin by `_sources_text`)."""
+        lo, hi = self.facts.tight_bounds(d)
+        by_range = (lo is not None and lo > 0) or (hi is not None and hi < 0)
+        parts: list[str] = []
+        for name in sorted(d.free) if isinstance(d, Expr) else ():
+            f = self.facts.get(name)
+            shown = (f.lo is not None or f.hi is not None) if by_range else f.divisor > 1
+            if name not in self._range_set and shown:
+                parts.append(f"'{name}' lies in {_range(f)}{_div(f)}")
+        return "; ".join(parts)
+
     def _sources_text(self, dims: tuple[Dim, ...]) -> str:
         """``; 'n' = 'a*b' since <origin>; 'm' in [0, 5] since <origin>`` for the symbols of
         ``dims`` that were bound or range-restricted by another constraint."""
@@ -424,7 +440,8 @@ class ConstraintGraph:
                 value = bound[0] if isinstance(bound[0], int) else f"'{bound[0]}'"
                 sources.append(f"'{name}' = {value} since {bound[1]}")
             elif name in self._range_set:
-                sources.append(f"'{name}' in {_range(self.facts.get(name))} since {self._fact_source(name)}")
+                f = self.facts.get(name)
+                sources.append(f"'{name}' in {_range(f)}{_div(f)} since {self._fact_source(name)}")
         return "".join(f"; {s}" for s in sources)
 
     def _contradiction(self, origin: Origin, ctx: Ctx, extra: str = "") -> NoReturn:
@@ -462,7 +479,7 @@ def _range(f: SymbolFacts) -> str:
 
 
 def _div(f: SymbolFacts) -> str:
-    return f" and be a multiple of {f.divisor}" if f.divisor > 1 else ""
+    return f" and is a multiple of {f.divisor}" if f.divisor > 1 else ""
 
 
 def _drop_one(mono: Mono, atom: Atom) -> Mono:

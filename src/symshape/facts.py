@@ -90,6 +90,7 @@ class Facts:
         self.version = 0
         self._bounds: dict[Dim, Interval] = {}
         self._simplified: dict[Expr, Dim] = {}
+        self._floor_forms: dict[Expr, Dim] = {}
 
     def copy(self) -> Facts:
         """An independent copy (for trying hypotheses)."""
@@ -138,6 +139,7 @@ class Facts:
         self.version += 1
         self._bounds.clear()
         self._simplified.clear()
+        self._floor_forms.clear()
 
     # ----------------------------------------------------------------- bounds
     def bounds(self, d: Dim) -> Interval:
@@ -239,17 +241,15 @@ class Facts:
     def prove_eq(self, a: Dim, b: Dim) -> bool | None:
         """True (proven equal), False (proven different) or None (unknown).
 
-        Decides on the simplified difference, then on its form with every ``Mod`` written as
-        floors (`symshape.expr.expand_mod`), where ``Mod(n, k)`` and ``n - k*floor(n/k)`` meet.
+        Decides on the simplified difference, then on its `floor_form`, where ``Mod(n, k)`` and
+        ``n - k*floor(n/k)`` meet.
         """
         if a is b:
             return True
-        diff = self.simplify(add(a, mul(b, -1)))
-        answer = self._decide_zero(diff)
+        diff = add(a, mul(b, -1))
+        answer = self._decide_zero(self.simplify(diff))
         if answer is None and isinstance(diff, Expr):
-            expanded = expand_mod(diff)
-            if expanded is not diff:
-                answer = self._decide_zero(map_atoms(expanded, self._simplify_atom))
+            answer = self._decide_zero(self.floor_form(diff))
         return answer
 
     def _decide_zero(self, d: Dim) -> bool | None:
@@ -311,18 +311,41 @@ class Facts:
             self._simplified[d] = done
         return done
 
+    def floor_form(self, d: Dim) -> Dim:
+        """``d`` with every ``Mod`` written as floors (`symshape.expr.expand_mod`), at every depth,
+        and the atom rules applied but no contraction back to ``Mod``: the form in which
+        `prove_eq` decides what `simplify`'s mixed Mod/floor forms leave open (cached)."""
+        if isinstance(d, int):
+            return d
+        done = self._floor_forms.get(d)
+        if done is None:
+            expanded = expand_mod(d)
+            if all(isinstance(a, Sym) for a in d.atoms):
+                done = expanded
+            else:
+                done = map_atoms(expanded, self._floor_atom)
+            self._floor_forms[d] = done
+        return done
+
     def _simplify_atom(self, atom_expr: Dim) -> Dim:
+        return self._atom_step(atom_expr, self.simplify)
+
+    def _floor_atom(self, atom_expr: Dim) -> Dim:
+        return self._atom_step(atom_expr, self.floor_form)
+
+    def _atom_step(self, atom_expr: Dim, again: Callable[[Dim], Dim]) -> Dim:
+        """Simplify one atom's operands with ``again``, then apply the first matching atom rule."""
         atom = single_atom(atom_expr)
         if atom is None or isinstance(atom, Sym):
             return atom_expr
-        rebuilt = atom.rebuild(self.simplify)
+        rebuilt = atom.rebuild(again)
         atom = single_atom(rebuilt)
         if atom is None or isinstance(atom, Sym):
-            return rebuilt if rebuilt is atom_expr else self.simplify(rebuilt)
+            return rebuilt if rebuilt is atom_expr else again(rebuilt)
         for rule in ATOM_RULES:
             out = rule(self, atom)
             if out is not None:
-                return self.simplify(out)
+                return again(out)
         return rebuilt
 
 
@@ -445,6 +468,12 @@ def _mod_small(f: Facts, a: Atom) -> Dim | None:
     return None
 
 
+def _mod_neg_small(f: Facts, a: Atom) -> Dim | None:
+    if isinstance(a, ModAtom) and f.prove_le(a.num, -1) and _ge(f, add(a.num, a.den), 0):
+        return add(a.num, a.den)
+    return None
+
+
 def _minmax_dominated(f: Facts, a: Atom) -> Dim | None:
     if not isinstance(a, (MaxAtom, MinAtom)):
         return None
@@ -476,32 +505,57 @@ ATOM_RULES: tuple[AtomRule, ...] = (
     _mod_exact,  # Mod(q*d, d) -> 0                            when d != 0
     _mod_split,  # Mod(d*q + r, d) -> Mod(r, d)                when d != 0 (d one monomial)
     _mod_small,  # Mod(n, d) -> n                              when 0 <= n < d
+    _mod_neg_small,  # Mod(n, d) -> n + d                      when -d <= n < 0
     _minmax_dominated,  # Max(a, b) -> a, Min(a, b) -> b        when a >= b
 )
 
 
 def _contract_mod(d: Dim) -> Dim:
-    """Rewrite ``m*n - m*k*floor(n/k)`` inside ``d`` as ``m*Mod(n, k)`` when it shortens ``d``."""
-    changed = True
-    while changed and isinstance(d, Expr):
-        changed = False
-        for mono, coeff in d.terms:
-            atom = mono[0] if len(mono) == 1 else None
-            if not isinstance(atom, FloorDiv) or not isinstance(atom.den, int) or coeff % atom.den:
+    """Rewrite ``m*n - m*k*floor(n/k)`` inside ``d`` as ``m*Mod(n, k)`` when it shortens ``d``
+    (``k`` a constant or a single monomial ``c*u``; an identity wherever the floor is defined)."""
+    while isinstance(d, Expr):
+        shorter = _contract_once(d)
+        if shorter is None:
+            break
+        d = shorter
+    return d
+
+
+def _contract_once(d: Expr) -> Dim | None:
+    for mono, coeff in d.terms:
+        for atom in mono:
+            m = _mod_multiplier(mono, coeff, atom)
+            if m is None or not isinstance(atom, FloorDiv):
                 continue
-            m = -coeff // atom.den  # d holds -m*k*floor(n/k)
             k, n = atom.den, atom.num
-            expanded = add(mul(from_terms({mono: 1}), k), mul(n, -1))  # k*floor(n/k) - n
+            expanded = add(mul(from_terms({(atom,): 1}), k), mul(n, -1))  # k*floor(n/k) - n
             cand = add(add(d, mul(expanded, m)), mul(mod(n, k), m))
             if isinstance(cand, int) or len(cand.terms) < len(d.terms):
-                d, changed = cand, True
-                break
-    return d
+                return cand
+    return None
+
+
+def _mod_multiplier(mono: Mono, coeff: int, atom: Atom) -> int | None:
+    """``m`` when the term ``coeff*mono`` is ``-m*k*floor(n/k)`` for the floor ``atom``."""
+    if not isinstance(atom, FloorDiv):
+        return None
+    rest = list(mono)
+    rest.remove(atom)
+    den = atom.den
+    if isinstance(den, int):
+        unit, scale = (), den
+    else:
+        if len(den.terms) != 1:
+            return None
+        unit, scale = den.terms[0]
+    if tuple(rest) != unit or coeff % scale:
+        return None
+    return -coeff // scale
 
 
 ExprRule = Callable[[Dim], Dim]
 EXPR_RULES: tuple[ExprRule, ...] = (
-    _contract_mod,  # n - k*floor(n/k) -> Mod(n, k)             always (k > 0 constant)
+    _contract_mod,  # n - k*floor(n/k) -> Mod(n, k)             always (k a monomial)
 )
 
 # Kept for callers of the first version of this module.
