@@ -13,7 +13,9 @@ import pytest
 
 from symshape.mlir.opt import SPLIT_MARKER, parse_text, print_module, run_passes
 
-pytestmark = pytest.mark.skipif(shutil.which("iree-opt") is None, reason="needs iree-opt (pip install iree-base-compiler)")
+pytestmark = pytest.mark.skipif(
+    shutil.which("iree-opt") is None, reason="needs iree-opt (pip install iree-base-compiler)"
+)
 
 HERE = Path(__file__).parent
 FILECHECK = HERE / "filecheck"

@@ -126,8 +126,20 @@ def _free(d: Dim) -> set[str]:
     return set() if isinstance(d, int) else set(d.free)
 
 
-@pytest.mark.parametrize("name", ["add_broadcast", "concat_reshape", "matmul_reduce", "slice_mul", "concat_2b",
-                                  "attention", "conv", "while", "pad_transpose"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "add_broadcast",
+        "concat_reshape",
+        "matmul_reduce",
+        "slice_mul",
+        "concat_2b",
+        "attention",
+        "conv",
+        "while",
+        "pad_transpose",
+    ],
+)
 def test_result_types_match_jax_at_run_time(name: str) -> None:
     """The pass's result encodings, evaluated through the saved constraint graph at concrete
     sizes, equal the shapes jax computes; every saved fact holds at those sizes."""
@@ -171,6 +183,11 @@ def _check_facts(loaded: LoadedConstraints, values: dict[str, int]) -> None:
         if r.guard or not (_free(r.lhs) | _free(r.rhs)) <= values.keys():
             continue
         lhs, rhs = evaluate(r.lhs, values), evaluate(r.rhs, values)
-        holds = {"==": lhs == rhs, "!=": lhs != rhs, "<": lhs < rhs, "<=": lhs <= rhs,
-                 "divisible": rhs != 0 and lhs % rhs == 0}[r.rel]
+        holds = {
+            "==": lhs == rhs,
+            "!=": lhs != rhs,
+            "<": lhs < rhs,
+            "<=": lhs <= rhs,
+            "divisible": rhs != 0 and lhs % rhs == 0,
+        }[r.rel]
         assert holds, (r, values)

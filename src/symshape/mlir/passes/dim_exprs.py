@@ -167,6 +167,9 @@ class ArithReader:
             return op.value.value.data if isinstance(op.value, IntegerAttr) else None
         if isinstance(op, arith.IndexCastOp):
             return self.read(op.input)
+        if isinstance(op, arith.SubiOp) and (rem := _mod_pattern(op)) is not None:
+            n, d = (self.read(v) for v in rem)
+            return None if n is None or d is None else mod(n, d)
         fn = _READERS.get(type(op)) if isinstance(op, Operation) else None
         if fn is not None and len(op.operands) == 2:  # type: ignore[union-attr]
             a, b = (self.read(x) for x in op.operands)  # type: ignore[union-attr]
@@ -177,6 +180,17 @@ class ArithReader:
                 return None
             return floordiv(a, b) if isinstance(op, arith.DivSIOp) else mod(a, b)
         return self.leaf(value)
+
+
+def _mod_pattern(op: arith.SubiOp) -> tuple[SSAValue, SSAValue] | None:
+    """``n - d * floor(n/d)`` (how `ArithBuilder` writes ``Mod(n, d)``) -> ``(n, d)``."""
+    prod = op.rhs.owner
+    if not isinstance(prod, arith.MuliOp):
+        return None
+    quotient = prod.rhs.owner
+    if isinstance(quotient, arith.FloorDivSIOp) and quotient.lhs is op.lhs and quotient.rhs is prod.lhs:
+        return op.lhs, prod.lhs
+    return None
 
 
 # ---------------------------------------------------------------------- affine
