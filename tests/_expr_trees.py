@@ -18,6 +18,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from symshape.expr import Dim, ceildiv, floordiv, mod, smax, smin, sym
+from symshape.facts import Facts
 
 Tree = tuple[Any, ...]
 FREE = ("a", "b", "c")
@@ -95,6 +96,28 @@ polynomials = st.recursive(
 envs = st.fixed_dictionaries(
     {**{n: st.integers(-7, 12) for n in FREE}, **{n: st.integers(1, 9) for n in POSITIVE}}
 )
+
+
+@st.composite
+def facts_and_envs(draw: st.DrawFn) -> tuple[Facts, list[dict[str, int]]]:
+    """Random per-symbol facts (range, divisor) and assignments that satisfy them."""
+    f = Facts()
+    choices: dict[str, list[int]] = {}
+    for name in NAMES:
+        low = 1 if name in POSITIVE else -8
+        lo = draw(st.one_of(st.none(), st.integers(low, 6)))
+        hi = draw(st.one_of(st.none(), st.integers(max(lo if lo is not None else low, low), 16)))
+        divisor = draw(st.sampled_from([1, 1, 2, 3, 4]))
+        if name in POSITIVE and lo is None:
+            lo = 1
+        span = range(lo if lo is not None else -12, (hi if hi is not None else 20) + 1)
+        if not [v for v in span if v % divisor == 0]:
+            divisor = 1
+        f.restrict(name, lo=lo, hi=hi, divisor=divisor)
+        choices[name] = [v for v in span if f.get(name).admits(v)]
+    envs = draw(st.lists(st.fixed_dictionaries({k: st.sampled_from(v) for k, v in choices.items()}),
+                         min_size=3, max_size=6))
+    return f, envs
 
 
 # ------------------------------------------------------------------ seeded random trees

@@ -10,32 +10,10 @@ from hypothesis import strategies as st
 from symshape.constraints import ConstraintGraph, Origin
 from symshape.expr import Dim, ceildiv, evaluate, expand_mod, floordiv, mod, smax, smin, sym
 from symshape.facts import Facts, SymbolFacts
-from tests._expr_trees import NAMES, POSITIVE, build, naive, text, trees
+from tests._expr_trees import build, facts_and_envs, naive, text, trees
 
 a, b, c, n, m = sym("a"), sym("b"), sym("c"), sym("n"), sym("m")
 ORIGIN = Origin("input", "x", "dim 0")
-
-
-@st.composite
-def facts_and_envs(draw: st.DrawFn) -> tuple[Facts, list[dict[str, int]]]:
-    """Random per-symbol facts (range, divisor) and assignments that satisfy them."""
-    f = Facts()
-    choices: dict[str, list[int]] = {}
-    for name in NAMES:
-        low = 1 if name in POSITIVE else -8
-        lo = draw(st.one_of(st.none(), st.integers(low, 6)))
-        hi = draw(st.one_of(st.none(), st.integers(max(lo if lo is not None else low, low), 16)))
-        divisor = draw(st.sampled_from([1, 1, 2, 3, 4]))
-        if name in POSITIVE and lo is None:
-            lo = 1
-        span = range(lo if lo is not None else -12, (hi if hi is not None else 20) + 1)
-        if not [v for v in span if v % divisor == 0]:
-            divisor = 1
-        f.restrict(name, lo=lo, hi=hi, divisor=divisor)
-        choices[name] = [v for v in span if f.get(name).admits(v)]
-    envs = draw(st.lists(st.fixed_dictionaries({k: st.sampled_from(v) for k, v in choices.items()}),
-                         min_size=3, max_size=6))
-    return f, envs
 
 
 def _within(value: int, bounds: tuple[int | None, int | None]) -> bool:
