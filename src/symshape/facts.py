@@ -158,9 +158,15 @@ class Facts:
         return cached
 
     def tight_bounds(self, d: Dim) -> Interval:
-        """The intersection of the bounds of ``d`` and of its simplified form (both sound)."""
+        """The bounds of ``d`` intersected with those of its form with ``n - k*floor(n/k)``
+        contracted to ``Mod(n, k)`` (both sound; the second is tight where the first is not).
+
+        Deliberately not the full `simplify`: the rules ask for bounds of new differences all the
+        time, and simplifying each of those would multiply the cost of every rule check."""
         lo, hi = self.bounds(d)
-        s = self.simplify(d)
+        if isinstance(d, int) or not any(isinstance(a, FloorDiv) for a in d.atoms):
+            return lo, hi
+        s = _contract_mod(d)
         if s is d:
             return lo, hi
         slo, shi = self.bounds(s)
