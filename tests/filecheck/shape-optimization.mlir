@@ -210,3 +210,21 @@ func.func @dominance(%arg0: tensor<?xf32>) -> (index, index, index) {
 // CHECK-NEXT:      "test.yield"(%outer) : (index) -> ()
 // CHECK-NEXT:    }) : () -> index
 // CHECK-NEXT:    func.return %first, %outer, %d : index, index, index
+
+// -----
+
+// Seed 000's op-based schema: a tie_shape says dim 1 of %arg0 is its dim 0; the types say it
+// afterwards, and the tie goes.
+func.func @tied(%arg0: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %d0 = tensor.dim %arg0, %c0 : tensor<?x?xf32>
+  %t = symshape.tie_shape %arg0, %d0, %d0 : tensor<?x?xf32>
+  %0 = "mhlo.abs"(%t) : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// CHECK:       symshape.symbolic_dim @S0{{$}}
+// CHECK-NOT:   symshape.symbolic_dim
+// CHECK-LABEL: func.func @tied(%arg0: tensor<?x?xf32, [@S0, @S0]>) -> tensor<?x?xf32, [@S0, @S0]> {
+// CHECK-NEXT:    %0 = "mhlo.abs"(%arg0) : (tensor<?x?xf32, [@S0, @S0]>) -> tensor<?x?xf32, [@S0, @S0]>
+// CHECK-NEXT:    func.return %0

@@ -192,7 +192,8 @@ class TieShapeOp(IRDLOperation):
     dims = var_operand_def(IndexType)
     result = result_def(T)
 
-    traits = traits_def(Pure())
+    # Not Pure on purpose: the op states a fact, so canonicalization must not drop it when its
+    # result is unused (shape-optimization removes it itself once the types carry the fact).
     assembly_format = "$value (`,` $dims^)? attr-dict `:` type($value)"
 
     def verify_(self) -> None:

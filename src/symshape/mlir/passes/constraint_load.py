@@ -2,8 +2,9 @@
 
 What a previous run (or a user, or a frontend) wrote is read and then removed, so the pass can
 write it afresh: the ``symshape.symbolic_dim`` ops, the ``@shape_constraint_graph`` function,
-the ``[@S0, @C10]`` encodings of tensor types, and ``symshape.tie_shape`` ops (replaced by their
-operand). It becomes facts in ``--assume`` syntax over each function's argument symbols:
+and the ``[@S0, @C10]`` encodings of tensor types. ``symshape.tie_shape`` ops stay for the
+analysis (their rule makes them facts) and go afterwards (`remove_tie_shapes`). The rest becomes
+facts in ``--assume`` syntax over each function's argument symbols:
 
 * arguments whose encodings share a symbol have equal dims; ``@C10`` pins a dim to 10;
 * a symbol bound to an argument dim lends it its range, divisor and likely values (unless a
@@ -277,11 +278,17 @@ def load_constraints(module: ModuleOp) -> LoadedConstraints:
             for i, r in enumerate(op.results)
             if isinstance(r.type, TensorType) and (names := c.symbol_encoding(r.type.encoding)) is not None
         ]
-        for tie in [op for op in fn.body.walk() if isinstance(op, c.TieShapeOp)]:
-            tie.result.replace_all_uses_with(tie.value)
-            rewriter.erase_op(tie)
         map_function_types(rewriter, fn, _strip)
     return out
+
+
+def remove_tie_shapes(module: ModuleOp) -> None:
+    """Replace each ``symshape.tie_shape`` by its operand (after the analysis read it: the
+    encoded types say the same from then on)."""
+    for fn in data_functions(module):
+        for tie in [op for op in fn.body.walk() if isinstance(op, c.TieShapeOp)]:
+            tie.result.replace_all_uses_with(tie.value)
+            Rewriter.erase_op(tie)
 
 
 def argument_names(values: dict[str, SSAValue], fn: func.FuncOp) -> list[str]:
@@ -293,4 +300,4 @@ def argument_names(values: dict[str, SSAValue], fn: func.FuncOp) -> list[str]:
     return [by_value.get(a, "") if isinstance(a, BlockArgument) else "" for a in entry.args]
 
 
-__all__ = ["LoadedConstraints", "argument_names", "free_symbols", "load_constraints"]
+__all__ = ["LoadedConstraints", "argument_names", "free_symbols", "load_constraints", "remove_tie_shapes"]

@@ -32,6 +32,7 @@ from symshape.mlir.passes.constraint_load import (
     argument_dims,
     argument_names,
     load_constraints,
+    remove_tie_shapes,
 )
 from symshape.mlir.passes.constraint_materialize import remove_materialized
 from symshape.mlir.passes.constraint_save import save_constraints
@@ -60,6 +61,7 @@ class ShapeOptimizationPass(ModulePass):
         created = [o for fn in data_functions(op) for o in loaded.materialize(fn)]
         functions = analyze_functions(op, loaded, self.facts)
         remove_materialized(created)
+        remove_tie_shapes(op)
         for fs in functions:
             optimize_function(fs)
         scalarize(ctx, op)
