@@ -1,7 +1,10 @@
 """``shape-optimization``: seed 000's re-entrant shape optimization pass.
 
-1. **Load** the constraint IR already in the module as user facts, and remove it
-   (`symshape.mlir.passes.constraint_load`).
+1. **Load** the constraint IR already in the module, and remove it: argument encodings, symbol
+   facts and predicates become user facts (`symshape.mlir.passes.constraint_load`); what
+   concerns intermediate values becomes ``symshape.tie_shape``/predicate ops the analysis reads
+   (`symshape.mlir.passes.constraint_materialize`). It is read first, before canonicalization
+   can fold away an op whose type carried it.
 2. **Materialize** the shape computation: scalarize shape tensors, canonicalize, CSE
    (`symshape.mlir.passes.materialize`).
 3. **Analyze** each function with the shared engine (`symshape.analysis`), under the loaded
@@ -74,11 +77,13 @@ def analyze_functions(module: ModuleOp, loaded: LoadedConstraints, user_facts: S
 
     out: list[FunctionShapes] = []
     used: set[str] = set()
+    known: set[str] = set()
     for view in module_to_programs(module):
         fn_name = view.func.sym_name.data
         args = argument_names(view.values, view.func)
         facts = loaded.facts_for(fn_name, view.program, args)
         symbols = _input_symbols(view.program)
+        known |= symbols
         mine = [f for f in user_facts if _names(f) <= symbols]
         used.update(mine)
         analysis = analyze(view.program, facts=[*view.facts, *facts, *mine], source=f"@{fn_name}")
@@ -88,8 +93,8 @@ def analyze_functions(module: ModuleOp, loaded: LoadedConstraints, user_facts: S
     unused = [f for f in user_facts if f not in used]
     if unused and out:
         raise UserFactError(
-            f"user fact '{unused[0]}' names a symbol no function of the module has; "
-            "the argument dims are named after the arguments (e.g. 'arg0_d0') or their declared names"
+            f"user fact '{unused[0]}' names a symbol no function of the module has; the argument dims "
+            f"are named after the arguments (<arg>_d<axis>) or their declared names: {', '.join(sorted(known))}"
         )
     return out
 
@@ -100,6 +105,7 @@ def _names(fact: str) -> set[str]:
 
 
 def _input_symbols(program: Program) -> set[str]:
+    """The symbols the analysis will give the dims of ``program``'s inputs."""
     names: set[str] = set()
     for dims in argument_dims(program).values():
         for d in dims:
