@@ -72,16 +72,32 @@ def ancestor_in(block: Block, op: Operation) -> Operation | None:
     return cur
 
 
-def dominates(value: SSAValue, user: Operation) -> bool:
-    """Whether ``value`` is available at ``user`` (same-block order; conservative otherwise)."""
-    if isinstance(value, BlockArgument):
-        return ancestor_in(value.block, user) is not None
-    assert isinstance(value, OpResult)
-    def_op = value.op
-    block = def_op.parent_block()
-    if block is None:
-        return False
-    anchor = ancestor_in(block, user)
-    if anchor is None or anchor is def_op:
-        return False
-    return block.get_operation_index(def_op) < block.get_operation_index(anchor)
+class Dominance:
+    """Whether a value is available at an op: same-block order (conservative across blocks).
+
+    Op positions are cached per block; the cache stays right while ops are only inserted at a
+    block's start or erased (relative order is kept), which is how shape-optimization edits.
+    """
+
+    def __init__(self) -> None:
+        self._positions: dict[Block, dict[Operation, int]] = {}
+
+    def _position(self, block: Block, op: Operation) -> int:
+        table = self._positions.get(block)
+        if table is None or op not in table:
+            table = self._positions[block] = {o: i for i, o in enumerate(block.ops)}
+        return table[op]
+
+    def dominates(self, value: SSAValue, user: Operation) -> bool:
+        """Whether ``value`` is defined before ``user`` on every path (see the class docstring)."""
+        if isinstance(value, BlockArgument):
+            return ancestor_in(value.block, user) is not None
+        assert isinstance(value, OpResult)
+        def_op = value.op
+        block = def_op.parent_block()
+        if block is None:
+            return False
+        anchor = ancestor_in(block, user)
+        if anchor is None or anchor is def_op:
+            return False
+        return self._position(block, def_op) < self._position(block, anchor)

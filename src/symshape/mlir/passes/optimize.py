@@ -37,7 +37,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from symshape.expr import Dim, as_symbol
 from symshape.mlir.passes.dim_exprs import ArithBuilder
 from symshape.mlir.passes.function_shapes import FunctionShapes
-from symshape.mlir.passes.ir_utils import dominates, op_name, with_type
+from symshape.mlir.passes.ir_utils import Dominance, op_name, with_type
 
 HLO_DIALECTS = ("mhlo", "stablehlo", "chlo")
 SCALAR_BODY_OPS = ("reduce", "reduce_window", "sort", "scatter", "select_and_scatter", "map", "all_reduce")
@@ -247,6 +247,7 @@ def unify_dims(fs: FunctionShapes, rewriter: Rewriter) -> int:
     if fs.func.body.blocks.first is None:
         return 0
     entry = EntryDims(fs, rewriter)
+    dominance = Dominance()
     leaders: dict[Dim, list[SSAValue]] = {}
     count = 0
     for op in list(fs.func.body.walk()):
@@ -260,7 +261,7 @@ def unify_dims(fs: FunctionShapes, rewriter: Rewriter) -> int:
                 continue
             rep = entry.value_of(d)
             if rep is None:
-                rep = next((v for v in leaders.get(d, ()) if dominates(v, op)), None)
+                rep = next((v for v in leaders.get(d, ()) if dominance.dominates(v, op)), None)
             if rep is None or rep is res:
                 leaders.setdefault(d, []).append(res)
                 continue
