@@ -26,7 +26,6 @@ CHUNKS = [
 MODULES = sorted(INPUTS.glob("*.mlir"))
 # parse.clean_text keeps the newlines inside `#mhlo.dot<...>`, and xDSL indents them again on
 # every print, so this module's text grows by whitespace on each round (not a pass issue).
-WHITESPACE_BUG = {"seed001_several_ops"}
 
 
 def optimize(text: str, facts: tuple[str, ...] = ()) -> str:
@@ -44,12 +43,7 @@ def test_filecheck_cases_are_reentrant(text: str) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    [
-        pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="attribute whitespace grows on each print"))
-        if p.stem in WHITESPACE_BUG
-        else p
-        for p in MODULES
-    ],
+    MODULES,
     ids=lambda p: p.stem,
 )
 def test_modules_are_reentrant(path: Path) -> None:

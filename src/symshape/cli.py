@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 import click
@@ -113,21 +114,41 @@ def annotate(model: Path, out: Path, assume: tuple[str, ...], dim: tuple[str, ..
     "-p",
     "--passes",
     "passes",
-    required=True,
+    default="",
     metavar="PASS[,PASS...]",
-    help="Comma-separated pass pipeline, e.g. shape-optimization.",
+    help="Comma-separated pass pipeline: shape-optimization, shape-sources, aux-shape-functions (none: print).",
 )
 @click.option(
     "-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), help="Write here instead of stdout."
 )
+@click.option("--split-input-file", is_flag=True, help="Treat each '// -----' chunk as its own module.")
+@click.option("--verify-diagnostics", is_flag=True, help="Print parse/verify/pass errors as the chunk's output.")
+@click.option("--print-op-generic", "generic", is_flag=True, help="Print ops in generic form.")
 @fact_options
 def opt(
-    file: Path, passes: str, out: Path | None, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]
+    file: Path,
+    passes: str,
+    out: Path | None,
+    split_input_file: bool,
+    verify_diagnostics: bool,
+    generic: bool,
+    assume: tuple[str, ...],
+    dim: tuple[str, ...],
+    likely: tuple[str, ...],
 ) -> None:
-    """Run symshape's MLIR passes over FILE (mlir-opt style)."""
+    """Run symshape's MLIR passes over FILE (mlir-opt style; '-' reads standard input)."""
     from symshape.mlir.opt import run_opt
 
-    text = run_opt(file, [p.strip() for p in passes.split(",") if p.strip()], facts=collect_facts(assume, dim, likely))
+    pipeline = [p.strip() for p in passes.split(",") if p.strip()]
+    options = {"generic": generic, "split_input_file": split_input_file, "verify_diagnostics": verify_diagnostics}
+    facts = collect_facts(assume, dim, likely)
+    if str(file) == "-":
+        with tempfile.TemporaryDirectory() as tmp:
+            source = Path(tmp) / "stdin.mlir"
+            source.write_text(sys.stdin.read())
+            text = run_opt(source, pipeline, facts, **options)
+    else:
+        text = run_opt(file, pipeline, facts, **options)
     if out is None:
         sys.stdout.write(text)
     else:

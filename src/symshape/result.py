@@ -125,7 +125,7 @@ class Analysis:
 
     def same_dim(self, a: DimRef, b: DimRef) -> bool | None:
         """True (proven equal), False (proven different) or None (unknown)."""
-        return self._prove_eq(self._private(self.dim(a)), self._private(self.dim(b)))
+        return self._prove_eq(self.private(self.dim(a)), self.private(self.dim(b)))
 
     def same_shape(self, v: str, w: str) -> bool | None:
         """Whether ``v`` and ``w`` provably have the same shape (None: unknown)."""
@@ -134,7 +134,7 @@ class Analysis:
             return None
         if len(sv) != len(sw):
             return False
-        answers = [self._prove_eq(self._private(a), self._private(b)) for a, b in zip(sv, sw, strict=True)]
+        answers = [self._prove_eq(self.private(a), self.private(b)) for a, b in zip(sv, sw, strict=True)]
         if all(a is True for a in answers):
             return True
         return False if any(a is False for a in answers) else None
@@ -144,7 +144,7 @@ class Analysis:
         sv, sw = self.shape(v), self.shape(w)
         if sv is None or sw is None:
             return None
-        return self._prove_eq(self._private(product(sv)), self._private(product(sw)))
+        return self._prove_eq(self.private(product(sv)), self.private(product(sw)))
 
     def _prove_eq(self, a: Dim, b: Dim) -> bool | None:
         """`Facts.prove_eq`, plus the residual equations the graph keeps (``a*b == c*d``)."""
@@ -159,7 +159,8 @@ class Analysis:
                     return True
         return answer
 
-    def _private(self, d: Dim) -> Dim:
+    def private(self, d: Dim) -> Dim:
+        """The inverse of `public`: ``d`` over the graph's own symbol names, canonical."""
         if not self._rename or isinstance(d, int):
             return d
         back = {str(v): sym(k) for k, v in self._rename.items()}

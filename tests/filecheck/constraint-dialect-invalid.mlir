@@ -1,4 +1,4 @@
-// RUN: python -m symshape.mlir.opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: symshape opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 // Each verifier of the symshape constraint dialect, with its message.
 

@@ -1,6 +1,6 @@
 // RUN: symshape opt %s -p "" | filecheck %s
-// RUN: python -m symshape.mlir.opt %s --print-op-generic | symshape opt /dev/stdin -p "" | filecheck %s
-// RUN: python -m symshape.mlir.opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: symshape opt %s --print-op-generic | symshape opt /dev/stdin -p "" | filecheck %s
+// RUN: symshape opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 
 // Every op of the symshape constraint dialect round-trips through its pretty form, and the
 // generic form parses back to the same text.

@@ -1,9 +1,9 @@
-// RUN: python -m symshape.mlir.opt %s -p shape-optimization --split-input-file | filecheck %s
-// RUN: python -m symshape.mlir.opt %s -p shape-optimization --split-input-file \
-// RUN:   | python -m symshape.mlir.opt /dev/stdin -p shape-optimization --split-input-file | filecheck %s
+// RUN: symshape opt %s -p shape-optimization --split-input-file | filecheck %s
+// RUN: symshape opt %s -p shape-optimization --split-input-file \
+// RUN:   | symshape opt /dev/stdin -p shape-optimization --split-input-file | filecheck %s
 
 // Seed 000's shape-optimization pass, one module per case (`symshape opt` runs the same pass;
-// `--split-input-file` lives in `python -m symshape.mlir.opt`). The second RUN line checks the
+// `--split-input-file` lives in `symshape opt`). The second RUN line checks the
 // same output after running the pass on its own output (re-entrancy; byte equality is tested
 // in tests/test_shape_optimization.py).
 

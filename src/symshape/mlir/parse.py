@@ -142,10 +142,34 @@ def clean_text(text: str) -> str:
         elif c == "#" and (m := _OPAQUE_STRING.match(text, i)):
             out.append(f"#{m.group(1)}<{m.group(2)}>")
             i = m.end()
+        elif c == "#" and (m := _DIALECT_ATTR.match(text, i)):
+            j = _angle_end(text, m.end())  # one line per attribute body, so printing is stable
+            out.append(_NEWLINE_RUN.sub(" ", text[i:j]))
+            i = j
         else:
             out.append(c)
             i += 1
     return _LOC_ALIAS_LINE.sub("", "".join(out))
+
+
+_DIALECT_ATTR = re.compile(r"#[A-Za-z_][\w.]*<")
+_NEWLINE_RUN = re.compile(r"\s*\n\s*")
+
+
+def _angle_end(text: str, start: int) -> int:
+    """The index after the ``>`` closing the ``<`` just before ``start`` (``->`` is not one)."""
+    depth, i, n = 1, start, len(text)
+    while i < n and depth:
+        c = text[i]
+        if c == '"':
+            i = _string_end(text, i)
+            continue
+        if c == "<":
+            depth += 1
+        elif c == ">" and text[i - 1] != "-":
+            depth -= 1
+        i += 1
+    return i
 
 
 def _string_end(text: str, start: int) -> int:

@@ -31,8 +31,13 @@ _FAMILIES = (
     "symshape.rules.data_dependent",
     "symshape.rules.control_flow",
     "symshape.rules.contrib",
-    "symshape.rules.contrib_attention", "symshape.rules.contrib_misc",
-    "symshape.rules.mlir_ops", "symshape.rules.mlir_hlo", "symshape.rules.mlir_contract", "symshape.rules.mlir_std",
+    "symshape.rules.contrib_attention",
+    "symshape.rules.contrib_misc",
+    "symshape.rules.mlir_ops",
+    "symshape.rules.mlir_hlo",
+    "symshape.rules.mlir_contract",
+    "symshape.rules.mlir_std",
+    "symshape.rules.mlir_constraint",
 )
 _loaded = False
 

@@ -96,7 +96,7 @@ class FunctionShapes:
 
     def private(self, d: Dim) -> Dim:
         """``d`` in the constraint graph's own symbol names (for fact queries)."""
-        return self.analysis._private(d)  # noqa: SLF001 - Analysis has no public inverse of public()
+        return self.analysis.private(d)
 
     def _nonneg(self, d: Dim) -> bool:
         return self.analysis.graph.facts.prove_ge(self.private(d), 0)
