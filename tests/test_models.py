@@ -22,7 +22,7 @@ import pytest
 from symshape.api import analyze_onnx, example_path
 from symshape.expr import Expr
 from symshape.result import Analysis
-from symshape.verify import Report, assignments, check, make_feeds, run_shapes
+from symshape.verify import Report, assignments, check, make_feeds, run_shapes, run_values
 
 pytest.importorskip("onnxruntime")
 
@@ -76,8 +76,9 @@ def oracle(case: Case, analysis: Analysis) -> tuple[Report, int]:
     envs = assignments(analysis, n=3, edge=True, values=case.values) + list(case.extra)
     report = Report()
     for env in envs:
-        observed = run_shapes(MODELS / case.file, make_feeds(analysis.program, env))
-        report = report.merge(check(analysis, observed, env))
+        values = run_values(MODELS / case.file, make_feeds(analysis.program, env))
+        observed = {k: tuple(v.shape) for k, v in values.items()}
+        report = report.merge(check(analysis, observed, env, values))
     return report, len(envs)
 
 
@@ -92,6 +93,8 @@ def test_model_matches_onnxruntime(case: Case) -> None:
     assert runs >= 4
     assert report.wrong == [], report.summary()
     assert report.excused == [], report.summary()
+    assert report.wrong_elements == [], report.summary()
+    assert report.elements_checked > 0 or "resnet" in case.file  # a CNN computes no shapes
     assert sorted(set(report.failed_guards)) == []
     assert report.missing == []
     assert report.unobserved == []
@@ -144,6 +147,19 @@ def test_oracle_reports_a_dim_that_disagrees() -> None:
     assert report.correct == kinds["static"] + symmetric
     wrong = {(w.value, w.axis): w for w in report.wrong}
     assert (wrong[("last_hidden_state", 0)].expected, wrong[("last_hidden_state", 0)].observed) == ("batch", 2)
+
+
+def test_oracle_compares_tracked_elements_with_the_run() -> None:
+    analysis = analyze_onnx(MODELS / "bert_ts.onnx")
+    env = {"batch": 3, "seq": 4}
+    values = run_values(MODELS / "bert_ts.onnx", make_feeds(analysis.program, env))
+    shapes = {k: tuple(v.shape) for k, v in values.items()}
+    clean = check(analysis, shapes, env, values)
+    assert clean.wrong_elements == [] and clean.elements_checked > 50
+    tracked = next(n for n in analysis.value_names() if str((analysis.elements(n) or [""])[0]) == "batch")
+    tampered = {**values, tracked: values[tracked] + 1}
+    bad = check(analysis, shapes, env, tampered).wrong_elements
+    assert [(w.value, w.axis, w.expected, w.observed) for w in bad][:1] == [(tracked, 0, "batch", 4)]
 
 
 def test_oracle_checks_fresh_symbols_for_consistency(tmp_path: Path) -> None:

@@ -212,8 +212,11 @@ def int_div(ctx: OpContext, a: Dim, b: Dim) -> Dim | None:
 
 
 def int_mod(ctx: OpContext, a: Dim, b: Dim) -> Dim | None:
-    """ONNX Mod with ``fmod=0`` (the sign of the divisor, like Python)."""
+    """ONNX Mod: ``fmod=0`` takes the sign of the divisor (like Python); ``fmod=1`` the sign
+    of the dividend (C's fmod), the same when both are non-negative."""
     if isinstance(b, int) and b == 0:
+        return None
+    if ctx.attr("fmod", 0) and not (prove_nonneg(ctx, a) and prove_nonneg(ctx, b)):
         return None
     if isinstance(b, int) or ctx.graph.facts.prove_ge(b, 1):
         return mod(a, b)

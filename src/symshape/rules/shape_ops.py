@@ -304,7 +304,10 @@ def split(ctx: OpContext) -> None:
         sizes = tuple(ctx.attr("split"))
     elif ctx.attr("num_outputs") is not None:
         chunk = ceildiv(total, n)
-        sizes = (chunk,) * (n - 1) + (ctx.graph.canon(add(total, mul(chunk, -(n - 1)))),)
+        last = ctx.graph.canon(add(total, mul(chunk, -(n - 1))))
+        if not prove_nonneg(ctx, last):
+            ctx.guard(last, ">=", 0, "split", "the last of the num_outputs chunks has a size >= 0")
+        sizes = (chunk,) * (n - 1) + (last,)
     else:
         ctx.graph.assume_divisible(total, n, ctx.origin("equal split"))
         part = exact_div(ctx.graph.canon(total), n)
@@ -313,10 +316,21 @@ def split(ctx: OpContext) -> None:
         raise ModelError(f"{ctx.where()}: {len(sizes)} split sizes for {n} outputs")
     if ctx.has_input(1) or ctx.attr("split") is not None:
         ctx.eq(add(0, sum_dims(sizes)), total, "split sizes sum", ("the sum of split sizes", ctx.dim_name(0, axis)))
+    pieces = _split_elements(ctx, axis, sizes)
     for i, size in enumerate(sizes):
         out = list(dims)
         out[axis] = ctx.graph.canon(size)
-        ctx.set_output(i, out)
+        ctx.set_output(i, out, None if pieces is None else pieces[i])
+
+
+def _split_elements(ctx: OpContext, axis: int, sizes: tuple[Dim, ...]) -> list[tuple[Dim, ...]] | None:
+    """The tracked elements of each piece, when the layout and the sizes are known."""
+    src = element_array(ctx, 0)
+    cuts = static(sizes)
+    if src is None or cuts is None or sum(cuts) != src.shape[axis] or min(cuts, default=0) < 0:
+        return None
+    bounds = np.cumsum(cuts)[:-1].tolist()
+    return [flat(part) for part in np.split(src, bounds, axis=axis)]
 
 
 def sum_dims(dims: tuple[Dim, ...]) -> Dim:

@@ -19,7 +19,7 @@ Example:
 
 from symshape.verify.check import DimMismatch, Report, check
 from symshape.verify.inputs import assignments, input_dims, input_symbol_names, make_feeds
-from symshape.verify.run import OracleError, expose_values, run_shapes
+from symshape.verify.run import OracleError, expose_values, run_shapes, run_values
 
 __all__ = [
     "DimMismatch",
@@ -32,4 +32,5 @@ __all__ = [
     "input_symbol_names",
     "make_feeds",
     "run_shapes",
+    "run_values",
 ]

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from symshape.expr import Dim, Expr, evaluate, sym
 from symshape.parse import parse_dim
@@ -54,6 +56,8 @@ class Report:
     missing: list[str] = field(default_factory=list[str])
     unobserved: list[str] = field(default_factory=list[str])
     failed_guards: list[str] = field(default_factory=list[str])
+    elements_checked: int = 0
+    wrong_elements: list[DimMismatch] = field(default_factory=list[DimMismatch])
 
     @property
     def checked(self) -> int:
@@ -62,16 +66,7 @@ class Report:
 
     def merge(self, other: Report) -> Report:
         """Both reports' findings (counts add up, lists concatenate)."""
-        return Report(
-            self.correct + other.correct,
-            self.unresolved + other.unresolved,
-            self.wrong + other.wrong,
-            self.excused + other.excused,
-            self.unresolved_dims + other.unresolved_dims,
-            self.missing + other.missing,
-            self.unobserved + other.unobserved,
-            self.failed_guards + other.failed_guards,
-        )
+        return Report(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)})
 
     def summary(self) -> str:
         """One line of counts, then the first few unsound dims."""
@@ -80,11 +75,23 @@ class Report:
             f"{len(self.excused)} excused by failed guards, {self.unresolved} unresolved, "
             f"{len(self.missing)} values missing, {len(self.unobserved)} unobserved"
         )
-        return "\n".join([line, *(f"  WRONG {w}" for w in self.wrong[:20])])
+        if self.elements_checked or self.wrong_elements:
+            line += f"; {self.elements_checked} tracked elements checked, {len(self.wrong_elements)} wrong"
+        wrong = [f"  WRONG {w}" for w in self.wrong[:20]] + [f"  WRONG ELEMENT {w}" for w in self.wrong_elements[:20]]
+        return "\n".join([line, *wrong])
 
 
-def check(analysis: Analysis, observed: Mapping[str, Shape], env: Mapping[str, int]) -> Report:
-    """Compare every analysed dim with ``observed`` at the input-symbol assignment ``env``."""
+def check(
+    analysis: Analysis,
+    observed: Mapping[str, Shape],
+    env: Mapping[str, int],
+    values: Mapping[str, np.ndarray] | None = None,
+) -> Report:
+    """Compare every analysed dim with ``observed`` at the input-symbol assignment ``env``.
+
+    With ``values`` (from `symshape.verify.run_values`), the tracked elements of small integer
+    tensors (shape computations) are compared with what ran as well.
+    """
     report = Report()
     key = tuple(sorted(env.items()))
     symbols = analysis.symbols()
@@ -107,7 +114,33 @@ def check(analysis: Analysis, observed: Mapping[str, Shape], env: Mapping[str, i
             _check_dim(report, symbols, full_env, env, (name, axis, d, size, key), failed)
     names = set(analysis.value_names())
     report.missing.extend(v for v in observed if v not in names)
+    if values is not None:
+        _check_elements(report, analysis, values, full_env, key)
     return report
+
+
+def _check_elements(
+    report: Report,
+    analysis: Analysis,
+    values: Mapping[str, np.ndarray],
+    env: Mapping[str, int],
+    key: tuple[tuple[str, int], ...],
+) -> None:
+    """Each tracked element over known symbols must equal the value that ran."""
+    for name in analysis.value_names():
+        els, actual = analysis.elements(name), values.get(name)
+        if els is None or actual is None:
+            continue
+        flat = np.asarray(actual).reshape(-1)
+        if len(flat) != len(els):
+            report.wrong_elements.append(DimMismatch(name, -1, f"{len(els)} elements", len(flat), key))
+            continue
+        for k, (e, v) in enumerate(zip(els, flat.tolist(), strict=True)):
+            if _free(e) - env.keys():
+                continue
+            report.elements_checked += 1
+            if _value(e, env) != v:
+                report.wrong_elements.append(DimMismatch(name, k, str(e), v, key))
 
 
 def _check_dim(

@@ -50,6 +50,16 @@ def run_shapes(
     onnxruntime refuses as outputs are left out; their names are appended to ``skipped``.
     Graph inputs are reported with the shapes of ``feeds``.
     """
+    return {k: tuple(int(d) for d in v.shape) for k, v in run_values(model_path, feeds, skipped=skipped).items()}
+
+
+def run_values(
+    model_path: str | Path,
+    feeds: Mapping[str, np.ndarray],
+    *,
+    skipped: list[str] | None = None,
+) -> dict[str, np.ndarray]:
+    """Like `run_shapes`, but return the values themselves (feeds included)."""
     import onnx
 
     model = onnx.load(str(model_path))
@@ -62,10 +72,10 @@ def run_shapes(
         skipped.extend(refused)
     names = [o.name for o in session.get_outputs()]
     results = session.run(names, dict(feeds))
-    observed: dict[str, Shape] = {k: tuple(int(d) for d in np.shape(v)) for k, v in feeds.items()}
+    observed: dict[str, np.ndarray] = {k: np.asarray(v) for k, v in feeds.items()}
     for name, value in zip(names, results, strict=True):
         if isinstance(value, np.ndarray) or np.isscalar(value):
-            observed[name] = tuple(int(d) for d in np.shape(value))
+            observed[name] = np.asarray(value)
     return observed
 
 
@@ -77,6 +87,10 @@ def expose_values(model: onnx.ModelProto) -> tuple[list[str], list[str]]:
     import onnx
 
     types = _elem_types(model)
+    for declared in model.graph.output:  # an output declared without a type cannot be loaded
+        tt = declared.type.tensor_type
+        if declared.type.HasField("tensor_type") and not tt.elem_type and declared.name in types:
+            tt.elem_type = types[declared.name]
     present = {o.name for o in model.graph.output}
     added: list[str] = []
     untyped: list[str] = []
@@ -102,7 +116,7 @@ def _elem_types(model: onnx.ModelProto) -> dict[str, int]:
     infos = list(model.graph.value_info) + list(model.graph.output) + list(model.graph.input)
     try:
         inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
-        infos += list(inferred.graph.value_info)
+        infos += list(inferred.graph.value_info) + list(inferred.graph.output)
     except Exception:  # noqa: BLE001, S110 - inference is a best-effort source of types
         pass
     for vi in infos:
@@ -121,12 +135,9 @@ def _session(ort: Any, model: onnx.ModelProto, extra: list[str]) -> tuple[Any, l
         try:
             return _make_session(ort, model), refused
         except Exception as err:  # noqa: BLE001 - onnxruntime raises its own exception types
-            named = [n for n in keep if re.search(rf"\b{re.escape(n)}\b", str(err))]
+            named = [n for n in keep if re.search(rf"(?<![\w./]){re.escape(n)}(?![\w./])", str(err))]
             if not named:
-                bad = _bisect_refused(ort, model, keep)
-                if not bad:
-                    raise OracleError(f"onnxruntime cannot load the model: {err}") from None
-                named = bad
+                named = _bisect_refused(ort, model, keep, err)
             _drop_outputs(model, set(named))
             refused.extend(named)
             keep = [n for n in keep if n not in set(named)]
@@ -146,15 +157,22 @@ def _drop_outputs(model: onnx.ModelProto, names: set[str]) -> None:
     model.graph.output.extend(kept)
 
 
-def _bisect_refused(ort: Any, model: onnx.ModelProto, extra: list[str]) -> list[str]:
-    """The extra outputs whose presence alone makes the session fail."""
+def _bisect_refused(ort: Any, model: onnx.ModelProto, extra: list[str], err: Exception) -> list[str]:
+    """The extra outputs whose presence alone makes the session fail.
+
+    OracleError when the model fails to load without any of them (the model itself is bad).
+    """
     import onnx
 
     base = onnx.ModelProto()
     base.CopyFrom(model)
     _drop_outputs(base, set(extra))
+    try:
+        _make_session(ort, base)
+    except Exception:  # noqa: BLE001 - onnxruntime raises its own exception types
+        raise OracleError(f"onnxruntime cannot load the model: {err}") from None
     bad: list[str] = []
-    pending = [extra]
+    pending = [extra] if extra else []
     while pending:
         group = pending.pop()
         trial = onnx.ModelProto()
@@ -166,6 +184,7 @@ def _bisect_refused(ort: Any, model: onnx.ModelProto, extra: list[str]) -> list[
             if len(group) == 1:
                 bad.extend(group)
             else:
-                half = len(group) // 2
-                pending += [group[:half], group[half:]]
+                pending += [group[: len(group) // 2], group[len(group) // 2 :]]
+    if not bad:
+        raise OracleError(f"onnxruntime cannot load the model with its values exposed: {err}")
     return bad
