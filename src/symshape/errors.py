@@ -1,3 +1,4 @@
+# pyright: strict
 """The error families symshape raises, all under `SymshapeError`.
 
 Two kinds stay apart (onnx-shape-inference's habit): malformed input (the model or text is
