@@ -39,11 +39,12 @@ LLAMA_SAMPLES = [
 ]
 
 
-def _llama(layers: int, cache: Path) -> Path:
-    path = cache / f"llama_{layers}L.onnx"
+def _llama(layers: int, mask_dim: str, cache: Path) -> Path:
+    tag = "" if mask_dim == "total_seq" else "_" + "".join(c for c in mask_dim if c.isalnum())
+    path = cache / f"llama_{layers}L{tag}.onnx"
     if not path.exists():
         cache.mkdir(parents=True, exist_ok=True)
-        onnx.save(make_llama.build(make_llama.Config(layers=layers)), str(path))
+        onnx.save(make_llama.build(make_llama.Config(layers=layers, mask_dim=mask_dim)), str(path))
     return path
 
 
@@ -52,7 +53,7 @@ def _models(args: argparse.Namespace) -> list[tuple[str, Path]]:
     out: list[tuple[str, Path]] = []
     for name in names:
         if name == "llama":
-            out.append((f"llama-{args.layers}L", _llama(args.layers, Path(args.out) / "cache")))
+            out.append((f"llama-{args.layers}L", _llama(args.layers, args.mask_dim, Path(args.out) / "cache")))
         elif name == "tests":
             out += [(p.stem, p) for p in sorted((ROOT / "tests" / "models").glob("*.onnx"))]
         else:
@@ -65,7 +66,8 @@ def _observe(label: str, model: onnx.ModelProto) -> oracle.Observation:
         def feeds(m: onnx.ModelProto, env: dict[str, int], seed: int) -> dict[str, Any]:
             return make_llama.feeds(m, env, seed)
 
-        plan = [(n, make_llama.env(e), edge) for n, e, edge in LLAMA_SAMPLES]
+        mask_dim = next(vi for vi in model.graph.input if vi.name == "attention_mask").type.tensor_type.shape.dim[1]
+        plan = [(n, make_llama.env(e, mask_dim.dim_param), edge) for n, e, edge in LLAMA_SAMPLES]
         return oracle.observe(model, plan, feeds)
     return oracle.observe(model)
 
@@ -205,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--models", nargs="*", help="'llama', 'tests' (tests/models/*.onnx) or .onnx paths")
     p.add_argument("--layers", type=int, default=None, help="layers of the generated decoder (default 120)")
+    p.add_argument("--mask-dim", default="total_seq",
+                   help="attention_mask dim 1 of the decoder: its own name (default) or 'past_seq + seq'")
     p.add_argument("--repeat", type=int, default=None, help="timed runs per tool, best kept (default 3)")
     p.add_argument("--timeout", type=float, default=None, help="seconds per tool and model (default 600)")
     p.add_argument("--tools", nargs="*", default=list(TOOLS), choices=TOOLS)
