@@ -52,9 +52,8 @@ CASES = [
     Case("llama_past_dynamo.onnx", facts=("total_seq == past_seq + seq",)),
     Case("t5_ts.onnx"),
     Case("t5_dynamo.onnx"),
-    # KNOWN GAP: the position-embedding grid side is int(16 ** 0.5), a float Pow the reader
-    # does not track (float constants are not read); the Resize that follows restores exact dims.
-    Case("vit_ts.onnx", values={"height": (40, 23, 57), "width": (48, 61, 17)}, fresh=96),
+    # The position-embedding grid side is int(16 ** 0.5): a float Pow folded exactly.
+    Case("vit_ts.onnx", values={"height": (40, 23, 57), "width": (48, 61, 17)}),
     Case("vit_dynamo.onnx", values={"height": (40, 23, 57), "width": (48, 61, 17)}),
     Case("swin_ts.onnx", values=IMAGE),
     Case("swin_dynamo.onnx", values=IMAGE),

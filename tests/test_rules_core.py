@@ -174,3 +174,24 @@ def test_reshape_with_a_computed_target_that_may_be_zero_is_guarded(tmp_path: Pa
     assert ("k >= 1" in [g[0] for g in analysis.guards()]) or analysis.symbols()["k"]["range"][0] == 1
     values = run_values(path, make_feeds(analysis.program, {"a": 4, "k": 3}))
     assert values["y"].shape == (3, evaluate(analysis.shape("y")[1], {"a": 4, "k": 3}))
+
+
+def test_float_power_of_constants_gives_an_exact_grid_side(tmp_path: Path) -> None:
+    """ViT's ``int(num_positions ** 0.5)``: Pow(16.0, 0.5) -> Cast -> the grid of a reshape."""
+    f = TensorProto.FLOAT
+    nodes = [helper.make_node("Constant", [], ["n"], value=helper.make_tensor("v", f, [], [16.0])),
+             helper.make_node("Constant", [], ["half"], value=helper.make_tensor("h", f, [], [0.5])),
+             helper.make_node("Pow", ["n", "half"], ["root"]),
+             helper.make_node("Cast", ["root"], ["side"], to=TensorProto.INT64),
+             helper.make_node("Sqrt", ["n"], ["root2"]),
+             helper.make_node("Cast", ["root2"], ["side2"], to=TensorProto.INT64),
+             helper.make_node("Unsqueeze", ["side", "zero"], ["s1"]),
+             helper.make_node("Unsqueeze", ["side2", "zero"], ["s2"]),
+             helper.make_node("Concat", ["one", "s1", "s2", "m1"], ["target"], axis=0),
+             helper.make_node("Reshape", ["pos", "target"], ["grid"]),
+             helper.make_node("Add", ["grid", "x"], ["y"])]
+    pos = helper.make_tensor("pos", f, [1, 16, 8], [0.0] * 128)
+    m = model(nodes, {"x": ["b", 4, 4, 8]}, ["y"], [pos, const("zero", [0]), const("one", [1]), const("m1", [-1])])
+    analysis, _ = verified(tmp_path, m, [{"b": 3}, {"b": 1}])
+    assert dims(analysis, "grid") == ["1", "4", "4", "8"]
+    assert analysis.dim_kinds()["fresh"] == 0

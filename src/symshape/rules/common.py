@@ -105,6 +105,29 @@ def element_array(ctx: OpContext, i: int) -> ElementArray | None:
     return to_array(els).reshape(dims)
 
 
+def number_array(ctx: OpContext, i: int) -> ElementArray | None:
+    """Like `element_array`, falling back to the contents of a small float constant."""
+    arr = element_array(ctx, i)
+    if arr is not None:
+        return arr
+    floats = ctx.const_floats(i)
+    shape = ctx.shape_or_none(i)
+    dims = None if shape is None else static(shape)
+    if floats is None or dims is None or int(np.prod(dims, dtype=np.int64)) != len(floats):
+        return None
+    out = np.empty(len(floats), dtype=object)
+    for k, f in enumerate(floats):
+        out[k] = f
+    return out.reshape(dims)
+
+
+def exact_float_int(value: float) -> int | None:
+    """``value`` as an int when it is integral and exact in float32 (so a Cast truncates to it)."""
+    if not value.is_integer() or abs(value) >= 2**24:
+        return None
+    return int(value)
+
+
 def static(dims: Sequence[Dim]) -> tuple[int, ...] | None:
     """``dims`` as ints when every one is a known integer, else None."""
     out: list[int] = []
@@ -131,13 +154,14 @@ def flat(arr: ElementArray | Dim) -> tuple[Dim, ...]:
 
 
 def broadcast_elements(
-    ctx: OpContext, inputs: Sequence[int], fn: Callable[..., Dim | None]
+    ctx: OpContext, inputs: Sequence[int], fn: Callable[..., Dim | None], *, numbers: bool = False
 ) -> tuple[Dim, ...] | None:
     """Apply ``fn`` elementwise to the tracked elements of ``inputs`` with numpy broadcasting
-    of their (static) shapes; None if any input or any result is unknown."""
+    of their (static) shapes; None if any input or any result is unknown. With ``numbers``,
+    small float constants take part too (``fn`` then sees Python floats)."""
     arrays: list[ElementArray] = []
     for i in inputs:
-        arr = element_array(ctx, i)
+        arr = number_array(ctx, i) if numbers else element_array(ctx, i)
         if arr is None:
             return None
         arrays.append(arr)

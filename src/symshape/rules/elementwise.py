@@ -7,6 +7,10 @@ https://onnx.ai/onnx/operators/ (Add, Sub, Mul, Div, Mod, Max, Min, Equal, Less,
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from symshape.analysis import OpContext
 from symshape.expr import Dim, add, exact_div, mul
 from symshape.rules import ONNX, register
@@ -14,6 +18,7 @@ from symshape.rules.common import (
     broadcast_elements,
     broadcast_shapes,
     compare,
+    exact_float_int,
     int_div,
     int_mod,
     minmax,
@@ -62,6 +67,10 @@ def unary(ctx: OpContext) -> None:
 def _unary_elements(ctx: OpContext, op: str) -> tuple[Dim, ...] | None:
     """Tracked integer elements through the ops that keep them exact."""
     els = ctx.elements(0)
+    if els is None and op in ("Sqrt", "Cast", "Floor", "Ceil", "Round"):
+        floats = ctx.const_floats(0)  # a float constant with integral values becomes elements
+        ints = None if floats is None else [exact_float_int(f) for f in floats]
+        els = None if ints is None or None in ints else tuple(i for i in ints if i is not None)
     if els is None:
         return None
     if op == "Clip":
@@ -70,6 +79,8 @@ def _unary_elements(ctx: OpContext, op: str) -> tuple[Dim, ...] | None:
         return _truth(ctx, els)
     if op in _PASS_ELEMENTS:
         return els
+    if op == "Sqrt":
+        return _sqrt(els)
     if op == "Not":
         return _truth(ctx, tuple(add(1, mul(e, -1)) for e in els))
     if op == "Neg":
@@ -77,6 +88,32 @@ def _unary_elements(ctx: OpContext, op: str) -> tuple[Dim, ...] | None:
     if op == "Abs" and all(ctx.graph.facts.prove_ge(e, 0) for e in els):
         return els
     return None
+
+
+def _power(base: Dim | float, exponent: Dim | float) -> Dim | None:
+    """An integer power: ``x**2`` of a dim, or a float power with an exact integer result
+    (``int(16 ** 0.5)``, the grid side ViT exports for its position embeddings)."""
+    if isinstance(exponent, float) and exponent.is_integer():
+        exponent = int(exponent)
+    if isinstance(exponent, int) and 0 <= exponent <= 8 and not isinstance(base, float):
+        out: Dim = 1
+        for _ in range(exponent):
+            out = mul(out, base)
+        return out
+    if isinstance(base, (int, float)) and isinstance(exponent, (int, float)) and base >= 0:
+        wide = float(base) ** float(exponent)
+        narrow = float(np.float32(base) ** np.float32(exponent))
+        return exact_float_int(wide) if wide == narrow else None
+    return None
+
+
+def _sqrt(els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
+    out: list[Dim] = []
+    for e in els:
+        if not isinstance(e, int) or e < 0 or math.isqrt(e) ** 2 != e:
+            return None
+        out.append(math.isqrt(e))
+    return tuple(out)
 
 
 def _truth(ctx: OpContext, els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
@@ -163,8 +200,10 @@ def broadcasting(ctx: OpContext) -> None:
 
 def _arith_elements(ctx: OpContext) -> tuple[Dim, ...] | None:
     op = ctx.op.op_type
-    fn = _ARITH.get("Add" if op == "Sum" else op)
     inputs = [i for i in range(ctx.num_inputs) if ctx.has_input(i)]
+    if op == "Pow" and len(inputs) == 2:
+        return broadcast_elements(ctx, inputs, _power, numbers=True)
+    fn = _ARITH.get("Add" if op == "Sum" else op)
     if fn is None or not inputs:
         return None
     if op == "Div" and (ctx.dtype(0) in _FLOAT_TYPES or ctx.output_dtype(0) in _FLOAT_TYPES):
