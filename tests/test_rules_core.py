@@ -195,3 +195,34 @@ def test_float_power_of_constants_gives_an_exact_grid_side(tmp_path: Path) -> No
     analysis, _ = verified(tmp_path, m, [{"b": 3}, {"b": 1}])
     assert dims(analysis, "grid") == ["1", "4", "4", "8"]
     assert analysis.dim_kinds()["fresh"] == 0
+
+
+# ------------------------------------------------------------------ relations between atoms
+RELATIONS = [  # (name, expression over h >= 0 and X >= 1, provable)
+    ("window pad covers the grid", "4*floor(h/16) + 3 - floor(h/4)", True),
+    ("one short of covering", "4*floor(h/16) + 2 - floor(h/4)", False),
+    ("padded size minus a Mod of it", "X - Mod(-2, X)", True),
+    ("Mod may reach X - 1", "X - 2 - Mod(h, X)", False),
+    ("h minus its remainder", "h - Mod(h, 4)", True),
+    ("two levels of nesting", "16*floor(h/64) + 15 - floor(h/4)", True),
+    ("a different numerator", "4*floor((h + 1)/16) + 3 - floor(h/4)", False),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "provable"), RELATIONS, ids=[r[0] for r in RELATIONS])
+def test_prove_nonneg_is_sound_and_sees_relations(name: str, text: str, provable: bool) -> None:
+    from types import SimpleNamespace
+
+    from symshape.constraints import ConstraintGraph, Origin
+    from symshape.rules.relations import prove_nonneg
+
+    graph = ConstraintGraph()
+    graph.add_symbol("h", "input", Origin("test", name))
+    graph.add_symbol("X", "input", Origin("test", name), lo=1)
+    d = parse_dim(text)
+    proven = prove_nonneg(SimpleNamespace(graph=graph), d)  # type: ignore[arg-type]
+    values = [evaluate(d, {"h": h, "X": x}) for h in range(0, 300) for x in range(1, 12)]
+    if proven:
+        assert min(values) >= 0  # never claim what a counterexample refutes
+    assert proven is provable
+    assert (min(values) >= 0) or not provable

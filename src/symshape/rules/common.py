@@ -9,8 +9,8 @@ import numpy as np
 
 from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ContradictionError, ModelError
-from symshape.expr import Dim, Expr, add, expand_mod, floordiv, mod, mul, smax, smin
-from symshape.exprcore import ModAtom, from_terms
+from symshape.expr import Dim, Expr, expand_mod, floordiv, mod, smax, smin
+from symshape.rules.relations import prove_nonneg
 
 ElementArray = np.ndarray[Any, np.dtype[np.object_]]
 
@@ -176,47 +176,6 @@ def broadcast_elements(
             return None
         out.append(r)
     return tuple(out)
-
-
-def prove_nonneg(ctx: OpContext, d: Dim) -> bool:
-    """``d >= 0``, also through relations interval bounds miss.
-
-    Tries the facts' interval bounds on ``d`` and on its Mod-free form (``h - Mod(h, 4)`` is
-    ``4*floor(h/4)``), then bounds each top-level ``Mod(x, m)`` term (``m >= 1``) by the
-    relation ``0 <= Mod(x, m) <= m - 1`` instead of by ``m``'s own interval: ``X - Mod(-2, X)``
-    is at least 1.
-    """
-    facts = ctx.graph.facts
-    if isinstance(d, int):
-        return d >= 0
-    if facts.prove_ge(d, 0) or facts.prove_ge(ctx.graph.canon(expand_mod(d)), 0):
-        return True
-    lowered: Dim = 0
-    relaxed = False
-    for mono, coeff in d.terms:
-        atom = mono[0] if len(mono) == 1 else None
-        if isinstance(atom, ModAtom) and facts.prove_ge(atom.den, 1):
-            relaxed = True
-            if coeff < 0:
-                lowered = add(lowered, mul(coeff, add(atom.den, -1)))
-            continue
-        lowered = add(lowered, from_terms({mono: coeff}))
-    return relaxed and facts.prove_ge(ctx.graph.canon(lowered), 0)
-
-
-def simplest(ctx: OpContext, d: Dim) -> Dim:
-    """The shorter of ``d`` and its Mod-free form (both canonical, both equal for all integers).
-
-    ``Mod(-floor(h/4) + 3, 4) + floor(h/4) + 1`` becomes ``4*floor(h/16) + 4``, which the
-    canonical form then relates to the other dims computed from ``h``; ``Mod(w, 4)`` stays.
-    """
-    d = ctx.graph.canon(d)
-    if isinstance(d, int):
-        return d
-    e = ctx.graph.canon(expand_mod(d))
-    if e is d:
-        return d
-    return e if isinstance(e, int) or len(str(e)) < len(str(d)) else d
 
 
 def int_div(ctx: OpContext, a: Dim, b: Dim) -> Dim | None:

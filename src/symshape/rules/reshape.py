@@ -12,7 +12,8 @@ from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ModelError
 from symshape.expr import Dim, exact_div, expand_mod, floordiv, mul, product
 from symshape.rules import ONNX, register
-from symshape.rules.common import broadcast_shapes, element_array, flat, normalize_axis, prove_nonneg, simplest, static
+from symshape.rules.common import broadcast_shapes, element_array, flat, normalize_axis, static
+from symshape.rules.relations import prove_nonneg, simplest
 from symshape.rules.shape_ops import _shape_from_elements
 
 
