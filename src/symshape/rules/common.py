@@ -159,23 +159,44 @@ def broadcast_elements(
     """Apply ``fn`` elementwise to the tracked elements of ``inputs`` with numpy broadcasting
     of their (static) shapes; None if any input or any result is unknown. With ``numbers``,
     small float constants take part too (``fn`` then sees Python floats)."""
-    arrays: list[ElementArray] = []
-    for i in inputs:
-        arr = number_array(ctx, i) if numbers else element_array(ctx, i)
-        if arr is None:
+    columns = _vectors(ctx, inputs) if not numbers else None
+    if columns is None:
+        arrays: list[ElementArray] = []
+        for i in inputs:
+            arr = number_array(ctx, i) if numbers else element_array(ctx, i)
+            if arr is None:
+                return None
+            arrays.append(arr)
+        try:
+            columns = [flat(p) for p in np.broadcast_arrays(*arrays)]
+        except ValueError:
             return None
-        arrays.append(arr)
-    try:
-        parts = np.broadcast_arrays(*arrays)
-    except ValueError:
-        return None
     out: list[Dim] = []
-    for values in zip(*(flat(p) for p in parts), strict=True):
+    for values in zip(*columns, strict=True):
         r = fn(*values)
         if r is None:
             return None
         out.append(r)
     return tuple(out)
+
+
+def _vectors(ctx: OpContext, inputs: Sequence[int]) -> list[tuple[Dim, ...]] | None:
+    """The fast path for shape arithmetic: scalars and 1-D vectors, broadcast without numpy.
+
+    None when some input is not tracked or has rank > 1 (numpy lays those out).
+    """
+    parts: list[tuple[Dim, ...]] = []
+    for i in inputs:
+        els, shape = ctx.elements(i), ctx.shape_or_none(i)
+        if els is None or shape is None or len(shape) > 1 or (shape and shape[0] != len(els)):
+            return None
+        parts.append(els)
+    n = max((len(p) for p in parts), default=0)
+    if any(len(p) not in (1, n) for p in parts):
+        return None
+    if any(len(p) == 1 for p in parts) and n == 0:
+        return None
+    return [p * n if len(p) == 1 and n != 1 else p for p in parts]
 
 
 def int_div(ctx: OpContext, a: Dim, b: Dim) -> Dim | None:

@@ -116,8 +116,12 @@ def gather(ctx: OpContext) -> None:
 
 def _gather_elements(ctx: OpContext, axis: int) -> tuple[Dim, ...] | None:
     """Gathered tracked elements when the data layout and the indices are known."""
-    src = element_array(ctx, 0)
     idx = ctx.const_ints(1)
+    vector = ctx.elements(0)
+    if idx is not None and vector is not None and len(ctx.shape(0)) == 1:  # the common case
+        n = len(vector)
+        return tuple(vector[k] for k in idx) if all(-n <= k < n for k in idx) else None
+    src = element_array(ctx, 0)
     indices = static(ctx.shape(1))
     if src is None or idx is None or indices is None:
         return None
@@ -274,7 +278,7 @@ def slice_op(ctx: OpContext) -> None:
         if steps_el is None:
             raise GiveUp("slice steps are not constant")
         steps = steps_el
-    src = element_array(ctx, 0)
+    src = element_array(ctx, 0) if ctx.elements(0) is not None else None
     for a, s, e, k in zip(axes, starts, ends, steps, strict=True):
         axis = normalize_axis(ctx, a, len(dims))
         length, begin = slice_length(ctx, dims[axis], s, e, k, axis)
