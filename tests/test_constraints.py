@@ -157,6 +157,21 @@ def test_contradiction_names_both_origins():
         g.eq(sym("hidden"), 512, MATMUL, ("dim 1 of 'x'", "dim 0 of 'w'"))
 
 
+def test_contradiction_between_constants_recovers_the_declared_name():
+    # Rules see canonical dims: 'hidden' reaches the MatMul rule as 768 already.
+    g = graph("hidden", "batch")
+    g.eq(sym("hidden"), 768, RESHAPE)
+    expected = (
+        r"^MatMul 'layer0/attn/MatMul' \(contraction\): dim 1 of 'x' \(hidden = 768\) must equal "
+        r"dim 0 of 'w' \(512\); 'hidden' = 768 since Reshape 'r' \(reshape element count\)"
+    )
+    with pytest.raises(ContradictionError, match=expected):
+        g.eq(768, 512, MATMUL, ("dim 1 of 'x'", "dim 0 of 'w'"))
+    g.eq(sym("batch"), 768, RESHAPE)  # two names for 768: no guessing
+    with pytest.raises(ContradictionError, match=r"dim 1 of 'x' \(768\) must equal dim 0 of 'w' \(512\) \(see"):
+        g.eq(768, 512, MATMUL, ("dim 1 of 'x'", "dim 0 of 'w'"))
+
+
 def test_contradiction_with_a_user_range_names_the_fact():
     g = graph("n")
     g.assume_range(n, None, 5, Origin("user fact", "n <= 5"))

@@ -138,7 +138,8 @@ class ConstraintGraph:
         self._fact_origin: dict[str, Origin] = {}
         self._range_set: set[str] = set()
         self._canon: dict[Expr, Dim] = {}
-        self._canon_key = (-1, -1)
+        self._canon_version = -1
+        self._canon_facts_version = -1
         self._guard_keys: set[tuple[str, str, str, str]] = set()
         self._facts_seen = self.facts.version
         self.version = 0
@@ -153,7 +154,7 @@ class ConstraintGraph:
         new._users = {k: set(v) for k, v in self._users.items()}
         new._fact_origin, new._range_set = dict(self._fact_origin), set(self._range_set)
         new._canon, new._guard_keys = {}, set(self._guard_keys)
-        new._canon_key = (-1, -1)
+        new._canon_version = new._canon_facts_version = -1
         return new
 
     # ---------------------------------------------------------------- symbols
@@ -186,10 +187,10 @@ class ConstraintGraph:
         """``d`` with every solved symbol substituted and the fact-aware rules applied."""
         if isinstance(d, int):
             return d
-        key = (self.version, self.facts.version)
-        if key != self._canon_key:
+        if self.version != self._canon_version or self.facts.version != self._canon_facts_version:
             self._canon.clear()
-            self._canon_key = key
+            self._canon_version = self.version
+            self._canon_facts_version = self.facts.version
         out = self._canon.get(d)
         if out is None:
             out = self.facts.simplify(subs(d, self._bind))
@@ -446,10 +447,24 @@ class ConstraintGraph:
 
     def _contradiction(self, origin: Origin, ctx: Ctx, extra: str = "") -> NoReturn:
         a, b, what = ctx
+        a, b = self._named_constant(a), self._named_constant(b)
         left = _describe(what[0] if what else None, a, self.canon(a))
         right = _describe(what[1] if what else None, b, self.canon(b))
         why = f"; {extra}" if extra else ""
         raise ContradictionError(f"{origin}: {left} must equal {right}{why}{self._sources_text((a, b))}")
+
+    def _named_constant(self, d: Dim) -> Dim:
+        """A rule sees canonical dims, so a declared name solved to a constant reaches it as that
+        constant: give the name back (``hidden`` for 768) when exactly one input or user symbol
+        was solved to ``d``, so the message can say where the constant came from."""
+        if not isinstance(d, int):
+            return d
+        names = [
+            n
+            for n, v in self._bind.items()
+            if isinstance(v, int) and v == d and self.symbols[n].kind in ("input", "user")
+        ]
+        return sym(names[0]) if len(names) == 1 else d
 
 
 def _exact_quotient(rest: Dim, by: int) -> Dim:
