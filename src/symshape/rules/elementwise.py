@@ -23,6 +23,7 @@ from symshape.rules.common import (
     int_mod,
     minmax,
 )
+from symshape.rules.relations import simplest
 
 UNARY = (
     "Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "BitwiseNot", "Ceil", "Celu",
@@ -213,7 +214,7 @@ def _arith_elements(ctx: OpContext) -> tuple[Dim, ...] | None:
         acc: Dim | None = values[0]
         for v in values[1:]:
             acc = None if acc is None else fn(ctx, acc, v)
-        return None if acc is None else ctx.graph.canon(acc)
+        return None if acc is None else simplest(ctx, acc)
 
     return broadcast_elements(ctx, inputs, fold)
 

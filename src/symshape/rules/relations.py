@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from symshape.analysis import OpContext
-from symshape.expr import Dim, Expr, add, expand_mod, floordiv, mul
+from symshape.expr import Dim, Expr, add, atoms_deep, expand_mod, floordiv, mul
 from symshape.exprcore import FloorDiv, ModAtom, from_terms
 
 
@@ -86,15 +86,19 @@ def _relax_floors(d: Expr) -> Dim | None:
 
 
 def simplest(ctx: OpContext, d: Dim) -> Dim:
-    """The shorter of ``d`` and its Mod-free form (both canonical, both equal for all integers).
+    """``d`` or its Mod-free form (equal for all integers), whichever composes better.
 
-    ``Mod(-floor(h/4) + 3, 4) + floor(h/4) + 1`` becomes ``4*floor(h/16) + 4``, which the
-    canonical form then relates to the other dims computed from ``h``; ``Mod(w, 4)`` stays.
+    Mods by constants are written as floors unless that more than doubles the text: a padded
+    size ``f + 1 + Mod(-f + 3, 4)`` then cancels to ``4*floor(f/4) + 4`` and meets the other
+    dims computed from ``f``; a Mod by a symbol stays (its floor form is no simpler).
     """
     d = ctx.graph.canon(d)
     if isinstance(d, int):
         return d
     e = ctx.graph.canon(expand_mod(d))
-    if e is d:
-        return d
-    return e if isinstance(e, int) or len(str(e)) < len(str(d)) else d
+    if e is d or isinstance(e, int):
+        return e
+    constant_mods = all(isinstance(a.den, int) for a in atoms_deep(d) if isinstance(a, ModAtom))
+    if len(str(e)) < len(str(d)) or (constant_mods and len(str(e)) <= 2 * len(str(d))):
+        return e
+    return d
