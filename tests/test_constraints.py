@@ -241,6 +241,32 @@ def test_solutions_satisfy_every_equation(equations, env):
         assert evaluate(g.canon(s), env) == env[x]
 
 
+@given(st.lists(st.tuples(st.integers(1, 3), st.lists(st.integers(-2, 2), min_size=4, max_size=4), st.integers(0, 9)),
+                min_size=1, max_size=5),
+       st.dictionaries(st.sampled_from("abcd"), st.integers(0, 9), min_size=4, max_size=4))
+@settings(max_examples=150, deadline=None)
+def test_derived_symbols_solve_to_their_values(equations, env):
+    """``k*t == L(a..d) + const`` built to hold at ``env`` with ``t = value``: every derived symbol
+    must come out as an expression in the inputs that evaluates to its value, learned
+    divisibility must hold at ``env``, and the inputs must stay free."""
+    g = graph("a", "b", "c", "d")
+    inputs = [sym(x) for x in "abcd"]
+    expected = {}
+    for k, coeffs, value in equations:
+        t = g.fresh(RESHAPE)
+        linear = sum((q * s for q, s in zip(coeffs, inputs, strict=True)), start=0)
+        at_env = sum(q * env[x] for q, x in zip(coeffs, "abcd", strict=True))
+        g.eq(k * t, linear + (k * value - at_env), RESHAPE)
+        expected[t] = value
+    for t, value in expected.items():
+        solved = g.canon(t)
+        assert not (isinstance(solved, Expr) and solved.free - set("abcd")), str(solved)
+        assert evaluate(solved, env) == value, (str(solved), env)
+    for x in "abcd":
+        assert g.canon(sym(x)) is sym(x)
+        assert env[x] % g.facts.get(x).divisor == 0
+
+
 # ------------------------------------------------------------------ determinism
 _SCRIPT = textwrap.dedent(
     """
