@@ -118,6 +118,7 @@ def assignments(
     base = sorted({s for name in declared for s in _free(graph.canon(sym(name)))}, key=_order(declared))
     chosen = values or {}
     out: list[Env] = []
+    spare: list[Env] = []  # admitted, but a derived size repeats another size
     for k in range(n * 20):
         if len(out) == n:
             break
@@ -132,8 +133,11 @@ def assignments(
             used.add(env[s])
         full = _complete(analysis, declared, env)
         derived = [v for name, v in full.items() if name not in env]
-        if _admitted(analysis, full) and not set(derived) & (used | {1}) and len(set(derived)) == len(derived):
-            out.append(full)
+        if not _admitted(analysis, full):
+            continue
+        distinct = not set(derived) & (used | {1}) and len(set(derived)) == len(derived)
+        (out if distinct else spare).append(full)
+    out += spare[: n - len(out)]
     if edge and out:
         facts = graph.facts
         ones = [s for s in base if 1 in chosen.get(s, ()) or (s not in chosen and facts.get(s).admits(1))]
