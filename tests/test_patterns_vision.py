@@ -173,9 +173,9 @@ def test_patch_merging_without_padding_on_even_sizes() -> None:
     assert_exact(report)
     slices = [n.output[0] for n in g.nodes if n.op_type == "Slice"]
     # even rows: ceil(H/2); odd rows: floor(H/2). Concat makes them equal (H even) as a fact,
-    # kept as a residual equation: deriving "2 divides H" from it is not implemented yet.
+    # kept as a residual equation, which same_dim consults.
     assert report.analysis.shape(slices[0])[1] is expr("floor((H + 1)/2)")
-    expect(report.analysis.same_dim((slices[0], 1), (slices[1], 1)), best=True, current=None)
+    assert report.analysis.same_dim((slices[0], 1), (slices[1], 1)) is True
 
 
 def expect(got: object, *, best: object, current: object) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from symshape.analysis import ProgressFn, analyze
+from symshape.analysis import ProgressFn, analyze, gc_paused
 from symshape.result import Analysis
 
 if TYPE_CHECKING:
@@ -35,7 +35,9 @@ def analyze_onnx(
     if isinstance(model, (str, Path)):
         source = str(model)
         model = load_model(model)
-    return analyze(model_to_program(model), facts=facts, progress=progress, source=source)
+    with gc_paused():
+        program = model_to_program(model)
+    return analyze(program, facts=facts, progress=progress, source=source)
 
 
 def analyze_file(path: str | Path, *, facts: Sequence[str] = (), progress: ProgressFn | None = None) -> Analysis:

@@ -217,9 +217,19 @@ class ConstraintGraph:
             if self._facts_seen == self.facts.version:
                 return
             self._facts_seen = self.facts.version
-            pending, self.residuals = self.residuals, []
-            for r in pending:
+            self._resolve(self.residuals)
+
+    def _resolve(self, pending: list[Residual]) -> None:
+        """Take ``pending`` out of the residuals and solve each again; on a contradiction the
+        ones not reached yet are put back, so the graph stays whole for the caller."""
+        taken = {id(r) for r in pending}
+        self.residuals = [r for r in self.residuals if id(r) not in taken]
+        for i, r in enumerate(pending):
+            try:
                 self._solve(r.expr, r.origin, r.ctx())
+            except ContradictionError:
+                self.residuals.extend(pending[i:])
+                raise
 
     def _solve(self, d: Dim, origin: Origin, ctx: Ctx) -> None:
         d = self.canon(d)
@@ -352,9 +362,7 @@ class ConstraintGraph:
     def _recheck_residuals(self, changed: str) -> None:
         pending = [r for r in self.residuals if isinstance(r.expr, Expr) and changed in r.expr.free]
         if pending:
-            self.residuals = [r for r in self.residuals if r not in pending]
-            for r in pending:
-                self._solve(r.expr, r.origin, r.ctx())
+            self._resolve(pending)
 
     def _recheck_all(self) -> None:
         """Re-solve every residual now (kept for callers of the first version; see `recheck`)."""

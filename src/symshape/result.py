@@ -76,6 +76,11 @@ class Analysis:
 
     def _name_fresh_symbols(self) -> None:
         graph = self.graph
+        if all(info.kind in ("input", "user") for info in graph.symbols.values()):
+            canon = graph.canon  # fast path: no fresh symbol to rename
+            for name in self.value_names():
+                self._shapes[name] = tuple(canon(d) for d in self._raw_shapes[name])
+            return
         taken = {n for n, info in graph.symbols.items() if info.kind in ("input", "user")}
         counters: dict[str, int] = {}
         for name in self.value_names():

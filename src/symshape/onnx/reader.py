@@ -143,8 +143,10 @@ def graph_to_program(graph: onnx.GraphProto, opset: dict[str, int]) -> Program:
         inputs.append(vi.name)
     ops: list[Op] = []
     for i, node in enumerate(graph.node):
-        name = node.name or f"{node.op_type}_{i}"
-        domain = "" if node.domain == "ai.onnx" else node.domain
+        op_type = node.op_type
+        domain = node.domain
+        if domain == "ai.onnx":
+            domain = ""
         attrs: dict[str, Any] = {}
         subgraphs: dict[str, Program] = {}
         for a in node.attribute:
@@ -153,11 +155,8 @@ def graph_to_program(graph: onnx.GraphProto, opset: dict[str, int]) -> Program:
                 subgraphs[a.name] = v
             else:
                 attrs[a.name] = v
-        op = Op(domain, node.op_type, name, list(node.input), list(node.output), attrs, opset.get(domain, 0), subgraphs)
-        ops.append(op)
-        for out in node.output:
-            if out and out not in values:
-                values[out] = Value(out)
+        name = node.name or f"{op_type}_{i}"
+        ops.append(Op(domain, op_type, name, list(node.input), list(node.output), attrs, opset.get(domain, 0), subgraphs))
     outputs = [o.name for o in graph.output]
     return Program(graph.name or "main", inputs, outputs, values, ops, dict(opset))
 
