@@ -195,6 +195,16 @@ def test_contradiction_found_while_rechecking_a_residual_names_both_origins():
         g.eq(a, 4, MATMUL)
 
 
+def test_a_contradiction_while_rechecking_keeps_the_other_residuals():
+    g = graph("a", "b", "c", "d")
+    g.eq(a * b, 6, RESHAPE)
+    g.eq(a * c, 5, RESHAPE)
+    g.eq(c * d, a * d, RESHAPE)
+    with pytest.raises(ContradictionError):
+        g.eq(a, 4, MATMUL)  # a*b == 6 fails first; the others must still be there
+    assert len(g.residuals) == 3
+
+
 def test_conflicting_ranges_name_the_earlier_fact():
     g = graph("n")
     g.assume_range(n, 8, None, Origin("user fact", "n >= 8"))
