@@ -10,7 +10,7 @@ axis, so a second walk is stable), up to a small fixed number of times.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -275,7 +275,7 @@ def analyze(
 
 
 @contextmanager
-def gc_paused() -> Iterator[None]:
+def gc_paused() -> Generator[None, None, None]:
     """Pause the cyclic garbage collector: the walk allocates many long-lived small objects and
     the collector's passes over them cost a quarter of the time on large models."""
     enabled = gc.isenabled()

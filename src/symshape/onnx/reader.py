@@ -156,7 +156,9 @@ def graph_to_program(graph: onnx.GraphProto, opset: dict[str, int]) -> Program:
             else:
                 attrs[a.name] = v
         name = node.name or f"{op_type}_{i}"
-        ops.append(Op(domain, op_type, name, list(node.input), list(node.output), attrs, opset.get(domain, 0), subgraphs))
+        ops.append(
+            Op(domain, op_type, name, list(node.input), list(node.output), attrs, opset.get(domain, 0), subgraphs)
+        )
     outputs = [o.name for o in graph.output]
     return Program(graph.name or "main", inputs, outputs, values, ops, dict(opset))
 
