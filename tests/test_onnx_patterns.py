@@ -161,3 +161,28 @@ def test_later_equality_revisits_an_earlier_broadcast():
     assert result.shape("z") == (sym("a"), 4)
     assert result.guards() == []
     check_against_runtime(m, result, [{"a": 3, "c": 3}, {"a": 1, "c": 1}])
+
+
+def test_float_constants_fold_into_a_reshape_target():
+    """ViT's patch grid: side = Cast(Pow(16.0, 0.5)) -> reshape [batch, side, side, -1]."""
+    from onnx import TensorProto
+
+    nodes = [
+        N("Constant", [], ["n"], value=helper.make_tensor("n", TensorProto.FLOAT, [], [16.0])),
+        N("Constant", [], ["half"], value=helper.make_tensor("h", TensorProto.FLOAT, [], [0.5])),
+        N("Pow", ["n", "half"], ["root"]),
+        N("Cast", ["root"], ["side"], to=TensorProto.INT64),
+        N("Unsqueeze", ["side", "ax0"], ["side1"]),
+        N("Shape", ["x"], ["shp"]),
+        N("Gather", ["shp", "i0"], ["b"], axis=0),
+        N("Unsqueeze", ["b", "ax0"], ["b1"]),
+        N("Concat", ["b1", "side1", "side1", "minus1"], ["target"], axis=0),
+        N("Reshape", ["x", "target"], ["grid"]),
+    ]
+    inits = [const("ax0", [0]), const("i0", 0), const("minus1", [-1])]
+    m = model(nodes, {"x": ["batch", 16, 8]}, ["grid"], inits)
+    result = analyze_model(m)
+    assert result.elements("side") == (4,)
+    assert result.shape("grid") == (b, 4, 4, 8)
+    assert not result.warnings and not result.guards()
+    check_against_runtime(m, result, [{"batch": 2}, {"batch": 1}])
