@@ -19,7 +19,6 @@ from symshape.constraints import ConstraintGraph, Origin
 from symshape.errors import ModelError
 from symshape.expr import Dim, Expr, product
 from symshape.facts import SymbolFacts
-from symshape.folding import fold_floats
 from symshape.parse import is_identifier, parse_dim
 from symshape.program import ConstTensor, Op, Program
 from symshape.result import Analysis, Unresolved, Warning_
@@ -354,9 +353,6 @@ def run_op(program: Program, state: State, op: Op) -> None:
         rule(ctx)
     except GiveUp as stop:
         _fallback(ctx, stop.reason)
-        return
-    if state.floats:
-        fold_floats(ctx)
 
 
 def _fallback(ctx: OpContext, reason: str) -> None:

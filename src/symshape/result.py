@@ -61,6 +61,7 @@ class Analysis:
         self._rename: dict[str, Dim] = {}
         self._shapes: dict[str, tuple[Dim, ...]] = {}
         self._name_fresh_symbols()
+        self.unresolved = unresolved + self._derived_dims({(u.value, u.axis) for u in unresolved})
 
     # ------------------------------------------------------------ naming
     def value_names(self) -> Iterator[str]:
@@ -102,6 +103,23 @@ class Analysis:
                     taken.add(public)
                     self._rename[s] = sym(public)
             self._shapes[name] = tuple(subs(d, self._rename) for d in dims)
+
+    def _derived_dims(self, listed: set[DimRef]) -> list[Unresolved]:
+        """Dims that depend on a symbol a rule invented for lack of a formula (not a data-dependent
+        size, which is a real answer): they are unresolved, with the symbol's origin."""
+        graph = self.graph
+        back = {str(v): k for k, v in self._rename.items()}
+        out: list[Unresolved] = []
+        for name in self.value_names():
+            for axis, d in enumerate(self._shapes[name]):
+                if not isinstance(d, Expr) or (name, axis) in listed:
+                    continue
+                for s in sorted(d.free):
+                    info = graph.symbols.get(back.get(s, s))
+                    if info is not None and info.kind == "derived":
+                        out.append(Unresolved(name, axis, f"'{d}' depends on '{s}', made by {info.origin}"))
+                        break
+        return out
 
     def public(self, d: Dim) -> Dim:
         """``d`` in canonical form with public symbol names."""
