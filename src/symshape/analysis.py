@@ -357,22 +357,28 @@ def run_op(program: Program, state: State, op: Op) -> None:
 
 def _fallback(ctx: OpContext, reason: str) -> None:
     """Declared output types with fresh symbols for their unknown dims; else unresolved."""
+    ctx.state.warnings.append(Warning_(ctx.op.name, ctx.op.op_type, reason))
+    for i in range(ctx.num_outputs):
+        declared_output(ctx, i, reason)
+
+
+def declared_output(ctx: OpContext, i: int, reason: str, *, kind: str = "derived") -> None:
+    """Output ``i`` from its declared type: fresh symbols (listed as unresolved) for unknown dims."""
+    out = ctx.op.outputs[i] if i < ctx.num_outputs else ""
+    if not out:
+        return
     state = ctx.state
-    state.warnings.append(Warning_(ctx.op.name, ctx.op.op_type, reason))
-    for i, out in enumerate(ctx.op.outputs):
-        if not out:
-            continue
-        value = ctx.program.values.get(out)
-        declared = value.type.dims if value is not None and value.type is not None else None
-        if declared is None:
-            state.shapes.pop(out, None)
-            state.unresolved.append(Unresolved(out, -1, f"{ctx.where()}: {reason}"))
-            continue
-        dims: list[Dim] = []
-        for axis, d in enumerate(declared):
-            if isinstance(d, int) and d >= 0:
-                dims.append(d)
-            else:
-                dims.append(ctx.fresh(f"out{i}_d{axis}"))
-                state.unresolved.append(Unresolved(out, axis, f"{ctx.where()}: {reason}"))
-        ctx.set_output(i, dims)
+    value = ctx.program.values.get(out)
+    declared = value.type.dims if value is not None and value.type is not None else None
+    if declared is None:
+        state.shapes.pop(out, None)
+        state.unresolved.append(Unresolved(out, -1, f"{ctx.where()}: {reason}"))
+        return
+    dims: list[Dim] = []
+    for axis, d in enumerate(declared):
+        if isinstance(d, int) and d >= 0:
+            dims.append(d)
+        else:
+            dims.append(ctx.fresh(f"out{i}_d{axis}", kind=kind))
+            state.unresolved.append(Unresolved(out, axis, f"{ctx.where()}: {reason}"))
+    ctx.set_output(i, dims)

@@ -13,13 +13,13 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from symshape.analysis import OpContext, run_op
+from symshape.analysis import OpContext, declared_output, run_op
 from symshape.constraints import ConstraintGraph, Guard, Origin
 from symshape.errors import ContradictionError, ModelError
 from symshape.expr import Dim, Expr
 from symshape.facts import Bound
 from symshape.program import Program
-from symshape.result import Unresolved, Warning_
+from symshape.result import Warning_
 
 Tensor = tuple[tuple[Dim, ...], tuple[Dim, ...] | None]  # dims and tracked elements
 _SCRATCH_IDS = itertools.count()
@@ -140,25 +140,9 @@ def adopt_guards(ctx: OpContext, res: SubResult, excluded: frozenset[str] = froz
 
 def declared_fallback(ctx: OpContext, i: int, reason: str) -> None:
     """Output ``i`` from its declared type (fresh symbols for unknown dims) with a warning."""
-    name = ctx.op.outputs[i] if i < ctx.num_outputs else ""
-    if not name:
-        return
-    state = ctx.state
-    state.warnings.append(Warning_(ctx.op.name, ctx.op.op_type, f"output #{i}: {reason}"))
-    value = ctx.program.values.get(name)
-    declared = value.type.dims if value is not None and value.type is not None else None
-    if declared is None:
-        state.shapes.pop(name, None)
-        state.unresolved.append(Unresolved(name, -1, f"{ctx.where()}: {reason}"))
-        return
-    dims: list[Dim] = []
-    for axis, d in enumerate(declared):
-        if isinstance(d, int) and d >= 0:
-            dims.append(d)
-        else:
-            dims.append(ctx.fresh(f"out{i}_d{axis}", kind="data"))
-            state.unresolved.append(Unresolved(name, axis, f"{ctx.where()}: {reason}"))
-    ctx.set_output(i, dims)
+    if i < ctx.num_outputs and ctx.op.outputs[i]:
+        ctx.state.warnings.append(Warning_(ctx.op.name, ctx.op.op_type, f"output #{i}: {reason}"))
+        declared_output(ctx, i, reason, kind="data")
 
 
 def subgraph_of(ctx: OpContext, name: str) -> Program:
