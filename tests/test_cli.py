@@ -92,3 +92,12 @@ def test_annotate_writes_value_info_and_never_overwrites_input(small_model: Path
     assert infos["y"] == ["batch*seq", 8]
     assert infos["out"] == ["Max(batch*seq, n)", 8]
     onnx.checker.check_model(annotated)
+
+
+def test_verify_runs_the_model_and_checks_every_dim(small_model: Path):
+    pytest.importorskip("onnxruntime")
+    proc = run_cli("verify", str(small_model), "--assume", "n == batch*seq", "-n", "2")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert any(line.startswith("batch=") for line in lines)
+    assert " 0 wrong" in lines[-1] and "dims checked" in lines[-1]

@@ -156,6 +156,50 @@ def opt(
         write_text_atomic(out, text)
 
 
+@main.command()
+@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-n", "--samples", default=3, show_default=True, help="Assignments with distinct, non-1 sizes.")
+@click.option("--no-edge", is_flag=True, help="Skip the edge samples (dims that may be 1 set to 1).")
+@click.option("--size", "sizes", multiple=True, metavar="NAME=V1,V2", help="Candidate sizes for a symbol.")
+@fact_options
+def verify(
+    model: Path,
+    samples: int,
+    no_edge: bool,
+    sizes: tuple[str, ...],
+    assume: tuple[str, ...],
+    dim: tuple[str, ...],
+    likely: tuple[str, ...],
+) -> None:
+    """Run MODEL with onnxruntime at several input sizes and check every analyzed dim.
+
+    Exits with status 1 when any dim is wrong (an unsound claim not excused by a failed guard).
+    """
+    from symshape.api import analyze_onnx
+    from symshape.verify import assignments, check, make_feeds, run_shapes
+
+    result = analyze_onnx(model, facts=collect_facts(assume, dim, likely))
+    values = {}
+    for item in sizes:
+        name, _, text = item.partition("=")
+        values[name.strip()] = [int(v) for v in text.split(",") if v.strip()]
+    report = None
+    for env in assignments(result, n=samples, edge=not no_edge, values=values or None):
+        observed = run_shapes(model, make_feeds(result.program, env))
+        one = check(result, observed, env)
+        click.echo(f"{_env_text(env)}: {one.checked} dims, {one.correct} correct, {len(one.wrong)} wrong")
+        report = one if report is None else report.merge(one)
+    if report is None:
+        raise click.UsageError("no assignment of the input symbols satisfies the facts")
+    click.echo(report.summary())
+    if report.wrong or report.wrong_elements:
+        sys.exit(1)
+
+
+def _env_text(env: dict[str, int]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(env.items())) or "(static)"
+
+
 def run() -> None:
     """Entry point that turns symshape errors into one clear line and exit code 1."""
     try:
