@@ -94,6 +94,14 @@ def test_product_equations_are_kept_and_renormalized_as_bindings_grow():
     assert g.canon(d) is b
 
 
+def test_the_same_residual_is_kept_once_with_its_first_origin():
+    g = graph("a", "b", "c", "d")
+    g.eq(a * b, c * d, RESHAPE)
+    g.eq(c * d, a * b, MATMUL)
+    g.eq(2 * a * b, 2 * c * d, MATMUL)
+    assert residual_exprs(g) == [str(a * b - c * d)] and g.residuals[0].origin == RESHAPE
+
+
 def test_cancellation_only_of_factors_proven_non_zero():
     g = graph("a", "b", "c")
     g.eq(a * b, c * b, RESHAPE)

@@ -249,7 +249,8 @@ class ConstraintGraph:
             d = self.canon(d)
             if isinstance(d, int) or self.facts.prove_eq(d, 0):
                 return
-        self.residuals.append(Residual(d, origin, ctx[0], ctx[1], ctx[2]))
+        if not any(r.expr is d for r in self.residuals):  # one per equation (the first origin)
+            self.residuals.append(Residual(d, origin, ctx[0], ctx[1], ctx[2]))
 
     def _solve_linear(self, d: Expr, origin: Origin, ctx: Ctx) -> bool:
         """Bind the first symbol (in elimination order) that ``d`` is linear in."""
@@ -280,8 +281,9 @@ class ConstraintGraph:
         return names
 
     def _cancel(self, d: Expr) -> Dim:
-        """Divide out the coefficient gcd and every common factor proven non-zero."""
-        g = content(d)
+        """Divide out the coefficient gcd (signed, so the leading coefficient is positive: ``d == 0``
+        and ``-d == 0`` are one equation) and every common factor proven non-zero."""
+        g = content(d) if d.terms[0][1] > 0 else -content(d)
         terms: dict[Mono, int] = {m: c // g for m, c in d.terms}
         common = set(d.terms[0][0])
         for mono in terms:
