@@ -311,6 +311,7 @@ def _analyze(
         state.warnings = []
         graph.guards.clear()
         graph._guard_keys.clear()  # noqa: SLF001 - the walk owns guard lifetime
+    graph.recheck()  # facts set directly by rules may close or cancel residual equations
     return Analysis(program, graph, state.shapes, state.elements, state.unresolved, state.warnings, source)
 
 

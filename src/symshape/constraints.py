@@ -200,14 +200,24 @@ class ConstraintGraph:
         return out
 
     # ------------------------------------------------------------- equations
-    def eq(self, a: Dim, b: Dim, origin: Origin, what: tuple[str, str] | None = None) -> None:
+    def eq(
+        self,
+        a: Dim,
+        b: Dim,
+        origin: Origin,
+        what: tuple[str, str] | None = None,
+        *,
+        eliminate: str | None = None,
+    ) -> None:
         """Record ``a == b`` (a fact of the program); raise on a contradiction.
 
         ``what`` names the two sides for messages, e.g. ``("dim 1 of 'x'", "dim 0 of 'w'")``.
+        ``eliminate`` names the symbol to solve for first (a user fact ``total == past + seq``
+        defines ``total``), before the usual elimination order.
         """
         ca, cb = self.canon(a), self.canon(b)
         if ca is not cb:
-            self._solve(add(ca, mul(cb, -1)), origin, (a, b, what))
+            self._solve(add(ca, mul(cb, -1)), origin, (a, b, what), eliminate)
         self.recheck()
 
     def recheck(self) -> None:
@@ -231,7 +241,7 @@ class ConstraintGraph:
                 self.residuals.extend(pending[i:])
                 raise
 
-    def _solve(self, d: Dim, origin: Origin, ctx: Ctx) -> None:
+    def _solve(self, d: Dim, origin: Origin, ctx: Ctx, eliminate: str | None = None) -> None:
         d = self.canon(d)
         decided = self.facts.prove_eq(d, 0)
         if decided is False:
@@ -243,7 +253,7 @@ class ConstraintGraph:
             if d:
                 self._contradiction(origin, ctx)
             return
-        if self._solve_linear(d, origin, ctx):
+        if self._solve_linear(d, origin, ctx, eliminate):
             return
         if self._learn_divisibility(d, origin):
             d = self.canon(d)
@@ -252,9 +262,13 @@ class ConstraintGraph:
         if not any(r.expr is d for r in self.residuals):  # one per equation (the first origin)
             self.residuals.append(Residual(d, origin, ctx[0], ctx[1], ctx[2]))
 
-    def _solve_linear(self, d: Expr, origin: Origin, ctx: Ctx) -> bool:
-        """Bind the first symbol (in elimination order) that ``d`` is linear in."""
-        for name in self._elimination_order(d):
+    def _solve_linear(self, d: Expr, origin: Origin, ctx: Ctx, first: str | None = None) -> bool:
+        """Bind the first symbol (``first``, then elimination order) that ``d`` is linear in."""
+        order = self._elimination_order(d)
+        if first in order:
+            order.remove(first)
+            order.insert(0, first)
+        for name in order:
             found = degree_in(d, name)
             if found is None:
                 continue

@@ -64,8 +64,8 @@ def _apply_relation(graph: ConstraintGraph, lhs: Dim, rel: str, rhs: Dim, origin
         graph.assume_range(lhs, lo, hi, origin)
         return
     diff = add(lhs, mul(rhs, -1))
-    if rel in ("==", "="):
-        graph.eq(lhs, rhs, origin)
+    if rel in ("==", "="):  # 'total == past + seq' defines total: keep past and seq
+        graph.eq(lhs, rhs, origin, eliminate=as_symbol(lhs))
     elif rel == "<=":
         graph.assume_range(diff, None, 0, origin)
     elif rel == "<":
