@@ -150,7 +150,7 @@ func.func @reshape(%x: tensor<?x?x?x?xf32>, %t: tensor<2xindex>) -> (tensor<?x?x
 // CHECK-LABEL: func.func @shape_constraint_graph() {
 // CHECK:         symshape.tie_predicate_mul_eq %S4, %S0, %S1
 // CHECK-NEXT:    symshape.tie_predicate_mul_eq %S5, %S2, %S3
-// CHECK-NEXT:    symshape.tie_predicate_group_mul_eq [%S6, %S7], [%S0, %S1, %S2, %S3]
+// CHECK-NEXT:    symshape.tie_predicate_group_mul_eq [%S0, %S1, %S2, %S3], [%S6, %S7]
 
 // -----
 
