@@ -17,17 +17,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper
 
 from symshape.api import analyze_onnx
 from symshape.expr import Dim, Expr, as_symbol, evaluate
 from symshape.result import Analysis
+from symshape.verify import run_values
 
 OPSET = 21
-_OPTS = ort.SessionOptions()
-_OPTS.log_severity_level = 3
-_OPTS.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
 
 
 def make_model(
@@ -49,23 +46,6 @@ def make_model(
 def tensor(name: str, dims: Sequence[int | str | None], dtype: int = TensorProto.FLOAT) -> onnx.ValueInfoProto:
     """A tensor value info; ``None`` leaves the output's shape unset."""
     return helper.make_tensor_value_info(name, dtype, None if dims is None else list(dims))
-
-
-def _expose_all(model: onnx.ModelProto) -> tuple[onnx.ModelProto, list[str]]:
-    """The model with every top-level node output as a graph output (types from inference)."""
-    inferred = onnx.shape_inference.infer_shapes(model)
-    types = {vi.name: vi.type.tensor_type.elem_type for vi in inferred.graph.output}
-    types.update({vi.name: vi.type.tensor_type.elem_type for vi in inferred.graph.value_info})
-    out = onnx.ModelProto()
-    out.CopyFrom(model)
-    del out.graph.output[:]
-    names: list[str] = []
-    for node in model.graph.node:
-        for name in node.output:
-            if name and types.get(name):
-                out.graph.output.append(helper.make_tensor_value_info(name, types[name], None))
-                names.append(name)
-    return out, names
 
 
 @dataclass
@@ -125,11 +105,8 @@ def _check_ranges(result: Analysis, env: Mapping[str, int], inputs: set[str]) ->
 
 def run_and_compare(model: onnx.ModelProto, result: Analysis, feeds: Mapping[str, np.ndarray]) -> Observed:
     """Run ``model`` on ``feeds`` and check every claimed dim and tracked element."""
-    exposed, names = _expose_all(model)
-    session = ort.InferenceSession(exposed.SerializeToString(), _OPTS, providers=["CPUExecutionProvider"])
-    arrays = dict(zip(names, session.run(names, dict(feeds)), strict=True))
+    arrays = run_values(model, feeds)
     shapes = {n: tuple(int(x) for x in a.shape) for n, a in arrays.items()}
-    shapes.update({k: tuple(int(x) for x in v.shape) for k, v in feeds.items()})
     env = _input_env(model, feeds)
     inputs = set(env)
     _bind(result, shapes, env)

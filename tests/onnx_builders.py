@@ -16,6 +16,7 @@ from onnx import TensorProto, helper
 from symshape.api import analyze_onnx
 from symshape.expr import evaluate
 from symshape.result import Analysis
+from symshape.verify import run_shapes
 
 OPSET = 17
 
@@ -54,25 +55,7 @@ def model(
 
 def observed_shapes(m: onnx.ModelProto, feeds: Mapping[str, np.ndarray]) -> dict[str, tuple[int, ...]]:
     """Run ``m`` with every node output exposed; returns the observed shape of each value."""
-    import onnxruntime as ort
-
-    inferred = onnx.shape_inference.infer_shapes(m)
-    types = {
-        vi.name: vi.type.tensor_type.elem_type for vi in list(inferred.graph.value_info) + list(inferred.graph.output)
-    }
-    probe = onnx.ModelProto()
-    probe.CopyFrom(m)
-    del probe.graph.output[:]
-    for node in probe.graph.node:
-        for out in node.output:
-            if out:
-                probe.graph.output.append(helper.make_tensor_value_info(out, types.get(out, TensorProto.FLOAT), None))
-    session = ort.InferenceSession(probe.SerializeToString(), providers=["CPUExecutionProvider"])
-    names = [o.name for o in session.get_outputs()]
-    values = session.run(names, dict(feeds))
-    shapes = {n: tuple(v.shape) for n, v in zip(names, values, strict=True)}
-    shapes.update({n: tuple(v.shape) for n, v in feeds.items()})
-    return shapes
+    return run_shapes(m, feeds)
 
 
 def feeds_for(m: onnx.ModelProto, env: Mapping[str, int]) -> dict[str, np.ndarray]:

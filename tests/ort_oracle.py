@@ -1,10 +1,11 @@
-"""A small execution oracle for rule tests (independent of `symshape.verify`).
+"""A small execution oracle for rule tests.
 
 Build a model with `onnx.helper`, run it with onnxruntime at several concrete input sizes with
 every intermediate value exposed as a graph output, and compare each observed shape (and the
 contents of small integer tensors) with symshape's symbolic dims evaluated by
 `symshape.expr.evaluate` under the same sizes. The symbolic side never sees the concrete sizes,
-and the concrete side never sees symshape: the two meet only in `check`.
+and the concrete side (`symshape.verify.run_values`, which only runs the model) never sees the
+analysis: the two meet only in `check`.
 """
 
 from __future__ import annotations
@@ -14,20 +15,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 
 from symshape.api import analyze_onnx
 from symshape.expr import Dim, Expr, evaluate
+from symshape.onnx.reader import elem_types
 from symshape.result import Analysis
+from symshape.verify import run_values
 
 Env = Mapping[str, int]
 InputSpec = tuple[str, int, Sequence[int | str]]  # (name, TensorProto elem type, dims)
 FeedFn = Callable[[str, tuple[int, ...], np.dtype], np.ndarray]
-
-_OPTS = ort.SessionOptions()
-_OPTS.log_severity_level = 3
-_OPTS.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
 
 
 def make_model(
@@ -45,36 +43,10 @@ def make_model(
     graph = helper.make_graph(list(nodes), "g", ins, [], initializer=inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 9
-    types = _elem_types(model)
+    types = elem_types(model)
     for name in out_names:
         graph.output.append(helper.make_tensor_value_info(name, types.get(name, TensorProto.FLOAT), None))
     return model
-
-
-def _elem_types(model: onnx.ModelProto) -> dict[str, int]:
-    """Element type of every value, from onnx's own type inference (shapes are not used)."""
-    inferred = onnx.shape_inference.infer_shapes(model)
-    out: dict[str, int] = {}
-    for vi in [*inferred.graph.input, *inferred.graph.value_info, *inferred.graph.output]:
-        if vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type:
-            out[vi.name] = vi.type.tensor_type.elem_type
-    for init in model.graph.initializer:
-        out[init.name] = init.data_type
-    return out
-
-
-def expose_all(model: onnx.ModelProto) -> onnx.ModelProto:
-    """A copy of ``model`` whose graph outputs are every node output (shape-less)."""
-    copy = onnx.ModelProto()
-    copy.CopyFrom(model)
-    types = _elem_types(copy)
-    have = {o.name for o in copy.graph.output}
-    for node in copy.graph.node:
-        for name in node.output:
-            if name and name not in have and name in types:
-                copy.graph.output.append(helper.make_tensor_value_info(name, types[name], None))
-                have.add(name)
-    return copy
 
 
 def _default_feed(name: str, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
@@ -87,8 +59,6 @@ def _default_feed(name: str, shape: tuple[int, ...], dtype: np.dtype) -> np.ndar
 
 def run(model: onnx.ModelProto, env: Env, feed: FeedFn | None = None) -> dict[str, np.ndarray]:
     """Run every node of ``model`` with input dims given by ``env``; name -> array."""
-    exposed = expose_all(model)
-    session = ort.InferenceSession(exposed.SerializeToString(), _OPTS, providers=["CPUExecutionProvider"])
     feeds: dict[str, np.ndarray] = {}
     init_names = {i.name for i in model.graph.initializer}
     for vi in model.graph.input:
@@ -99,8 +69,7 @@ def run(model: onnx.ModelProto, env: Env, feed: FeedFn | None = None) -> dict[st
         )
         dtype = np.dtype(helper.tensor_dtype_to_np_dtype(vi.type.tensor_type.elem_type))
         feeds[vi.name] = (feed or _default_feed)(vi.name, dims, dtype)
-    names = [o.name for o in session.get_outputs()]
-    return dict(zip(names, session.run(names, feeds), strict=True)) | feeds
+    return run_values(model, feeds)
 
 
 @dataclass

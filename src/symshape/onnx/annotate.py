@@ -19,7 +19,7 @@ from symshape.analysis import ProgressFn, analyze
 from symshape.errors import ModelError
 from symshape.expr import Dim, Expr, as_symbol, subs, sym
 from symshape.io import write_bytes_atomic
-from symshape.onnx.reader import load_model, model_to_program
+from symshape.onnx.reader import elem_types, load_model, model_to_program
 from symshape.parse import is_identifier, parse_dim
 from symshape.result import Analysis
 
@@ -44,7 +44,7 @@ def annotate_model(model: onnx.ModelProto, result: Analysis) -> int:
     """Set value_info / output shapes of ``model`` from ``result`` in place; returns the count."""
     graph = model.graph
     rename = _declared_output_names(graph, result)
-    elem_types = _elem_types(model)
+    types = elem_types(model)
     inputs = {vi.name for vi in graph.input}
     outputs = {vi.name: vi for vi in graph.output}
     kept = [vi for vi in graph.value_info if result.shape(vi.name) is None]
@@ -66,7 +66,7 @@ def annotate_model(model: onnx.ModelProto, result: Analysis) -> int:
         else:
             vi = graph.value_info.add()
             vi.name = name
-            vi.type.tensor_type.elem_type = elem_types.get(name, onnx.TensorProto.UNDEFINED)
+            vi.type.tensor_type.elem_type = types.get(name, onnx.TensorProto.UNDEFINED)
             _set_dims(vi, [_dim_text(d, rename, None, result) for d in dims])
         count += 1
     return count
@@ -123,22 +123,6 @@ def _set_dims(vi: onnx.ValueInfoProto, dims: list[int | str]) -> None:
             dim.dim_value = d
         else:
             dim.dim_param = d
-
-
-def _elem_types(model: onnx.ModelProto) -> dict[str, int]:
-    """Element types from the model and onnx's (shape-free) type inference where it works."""
-    types: dict[str, int] = {}
-    for vi in list(model.graph.value_info) + list(model.graph.output) + list(model.graph.input):
-        if vi.type.HasField("tensor_type"):
-            types[vi.name] = vi.type.tensor_type.elem_type
-    try:
-        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
-    except Exception:  # noqa: BLE001 - custom domains can make onnx's inference fail
-        return types
-    for vi in inferred.graph.value_info:
-        if vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type:
-            types.setdefault(vi.name, vi.type.tensor_type.elem_type)
-    return types
 
 
 def _relocate_external_data(model: onnx.ModelProto, src_dir: Path, dst_dir: Path) -> None:

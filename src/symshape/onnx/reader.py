@@ -182,3 +182,21 @@ def _check_order(program: Program) -> None:
                     "re-export the model)"
                 )
         known.update(o for o in op.outputs if o)
+
+
+def elem_types(model: onnx.ModelProto) -> dict[str, int]:
+    """Element types of tensor values: declared value_info first, then ONNX's own inference
+    (best effort: custom domains can make it fail), then initializers."""
+    types: dict[str, int] = {}
+    infos = list(model.graph.value_info) + list(model.graph.output) + list(model.graph.input)
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
+        infos += list(inferred.graph.value_info) + list(inferred.graph.output)
+    except Exception:  # noqa: BLE001, S110 - inference is a best-effort source of types
+        pass
+    for vi in infos:
+        if vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type:
+            types.setdefault(vi.name, vi.type.tensor_type.elem_type)
+    for t in model.graph.initializer:
+        types.setdefault(t.name, t.data_type)
+    return types

@@ -37,7 +37,7 @@ def _onnxruntime() -> Any:
 
 
 def run_shapes(
-    model_path: str | Path,
+    model_path: str | Path | onnx.ModelProto,
     feeds: Mapping[str, np.ndarray],
     *,
     skipped: list[str] | None = None,
@@ -54,15 +54,20 @@ def run_shapes(
 
 
 def run_values(
-    model_path: str | Path,
+    model_path: str | Path | onnx.ModelProto,
     feeds: Mapping[str, np.ndarray],
     *,
     skipped: list[str] | None = None,
 ) -> dict[str, np.ndarray]:
-    """Like `run_shapes`, but return the values themselves (feeds included)."""
+    """Like `run_shapes`, but return the values themselves (feeds included). An in-memory
+    model is copied, never changed."""
     import onnx
 
-    model = onnx.load(str(model_path))
+    if isinstance(model_path, onnx.ModelProto):
+        model = onnx.ModelProto()
+        model.CopyFrom(model_path)
+    else:
+        model = onnx.load(str(model_path))
     exposed, untyped = expose_values(model)
     if skipped is not None:
         skipped.extend(untyped)
@@ -86,7 +91,9 @@ def expose_values(model: onnx.ModelProto) -> tuple[list[str], list[str]]:
     """
     import onnx
 
-    types = _elem_types(model)
+    from symshape.onnx.reader import elem_types
+
+    types = elem_types(model)
     for declared in model.graph.output:  # an output declared without a type cannot be loaded
         tt = declared.type.tensor_type
         if declared.type.HasField("tensor_type") and not tt.elem_type and declared.name in types:
@@ -106,25 +113,6 @@ def expose_values(model: onnx.ModelProto) -> tuple[list[str], list[str]]:
             model.graph.output.append(onnx.helper.make_tensor_value_info(out, elem, None))
             added.append(out)
     return added, untyped
-
-
-def _elem_types(model: onnx.ModelProto) -> dict[str, int]:
-    """Element types of tensor values: declared value_info first, then ONNX shape inference."""
-    import onnx
-
-    types: dict[str, int] = {}
-    infos = list(model.graph.value_info) + list(model.graph.output) + list(model.graph.input)
-    try:
-        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
-        infos += list(inferred.graph.value_info) + list(inferred.graph.output)
-    except Exception:  # noqa: BLE001, S110 - inference is a best-effort source of types
-        pass
-    for vi in infos:
-        if vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type:
-            types.setdefault(vi.name, vi.type.tensor_type.elem_type)
-    for t in model.graph.initializer:
-        types.setdefault(t.name, t.data_type)
-    return types
 
 
 def _session(ort: Any, model: onnx.ModelProto, extra: list[str]) -> tuple[Any, list[str]]:
