@@ -7,7 +7,6 @@ gives the same output bytes.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,22 +57,22 @@ class Analysis:
         self.source = source
         self._raw_shapes = shapes
         self._raw_elements = elements
+        self._names: list[str] | None = None
         self._rename: dict[str, Dim] = {}
         self._shapes: dict[str, tuple[Dim, ...]] = {}
         self._name_fresh_symbols()
         self.unresolved = unresolved + self._derived_dims({(u.value, u.axis) for u in unresolved})
 
     # ------------------------------------------------------------ naming
-    def value_names(self) -> Iterator[str]:
+    def value_names(self) -> list[str]:
         """Every value with a known shape, inputs first, then in op order."""
-        seen: set[str] = set()
-        order = list(self.program.inputs)
-        for op in self.program.ops:
-            order.extend(op.outputs)
-        for name in order:
-            if name and name not in seen and name in self._raw_shapes:
-                seen.add(name)
-                yield name
+        if self._names is None:
+            order = list(self.program.inputs)
+            for op in self.program.ops:
+                order.extend(op.outputs)
+            raw = self._raw_shapes
+            self._names = [n for n in dict.fromkeys(order) if n and n in raw]
+        return self._names
 
     def _name_fresh_symbols(self) -> None:
         graph = self.graph
@@ -108,8 +107,10 @@ class Analysis:
         """Dims that depend on a symbol a rule invented for lack of a formula (not a data-dependent
         size, which is a real answer): they are unresolved, with the symbol's origin."""
         graph = self.graph
-        back = {str(v): k for k, v in self._rename.items()}
         out: list[Unresolved] = []
+        if all(info.kind != "derived" for info in graph.symbols.values()):
+            return out
+        back = {str(v): k for k, v in self._rename.items()}
         for name in self.value_names():
             for axis, d in enumerate(self._shapes[name]):
                 if not isinstance(d, Expr) or (name, axis) in listed:
