@@ -10,7 +10,7 @@ pointing at the original files.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import onnx
@@ -129,10 +129,24 @@ def _relocate_external_data(model: onnx.ModelProto, src_dir: Path, dst_dir: Path
     """Point external-data locations at the original files when writing to another folder."""
     if src_dir.resolve() == dst_dir.resolve():
         return
-    for tensor in onnx.external_data_helper._get_all_tensors(model):  # noqa: SLF001
+    for tensor in _tensors(model.graph):
         if tensor.data_location != onnx.TensorProto.EXTERNAL:
             continue
         for entry in tensor.external_data:
             if entry.key == "location":
                 target = (src_dir / entry.value).resolve()
                 entry.value = os.path.relpath(target, dst_dir.resolve())
+
+
+def _tensors(graph: onnx.GraphProto) -> Iterator[onnx.TensorProto]:
+    """Every tensor stored in ``graph``: initializers and tensor attributes, subgraphs included."""
+    yield from graph.initializer
+    for node in graph.node:
+        for attr in node.attribute:
+            if attr.HasField("t"):
+                yield attr.t
+            yield from attr.tensors
+            if attr.HasField("g"):
+                yield from _tensors(attr.g)
+            for sub in attr.graphs:
+                yield from _tensors(sub)
