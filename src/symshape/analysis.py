@@ -127,9 +127,10 @@ class OpContext:
     def const_ints(self, i: int) -> tuple[int, ...] | None:
         """Input ``i``'s elements when all are integer constants, else None."""
         els = self.elements(i)
-        if els is None or not all(isinstance(e, int) for e in els):
+        if els is None:
             return None
-        return tuple(int(e) for e in els)  # type: ignore[arg-type]
+        ints = tuple(int(e) for e in els if isinstance(e, int))
+        return ints if len(ints) == len(els) else None
 
     def const_floats(self, i: int) -> tuple[float, ...] | None:
         """Input ``i``'s contents when it is a small constant (float, or integer as floats)."""
@@ -309,8 +310,7 @@ def _analyze(
             break
         state.unresolved = [u for u in state.unresolved if u.value in program.inputs]
         state.warnings = []
-        graph.guards.clear()
-        graph._guard_keys.clear()  # noqa: SLF001 - the walk owns guard lifetime
+        graph.clear_guards()  # the walk owns guard lifetime
     graph.recheck()  # facts set directly by rules may close or cancel residual equations
     return Analysis(program, graph, state.shapes, state.elements, state.unresolved, state.warnings, source)
 

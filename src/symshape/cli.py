@@ -179,7 +179,7 @@ def verify(
     from symshape.verify import assignments, check, make_feeds, run_shapes
 
     result = analyze_onnx(model, facts=collect_facts(assume, dim, likely))
-    values = {}
+    values: dict[str, list[int]] = {}
     for item in sizes:
         name, _, text = item.partition("=")
         values[name.strip()] = [int(v) for v in text.split(",") if v.strip()]

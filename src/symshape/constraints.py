@@ -436,6 +436,11 @@ class ConstraintGraph:
             self._guard_keys.add(key)
             self.guards.append(Guard(lhs, rel, rhs, origin, reason))
 
+    def clear_guards(self) -> None:
+        """Forget every recorded guard (a new walk of the program records them afresh)."""
+        self.guards.clear()
+        self._guard_keys.clear()
+
     # --------------------------------------------------------------- errors
     def _fact_source(self, name: str) -> str:
         origin = self._fact_origin.get(name)

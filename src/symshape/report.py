@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Generator
 from contextlib import contextmanager
+from typing import cast
 
 from rich.console import Console
 from rich.markup import escape
@@ -111,7 +112,7 @@ def _dims(dims: tuple[object, ...]) -> str:
 
 
 def _symbol(name: str, info: dict[str, object]) -> str:
-    lo, hi = info["range"]  # type: ignore[misc]
+    lo, hi = cast("tuple[object, object]", info["range"])
     text = f"{name} in [{lo}, {'inf' if hi is None else hi}]"
     if info.get("divisor", 1) != 1:
         text += f", {info['divisor']} | {name}"

@@ -9,6 +9,7 @@ fact may only name symbols the program declares (or that an earlier fact introdu
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from symshape.constraints import ConstraintGraph, Origin
 from symshape.errors import UserFactError
@@ -79,7 +80,7 @@ def _apply_relation(graph: ConstraintGraph, lhs: Dim, rel: str, rhs: Dim, origin
 
 
 _FLIP = {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}
-_AS_RANGE = {
+_AS_RANGE: dict[str, Callable[[int], tuple[int | None, int | None]]] = {
     "<=": lambda k: (None, k),
     "<": lambda k: (None, k - 1),
     ">=": lambda k: (k, None),
