@@ -236,9 +236,8 @@ def _declared_dims(body: Program, i: int) -> tuple[Dim, ...]:
     """The static dims declared for body input ``i`` (a scalar when not declared static)."""
     value = body.values.get(body.inputs[i]) if i < len(body.inputs) else None
     dims = value.type.dims if value is not None and value.type is not None else None
-    if dims is not None and all(isinstance(d, int) for d in dims):
-        return tuple(int(d) for d in dims)  # type: ignore[arg-type]
-    return ()
+    static = tuple(int(d) for d in dims if isinstance(d, int)) if dims is not None else ()
+    return static if dims is not None and len(static) == len(dims) else ()
 
 
 def _trip_count(ctx: OpContext, cond_true: bool) -> Dim:

@@ -8,6 +8,7 @@ https://onnx.ai/onnx/operators/ (Add, Sub, Mul, Div, Mod, Max, Min, Equal, Less,
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -139,7 +140,7 @@ def _clip(ctx: OpContext, els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
         return None
     from symshape.expr import smax, smin
 
-    out = []
+    out: list[Dim] = []
     for e in els:
         if lo:
             e = smax(e, lo[0])
@@ -166,7 +167,7 @@ def _may_be_one(ctx: OpContext, d: Dim) -> bool:
     return d == 1 if isinstance(d, int) else not ctx.graph.facts.prove_ge(d, 2)
 
 
-_ARITH = {
+_ARITH: dict[str, Callable[[OpContext, Dim, Dim], Dim | None]] = {
     "Add": lambda ctx, a, b: add(a, b),
     "Sub": lambda ctx, a, b: add(a, mul(b, -1)),
     "Mul": lambda ctx, a, b: mul(a, b),

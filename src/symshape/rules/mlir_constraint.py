@@ -68,7 +68,7 @@ def tie_predicate_mul_eq(ctx: OpContext) -> None:
 @register(SYMSHAPE, "tie_predicate_group_mul_eq")
 def tie_predicate_group_mul_eq(ctx: OpContext) -> None:
     """``product(lhs group) == product(rhs group)`` (group sizes in ``operandSegmentSizes``)."""
-    sizes = ctx.attr("operandSegmentSizes")
+    sizes: list[int] | None = ctx.attr("operandSegmentSizes")
     if ctx.attr("guard") is not None or not isinstance(sizes, list) or len(sizes) != 2:
         return
     values = [_scalar(ctx, i) for i in range(ctx.num_inputs)]

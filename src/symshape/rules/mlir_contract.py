@@ -179,7 +179,7 @@ def _windowed(ctx: OpContext, n: int, params: list[tuple[Dim, ...]]) -> None:
     window, strides, base, dil, pads = params
     if not len(window) == len(strides) == len(base) == len(dil) == len(shape) == len(pads) // 2:
         raise ModelError(f"{ctx.where()}: window parameters need {len(shape)} values per dim")
-    out = []
+    out: list[Dim] = []
     for a in range(len(shape)):
         stride, ld, rd = strides[a], base[a], dil[a]
         if not (isinstance(stride, int) and isinstance(ld, int) and isinstance(rd, int)):

@@ -321,7 +321,8 @@ def reshape(ctx: OpContext) -> None:
     dims = ctx.shape(0)
     target = list(declared_dims(ctx))
     value = ctx.program.values[ctx.op.outputs[0]]
-    unknown = [i for i, d in enumerate(value.type.dims or ()) if not isinstance(d, int)]  # type: ignore[union-attr]
+    declared = value.type.dims if value.type is not None else None  # never None: declared_dims gave up
+    unknown = [i for i, d in enumerate(declared or ()) if not isinstance(d, int)]
     if len(unknown) == 1:
         rest = product(d for i, d in enumerate(target) if i != unknown[0])
         solved = exact_div(ctx.graph.canon(product(dims)), rest) if rest != 0 else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ContradictionError, ModelError
@@ -85,14 +85,18 @@ def ints(ctx: OpContext, name: str, default: list[int] | None = None) -> list[in
         return list(value.values)
     if isinstance(value, int):
         return [value]
-    if isinstance(value, list) and all(isinstance(v, int) for v in value):
-        return list(value)
+    items = cast("list[object]", value) if isinstance(value, list) else None
+    if items is not None and all(isinstance(v, int) for v in items):
+        return [v for v in items if isinstance(v, int)]
     raise ModelError(f"{ctx.where()}: attribute '{name}' must be a list of integers, got {value!r}")
 
 
 def field_ints(value: Any, name: str) -> list[int]:
     """``fields[name]`` of a dialect attribute (``#stablehlo.dot<...>``) as a list of ints."""
-    fields = getattr(value, "fields", value if isinstance(value, dict) else {})
+    if hasattr(value, "fields"):
+        fields = value.fields
+    else:
+        fields = cast("dict[str, Any]", value) if isinstance(value, dict) else {}
     got = fields.get(name, [])
     return [got] if isinstance(got, int) else [int(v) for v in got]
 
@@ -153,9 +157,10 @@ _RELATIONS = {"GE": (0, 1), "GT": (1, 1), "LE": (0, -1), "LT": (1, -1)}
 def assert_condition(ctx: OpContext, message: str) -> None:
     """Record the comparison an assertion checks (``attrs["condition"]``, set by the frontend)
     as a fact: execution stops when it fails. ``Mod(x, k) == 0`` becomes divisibility."""
-    spec = ctx.attr("condition")
-    if not isinstance(spec, dict):
+    condition = ctx.attr("condition")
+    if not isinstance(condition, dict):
         return
+    spec = cast("dict[str, Any]", condition)
     lhs, rhs = ctx.elements(spec["lhs"]), ctx.elements(spec["rhs"])
     if lhs is None or rhs is None or len(lhs) != 1 or len(rhs) != 1:
         return

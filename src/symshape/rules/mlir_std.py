@@ -155,7 +155,7 @@ def tensor_reshape(ctx: OpContext) -> None:
 def collapse_shape(ctx: OpContext) -> None:
     """Each reassociation group's product. https://mlir.llvm.org/docs/Dialects/TensorOps/#tensorcollapse_shape-tensorcollapseshapeop"""
     dims = ctx.shape(0)
-    groups = ctx.attr("reassociation") or []
+    groups: list[list[int]] = ctx.attr("reassociation") or []
     ctx.set_output(0, [ctx.graph.canon(product(dims[a] for a in g)) for g in groups], ctx.elements(0))
 
 

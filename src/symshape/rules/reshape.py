@@ -14,7 +14,7 @@ from symshape.expr import Dim, exact_div, expand_mod, floordiv, mul, product
 from symshape.rules import ONNX, register
 from symshape.rules.common import broadcast_shapes, element_array, flat, normalize_axis, static
 from symshape.rules.relations import prove_nonneg, simplest
-from symshape.rules.shape_ops import _shape_from_elements
+from symshape.rules.shape_ops import shape_from_elements
 
 
 @register(ONNX, "Reshape")
@@ -92,7 +92,7 @@ def _shape_from_elements_signed(ctx: OpContext) -> tuple[Dim, ...]:
     els = ctx.elements(1)
     if els is not None:
         return els
-    return _shape_from_elements(ctx, 1)
+    return shape_from_elements(ctx, 1)
 
 
 @register(ONNX, "Flatten")
@@ -111,7 +111,7 @@ def expand(ctx: OpContext) -> None:
 
     https://onnx.ai/onnx/operators/onnx__Expand.html
     """
-    target = _shape_from_elements(ctx, 1)
+    target = shape_from_elements(ctx, 1)
     out = broadcast_shapes(ctx, [ctx.shape(0), target])
     src = element_array(ctx, 0)
     elements = None

@@ -76,7 +76,7 @@ def constant_of_shape(ctx: OpContext) -> None:
 
     https://onnx.ai/onnx/operators/onnx__ConstantOfShape.html
     """
-    dims = _shape_from_elements(ctx, 0)
+    dims = shape_from_elements(ctx, 0)
     value = ctx.attr("value")
     fill = value.values[0] if isinstance(value, ConstTensor) and value.values else None
     elements = None
@@ -87,7 +87,7 @@ def constant_of_shape(ctx: OpContext) -> None:
     ctx.set_output(0, dims, elements)
 
 
-def _shape_from_elements(ctx: OpContext, i: int) -> tuple[Dim, ...]:
+def shape_from_elements(ctx: OpContext, i: int) -> tuple[Dim, ...]:
     """Dims given as the elements of input ``i``; fresh symbols when only the rank is known."""
     els = ctx.elements(i)
     if els is not None:
@@ -157,7 +157,7 @@ def squeeze(ctx: OpContext) -> None:
     dims = ctx.shape(0)
     axes = axes_input_or_attr(ctx, 1)
     if axes is None:
-        keep = []
+        keep: list[Dim] = []
         for d in dims:
             if isinstance(d, int):
                 if d != 1:
