@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +30,16 @@ def load_model(path: str | Path) -> onnx.ModelProto:
     if not path.exists():
         raise ModelError(f"model file '{path}' does not exist")
     try:
-        return onnx.load(str(path), load_external_data=False)
+        return onnx_load(path, load_external_data=False)
     except Exception as err:  # noqa: BLE001 - protobuf raises several unrelated types
         raise ModelError(f"cannot read '{path}' as an ONNX model: {err}") from None
+
+
+def onnx_load(path: str | Path, load_external_data: bool = True) -> onnx.ModelProto:
+    """`onnx.load` with a complete type: onnx annotates its path parameter with a bare
+    ``os.PathLike``, which pyright strict reports as partially unknown at every use."""
+    load: Callable[..., onnx.ModelProto] = vars(onnx)["load"]
+    return load(str(path), load_external_data=load_external_data)
 
 
 @functools.lru_cache(maxsize=64)
