@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -82,9 +82,7 @@ def make_feeds(
     return feeds
 
 
-def _random_input(
-    rng: np.random.Generator, name: str, dtype: np.dtype, shape: Shape, high: int
-) -> np.ndarray:
+def _random_input(rng: np.random.Generator, name: str, dtype: np.dtype, shape: Shape, high: int) -> np.ndarray:
     if dtype == np.bool_:
         return np.ones(shape, dtype=np.bool_)
     if np.issubdtype(dtype, np.integer):
@@ -161,7 +159,7 @@ def _free(d: Dim) -> frozenset[str]:
     return d.free if isinstance(d, Expr) else frozenset()
 
 
-def _order(declared: list[str]) -> Any:
+def _order(declared: list[str]) -> Callable[[str], tuple[int, str]]:
     return lambda s: (declared.index(s) if s in declared else len(declared), s)
 
 

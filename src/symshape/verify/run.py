@@ -5,6 +5,7 @@ onnxruntime is an optional dependency, imported inside the functions that need i
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,7 +29,7 @@ class OracleError(SymshapeError):
 
 def _onnxruntime() -> Any:
     try:
-        import onnxruntime
+        onnxruntime = importlib.import_module("onnxruntime")  # untyped: no stubs ship with it
     except ImportError:
         raise OracleError(
             "the execution oracle needs onnxruntime: pip install 'symshape[test]' (or onnxruntime)"
@@ -63,11 +64,13 @@ def run_values(
     model is copied, never changed."""
     import onnx
 
+    from symshape.onnx.reader import onnx_load
+
     if isinstance(model_path, onnx.ModelProto):
         model = onnx.ModelProto()
         model.CopyFrom(model_path)
     else:
-        model = onnx.load(str(model_path))
+        model = onnx_load(model_path)
     exposed, untyped = expose_values(model)
     if skipped is not None:
         skipped.extend(untyped)
