@@ -273,3 +273,27 @@ def test_lax_op_matches_jax(name: str) -> None:
                         np.float32) for s in specs]
         want = jax.eval_shape(fn, *args).shape
         assert tuple(evaluate(d, env) for d in result.shape(out)) == want, (name, env, result.shape(out))
+
+
+def test_unsigned_arith_is_only_evaluated_on_values_proven_non_negative() -> None:
+    """-1 is 2**64 - 1 unsigned: ult/maxui/divui on it must not be folded as signed."""
+    r = analyze_mlir_text(
+        """func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %m1 = arith.constant -1 : index
+  %c5 = arith.constant 5 : index
+  %lt = arith.cmpi ult, %m1, %c5 : index
+  %mx = arith.maxui %m1, %c5 : index
+  %dv = arith.divui %m1, %c5 : index
+  %ok = arith.maxui %c0, %c5 : index
+  %n = tensor.dim %x, %c0 : tensor<?xf32>
+  %s = arith.select %lt, %n, %c5 : index
+  %e = tensor.empty(%s) : tensor<?xf32>
+  return %e : tensor<?xf32>
+}"""
+    )
+    assert r.elements("@main:%lt") is None
+    assert r.elements("@main:%mx") is None
+    assert r.elements("@main:%dv") is None
+    assert r.elements("@main:%ok") == (5,)
+    assert r.shape("@main:%e") != (r.shape("@main:%x") or ())[:1]  # not claimed to be x's dim

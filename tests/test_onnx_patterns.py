@@ -186,3 +186,27 @@ def test_float_constants_fold_into_a_reshape_target():
     assert result.shape("grid") == (b, 4, 4, 8)
     assert not result.warnings and not result.guards()
     check_against_runtime(m, result, [{"batch": 2}, {"batch": 1}])
+
+
+def test_flatten_with_a_negative_axis():
+    m = model([N("Flatten", ["x"], ["y"], axis=-1)], {"x": ["a", "c", 4]}, ["y"])
+    result = analyze_model(m)
+    assert result.shape("y") == (sym("a") * sym("c"), 4)
+    check_against_runtime(m, result, [{"a": 2, "c": 3}, {"a": 1, "c": 0}])
+
+
+def test_a_computed_reshape_element_that_may_be_zero_is_guarded_not_assumed():
+    """[c, -1] with c computed from another input: c == 0 copies dim 0 instead (allowzero=0),
+    which ORT accepts, so 'c >= 1' must stay a listed guard, never a fact."""
+    nodes = [
+        N("Shape", ["y"], ["ys"]),
+        N("Slice", ["ys", "zero", "one"], ["c"]),
+        N("Concat", ["c", "minus1"], ["t"], axis=0),
+        N("Reshape", ["x", "t"], ["out"]),
+    ]
+    inits = [const("zero", [0]), const("one", [1]), const("minus1", [-1])]
+    m = model(nodes, {"x": ["a", "b"], "y": ["c"]}, ["out"], inits)
+    result = analyze_model(m)
+    assert result.symbols()["c"]["range"] == [0, None]
+    assert "c >= 1" in [g[0] for g in result.guards()]
+    check_against_runtime(m, result, [{"a": 2, "b": 6, "c": 3}, {"a": 4, "b": 1, "c": 2}])

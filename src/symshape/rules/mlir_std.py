@@ -205,15 +205,26 @@ def _rem_nonneg(ctx: OpContext, a: Dim, b: Dim) -> Dim | None:
     return mod(a, b) if facts.prove_ge(a, 0) and facts.prove_ge(b, 1) else None
 
 
+def _unsigned(fn: Callable[[OpContext, Dim, Dim], Dim | None]) -> Callable[[OpContext, Dim, Dim], Dim | None]:
+    """An unsigned op agrees with its signed twin only when both operands are proven >= 0 (a
+    tracked -1 sentinel is 2**64 - 1 unsigned): otherwise the value is unknown."""
+
+    def unsigned(ctx: OpContext, a: Dim, b: Dim) -> Dim | None:
+        facts = ctx.graph.facts
+        return fn(ctx, a, b) if facts.prove_ge(a, 0) and facts.prove_ge(b, 0) else None
+
+    return unsigned
+
+
 _ARITH: dict[str, Callable[[OpContext, Dim, Dim], Dim | None]] = {
     "addi": lambda ctx, a, b: add(a, b),
     "subi": lambda ctx, a, b: add(a, mul(b, -1)),
     "muli": lambda ctx, a, b: mul(a, b),
-    "divsi": int_div, "divui": int_div,
-    "floordivsi": _div_floor, "ceildivsi": _div_ceil, "ceildivui": _div_ceil,
+    "divsi": int_div, "divui": _unsigned(int_div),
+    "floordivsi": _div_floor, "ceildivsi": _div_ceil, "ceildivui": _unsigned(_div_ceil),
     "remsi": _rem_nonneg, "remui": _rem_nonneg,
-    "maxsi": lambda ctx, a, b: smax(a, b), "maxui": lambda ctx, a, b: smax(a, b),
-    "minsi": lambda ctx, a, b: smin(a, b), "minui": lambda ctx, a, b: smin(a, b),
+    "maxsi": lambda ctx, a, b: smax(a, b), "maxui": _unsigned(lambda ctx, a, b: smax(a, b)),
+    "minsi": lambda ctx, a, b: smin(a, b), "minui": _unsigned(lambda ctx, a, b: smin(a, b)),
 }
 _FLOAT_BINARY = ("addf", "subf", "mulf", "divf", "maximumf", "minimumf", "maxnumf", "minnumf", "remf", "powf",
                  "andi", "ori", "xori", "shli", "shrsi", "shrui", "cmpf")
@@ -252,6 +263,11 @@ def cmpi(ctx: OpContext) -> None:
     a, b = ctx.elements(0), ctx.elements(1)
     out = None
     if a is not None and b is not None and len(a) == len(b) and direction:
+        unsigned = int(ctx.attr("predicate", -1)) >= 6  # ult..uge agree with lt..ge on values >= 0
+        facts = ctx.graph.facts
+        if unsigned and not all(facts.prove_ge(v, 0) for v in (*a, *b)):
+            ctx.set_output(0, shape)
+            return
         got = [compare_values(ctx, direction, x, y) for x, y in zip(a, b, strict=True)]
         out = None if any(g is None for g in got) else tuple(g for g in got if g is not None)
     ctx.set_output(0, shape, out)

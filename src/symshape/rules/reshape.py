@@ -12,7 +12,7 @@ from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ModelError
 from symshape.expr import Dim, exact_div, expand_mod, floordiv, mul, product
 from symshape.rules import ONNX, register
-from symshape.rules.common import broadcast_shapes, element_array, flat, normalize_axis, static
+from symshape.rules.common import broadcast_shapes, element_array, flat, static
 from symshape.rules.relations import prove_nonneg, simplest
 from symshape.rules.shape_ops import shape_from_elements
 
@@ -23,17 +23,20 @@ def reshape(ctx: OpContext) -> None:
     inferred from the element count. https://onnx.ai/onnx/operators/onnx__Reshape.html
     """
     dims = ctx.shape(0)
-    target = list(_shape_from_elements_signed(ctx))
-    infer_at = _copy_zeros(ctx, dims, target, bool(ctx.attr("allowzero", 0)))
+    computed = list(_shape_from_elements_signed(ctx))
+    target = list(computed)
+    allowzero = bool(ctx.attr("allowzero", 0))
+    infer_at = _copy_zeros(ctx, dims, target, allowzero)
     numel = ctx.graph.canon(product(dims))
     if infer_at is not None:
-        others = [t for i, t in enumerate(target) if i != infer_at]
-        for t in others:  # -1 is only defined when every other target dim is non-zero: a fact
-            if not isinstance(t, int):
+        others = [(i, t) for i, t in enumerate(target) if i != infer_at]
+        for i, t in others:  # -1 is only defined when every other target dim is non-zero: a fact
+            if isinstance(t, int):
+                if t == 0:
+                    raise ModelError(f"{ctx.where()}: -1 together with a 0-sized target dim is ambiguous")
+            elif _zero_is_invalid(ctx, dims, i, computed[i], allowzero):
                 ctx.graph.assume_range(t, 1, None, ctx.origin("reshape -1 needs other dims >= 1"))
-            elif t == 0:
-                raise ModelError(f"{ctx.where()}: -1 together with a 0-sized target dim is ambiguous")
-        rest = ctx.graph.canon(product(others))
+        rest = ctx.graph.canon(product(t for _, t in others))
         inferred = _quotient(ctx, numel, rest)
         if inferred is None:
             inferred = ctx.graph.canon(floordiv(numel, rest))
@@ -42,6 +45,15 @@ def reshape(ctx: OpContext) -> None:
     else:
         ctx.eq(product(target), numel, "reshape element count", ("the target element count", "the input element count"))
     ctx.set_output(0, [ctx.graph.canon(t) for t in target], ctx.elements(0))
+
+
+def _zero_is_invalid(ctx: OpContext, dims: tuple[Dim, ...], i: int, element: Dim, allowzero: bool) -> bool:
+    """Whether a 0 at target position ``i`` next to a -1 makes the op invalid (so ``>= 1`` is a
+    fact). Not when a computed element that may be 0 would copy a different input dim: that case
+    is covered by the guard `_check_symbolic_target` lists."""
+    if allowzero or isinstance(element, int):  # a literal 0 copies dims[i]; that copy must be >= 1
+        return True
+    return i >= len(dims) or ctx.prove_eq(element, dims[i]) is True
 
 
 def _copy_zeros(ctx: OpContext, dims: tuple[Dim, ...], target: list[Dim], allowzero: bool) -> int | None:
@@ -99,7 +111,10 @@ def _shape_from_elements_signed(ctx: OpContext) -> tuple[Dim, ...]:
 def flatten(ctx: OpContext) -> None:
     """``[prod(d[:axis]), prod(d[axis:])]``. https://onnx.ai/onnx/operators/onnx__Flatten.html"""
     dims = ctx.shape(0)
-    axis = normalize_axis(ctx, ctx.attr("axis", 1), len(dims), extra=1)
+    axis = ctx.attr("axis", 1)  # in [-r, r]; a negative axis counts from the end: -1 is r - 1
+    if not -len(dims) <= axis <= len(dims):
+        raise ModelError(f"{ctx.where()}: axis {axis} is out of range for rank {len(dims)}")
+    axis = axis + len(dims) if axis < 0 else axis
     ctx.set_output(
         0, (ctx.graph.canon(product(dims[:axis])), ctx.graph.canon(product(dims[axis:]))), ctx.elements(0)
     )
