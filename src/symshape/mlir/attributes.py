@@ -9,7 +9,7 @@ tensor types -> `TensorType` (``?`` is None; scalars are rank 0).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeGuard, cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -50,7 +50,8 @@ def py_attr(attr: Attribute) -> Any:
     """A Python view of an attribute: int, float, str, list, dict, `ConstTensor`, `DialectAttr`."""
     if isinstance(attr, IntegerAttr):
         value = attr.value.data
-        return int(value != 0) if isinstance(attr.type, IntegerType) and attr.type.width.data == 1 else value
+        typ = attr.get_type()
+        return int(value != 0) if isinstance(typ, IntegerType) and typ.bitwidth == 1 else value
     if isinstance(attr, FloatAttr):
         return float(attr.value.data)
     if isinstance(attr, StringAttr):
@@ -58,9 +59,9 @@ def py_attr(attr: Attribute) -> Any:
     if isinstance(attr, DenseArrayBase):
         return [int(v) if not isinstance(v, float) else v for v in attr.get_values()]
     if isinstance(attr, DenseIntOrFPElementsAttr):
-        return dense_const(attr)
+        return dense_const(cast("DenseIntOrFPElementsAttr", attr))
     if isinstance(attr, ArrayAttr):
-        return [py_attr(a) for a in attr.data]
+        return [py_attr(a) for a in cast("ArrayAttr[Attribute]", attr).data]
     if isinstance(attr, DictionaryAttr):
         return {k: py_attr(v) for k, v in attr.data.items()}
     if isinstance(attr, SymbolRefAttr):
@@ -131,13 +132,19 @@ def _field_value(text: str) -> Any:
         return text
 
 
+def is_tensor(t: Attribute) -> TypeGuard[XTensorType[Attribute]]:
+    """``isinstance(t, TensorType)`` (xDSL's) with a typed element type: a bare isinstance
+    narrows to ``TensorType[Unknown]``, which pyright strict rejects at every use."""
+    return isinstance(t, XTensorType)
+
+
 def tensor_type(t: Attribute) -> TensorType:
     """The Program view of an MLIR type: dims (None for ``?``) or None when unranked/opaque."""
-    if isinstance(t, XTensorType):
+    if is_tensor(t):
         dims: tuple[SourceDim, ...] = tuple(None if d == DYNAMIC_INDEX else int(d) for d in t.get_shape())
         return TensorType(str(t.element_type), dims)
     if isinstance(t, UnrankedTensorType):
-        return TensorType(str(t.element_type), None)
+        return TensorType(str(cast("UnrankedTensorType[Attribute]", t).element_type), None)
     if isinstance(t, (IndexType, IntegerType, AnyFloat)):
         return TensorType(str(t), ())
     text = str(t)

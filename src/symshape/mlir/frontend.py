@@ -17,7 +17,7 @@ Values are named ``@<func>:%<name in the text>`` (``@main:%arg0``, ``@main:%3``,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,18 +25,18 @@ from typing import Any
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    DictionaryAttr,
     ModuleOp,
     StringAttr,
 )
 from xdsl.dialects.builtin import TensorType as XTensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from symshape.analysis import ProgressFn, analyze
 from symshape.errors import ModelError
 from symshape.mlir.attributes import (  # re-exported: frontend users read attributes through it
     DialectAttr,
     attr_value,
+    is_tensor,
     op_attrs,
     op_full_name,
     py_attr,
@@ -256,7 +256,9 @@ def _op_name(outputs: list[str], fn: str, index: int, full: str, prefix: str) ->
 _CMPI = {0: "EQ", 1: "NE", 2: "LT", 3: "LE", 4: "GT", 5: "GE", 6: "LT", 7: "LE", 8: "GT", 9: "GE"}
 
 
-def _attach_condition(op: Operation, attrs: dict[str, Any], inputs: list[str], name_of: Any) -> None:
+def _attach_condition(
+    op: Operation, attrs: dict[str, Any], inputs: list[str], name_of: Callable[[SSAValue], str]
+) -> None:
     """For an assertion (``shape_assertion``, ``cstr_require``) of ``%cond``: the comparison
     that made ``%cond``, as ``attrs["condition"]`` with its two operands appended to ``inputs``."""
     cond = op.operands[0].owner
@@ -287,7 +289,7 @@ def _arg_attr(fn: func.FuncOp, index: int, key: str) -> str | None:
     if attrs is None or index >= len(attrs.data):
         return None
     entry = attrs.data[index]
-    value = entry.data.get(key) if isinstance(entry, DictionaryAttr) else None
+    value = entry.data.get(key)
     return value.data if isinstance(value, StringAttr) and value.data else None
 
 
@@ -316,14 +318,18 @@ def jax_arg_dims(fn: func.FuncOp, funcs: dict[str, func.FuncOp] | None = None,
             message = op.attributes.get("error_message")
             if isinstance(message, StringAttr):
                 specs.update(_parse_specs(message.data))
-    arrays = [i for i, a in enumerate(block.args) if isinstance(a.type, XTensorType)
-              and _arg_attr(fn, i, "jax.global_constant") is None]
+    arrays: list[tuple[int, tuple[int, ...]]] = [  # (argument index, static shape)
+        (i, a.type.get_shape())
+        for i, a in enumerate(block.args)
+        if is_tensor(a.type) and _arg_attr(fn, i, "jax.global_constant") is None
+    ]
     declared: dict[int, tuple[SourceDim, ...]] = {}
     for k, text in sorted(specs.items()):
         if k < len(arrays):
-            dims = _spec_dims(text, tuple(block.args[arrays[k]].type.get_shape()))  # type: ignore[attr-defined]
+            index, shape = arrays[k]
+            dims = _spec_dims(text, tuple(shape))
             if dims is not None:
-                declared[arrays[k]] = dims
+                declared[index] = dims
     for (i, axis), name in _call_dim_names(block, funcs or {}).items():
         arg_type = block.args[i].type
         if i in declared or not isinstance(arg_type, XTensorType):
@@ -353,8 +359,8 @@ def _call_dim_names(block: Any, funcs: dict[str, func.FuncOp]) -> dict[tuple[int
             if op_full_name(source).endswith(".get_dimension_size") and source.operands:
                 arg = source.operands[0]
                 axis = attr_value(source, "dimension")
-                if getattr(arg, "owner", None) is block and isinstance(axis, int):
-                    out.setdefault((arg.index, axis), name)  # type: ignore[attr-defined]
+                if isinstance(arg, BlockArgument) and arg.owner is block and isinstance(axis, int):
+                    out.setdefault((arg.index, axis), name)
     return out
 
 
@@ -453,7 +459,7 @@ def facts_for(views: Sequence[FuncView], facts: Sequence[str]) -> list[list[str]
         words = {w for w in _WORD.findall(fact.split("~=")[0]) if not w.isdigit()} - _FUNCTIONS
         hits = [i for i, names in enumerate(known) if words <= names]
         if not hits:
-            all_names = ", ".join(sorted(set().union(*known))) or "none"
+            all_names = ", ".join(sorted(set[str]().union(*known))) or "none"
             raise UserFactError(
                 f"user fact '{fact}' names a symbol no function of the module declares; "
                 f"the argument symbols are: {all_names}"

@@ -14,6 +14,7 @@ import io
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -54,9 +55,10 @@ def make_pass(name: str, facts: Sequence[str] = ()) -> ModulePass:
         known = ", ".join(sorted(loaders))
         raise ModelError(f"unknown pass '{name}'; the passes are: {known}")
     cls = loaders[name]()
-    fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+    fields: set[str] = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
     if "facts" in fields:
-        return cls(facts=tuple(facts))  # type: ignore[call-arg]
+        with_facts = cast("Callable[..., ModulePass]", cls)  # a dataclass with a ``facts`` field
+        return with_facts(facts=tuple(facts))
     return cls()
 
 

@@ -253,7 +253,8 @@ def _rename_like_source(module: ModuleOp, source: str) -> None:
     funcs = [op for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
     if len(signatures) == len(funcs):
         for fn, args in zip(funcs, signatures, strict=True):
-            block_args = fn.regions[0].blocks.first.args  # type: ignore[union-attr]
+            entry = fn.regions[0].blocks.first  # never None: funcs have a block
+            block_args = entry.args if entry is not None else ()
             if len(block_args) == len(args):
                 for value, name in zip(block_args, args, strict=True):
                     names[value] = name

@@ -27,7 +27,7 @@ checked at run time), not a fact; ``reason`` and ``origin`` say why and where.
 from __future__ import annotations
 
 import functools
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
     I64,
@@ -70,7 +70,7 @@ def symbol_encoding(attr: Attribute) -> tuple[str, ...] | None:
     if not isinstance(attr, ArrayAttr):
         return None
     names: list[str] = []
-    for item in attr.data:
+    for item in cast("ArrayAttr[Attribute]", attr).data:
         if not isinstance(item, SymbolRefAttr) or item.nested_references.data:
             return None
         names.append(item.root_reference.data)

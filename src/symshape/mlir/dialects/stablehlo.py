@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import ClassVar, cast
 
-from xdsl.dialects.builtin import StringAttr
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region
+from xdsl.dialects.builtin import ArrayAttr, StringAttr
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -249,10 +249,10 @@ def _fold_dot_dims(parser: Parser, dialect: str, attrs: Attrs) -> Attrs:
     pairs = {k: attrs.pop(k) for k in ("_batching", "_contracting") if k in attrs}
     if not pairs:
         return attrs
-    fields = []
+    fields: list[str] = []
     for kind, value in pairs.items():
-        lhs, rhs = (str(a).replace("array<i64: ", "[").replace("array<i64>", "[]").replace(">", "]")
-                    for a in value.data)  # type: ignore[attr-defined]
+        items = cast("ArrayAttr[Attribute]", value).data  # ``[lhs, rhs]``, made by parse_keyword
+        lhs, rhs = (str(a).replace("array<i64: ", "[").replace("array<i64>", "[]").replace(">", "]") for a in items)
         fields.append(f"lhs{kind}_dimensions = {lhs}, rhs{kind}_dimensions = {rhs}")
     attrs["dot_dimension_numbers"] = make_attr(parser, f"#{dialect}.dot<{', '.join(fields)}>")
     return attrs
@@ -348,7 +348,7 @@ def _applies_region(parser: Parser, op_name: str, types: list[Attribute]) -> Reg
     ret_cls = parser.ctx.get_optional_op(op_name.split(".")[0] + ".return")
     if body_cls is None or ret_cls is None:
         parser.raise_error(f"unknown reduction op '{op_name}'")
-    results = []
+    results: list[SSAValue] = []
     for i, t in enumerate(types):
         op = body_cls.create(operands=[block.args[i], block.args[n + i]], result_types=[t])
         block.add_op(op)
@@ -363,7 +363,7 @@ def _reducer_region(parser: Parser) -> Region:
     while parser.parse_optional_punctuation("(") is not None:
         group = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_argument)
         parser.parse_punctuation(")")
-        groups.append(group)  # type: ignore[arg-type]
+        groups.append(group)
     args = [g[0] for g in groups] + [g[1] for g in groups]
     return parser.parse_region(args)
 

@@ -20,16 +20,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
-from xdsl.dialects.builtin import IndexType, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import IndexType, ModuleOp, ShapedType, StringAttr, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.transforms.common_subexpression_elimination import cse
 
 from symshape.analysis import analyze
 from symshape.expr import Dim, Expr, as_symbol
+from symshape.mlir.attributes import is_tensor
 from symshape.mlir.frontend import FuncView, facts_for, module_to_programs
 from symshape.mlir.passes.dim_exprs import ArithBuilder
 from symshape.result import Analysis
@@ -112,7 +114,7 @@ class AuxBuilder:
         for i, arg in enumerate(self.source.args):
             name = self.name_of.get(arg)
             shape = self.analysis.shape(name) if name else None
-            if shape is not None and isinstance(arg.type, TensorType) and len(shape) == arg.type.get_num_dims():
+            if shape is not None and is_tensor(arg.type) and len(shape) == arg.type.get_num_dims():
                 for axis, d in enumerate(shape):
                     self._leaf_of_dim(d, lambda i=i, axis=axis: self.arg_dim(i, axis), linear)
             els = self.analysis.elements(name) if name else None
@@ -153,7 +155,7 @@ class AuxBuilder:
         key = (self.block.args[i], -1)
         if key not in self.dims:
             value: SSAValue = self.block.args[i]
-            if isinstance(value.type, TensorType):
+            if is_tensor(value.type):
                 value = self._add(tensor.ExtractOp(value, [], value.type.element_type))
             if not isinstance(value.type, IndexType):
                 value = self._add(arith.IndexCastOp(value, IndexType()))
@@ -174,15 +176,14 @@ class AuxBuilder:
     def shape(self, value: SSAValue) -> SSAValue | None:
         """``tensor.from_elements`` of the dims of ``value`` (None when it has no known shape)."""
         name = self.name_of.get(value)
-        shape = self.analysis.shape(name) if name else None
-        rank = value.type.get_num_dims()  # type: ignore[attr-defined]
-        if shape is None or len(shape) != rank:
-            shape = tuple(None for _ in range(rank))  # type: ignore[misc]
+        known = self.analysis.shape(name) if name else None
+        rank = _shaped(value).get_num_dims()
+        shape: tuple[Dim | None, ...] = known if known is not None and len(known) == rank else (None,) * rank
         elements = [self.one_dim(value, axis, d) for axis, d in enumerate(shape)]
         return self._add(tensor.FromElementsOp(*elements, result_type=TensorType(IndexType(), [rank])))
 
     def one_dim(self, value: SSAValue, axis: int, d: Dim | None) -> SSAValue:
-        static = value.type.get_shape()[axis]  # type: ignore[attr-defined]
+        static = _shaped(value).get_shape()[axis]
         if static >= 0:
             return self.arith.constant(static)
         if d is not None and (isinstance(d, int) or all(s in self.leaves for s in d.free)):
@@ -198,7 +199,12 @@ def _has_ranked_values(fn: func.FuncOp) -> bool:
 
 
 def _ranked(value: SSAValue) -> bool:
-    return isinstance(value.type, TensorType) and value.type.get_num_dims() >= 1
+    return is_tensor(value.type) and value.type.get_num_dims() >= 1
+
+
+def _shaped(value: SSAValue) -> ShapedType:
+    """The type of a value `_ranked` accepted (only those get a shape function)."""
+    return cast(ShapedType, value.type)
 
 
 def _drop_unused(block: Block) -> None:

@@ -77,8 +77,9 @@ class Pred:
 def definition(fi: int, d: Expr) -> Pred:
     """How compound dim ``d`` is defined from its symbols."""
     atoms = d.terms[0][0] if len(d.terms) == 1 else ()
-    if len(d.terms) == 1 and d.terms[0][1] == 1 and len(atoms) >= 2 and all(isinstance(a, Sym) for a in atoms):
-        factors = tuple(sym(a.name) for a in atoms)  # type: ignore[union-attr]
+    names = [a.name for a in atoms if isinstance(a, Sym)]
+    if len(d.terms) == 1 and d.terms[0][1] == 1 and len(atoms) >= 2 and len(names) == len(atoms):
+        factors = tuple(sym(n) for n in names)
         return Pred(fi, "mul_eq", (d, *factors))
     return Pred(fi, "define", (d,))
 
@@ -108,8 +109,9 @@ def _mono(mono: Mono) -> Dim:
 def _factors(d: Dim) -> tuple[Dim, ...] | None:
     if isinstance(d, Expr) and len(d.terms) == 1 and d.terms[0][1] == 1 and d.terms[0][0]:
         atoms = d.terms[0][0]
-        if all(isinstance(a, Sym) for a in atoms):
-            return tuple(sym(a.name) for a in atoms)  # type: ignore[union-attr]
+        names = [a.name for a in atoms if isinstance(a, Sym)]
+        if len(names) == len(atoms):
+            return tuple(sym(n) for n in names)
     return None
 
 

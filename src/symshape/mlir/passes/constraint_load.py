@@ -24,14 +24,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, TensorType
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from symshape.analysis import State, input_symbols
 from symshape.constraints import ConstraintGraph
 from symshape.errors import ModelError
 from symshape.expr import Dim, Expr, as_symbol, product, subs, sym
+from symshape.mlir.attributes import is_tensor
 from symshape.mlir.dialects import constraint as c
 from symshape.mlir.passes.dim_exprs import ArithReader, from_affine
 from symshape.mlir.passes.ir_utils import data_functions, map_function_types, op_name
@@ -231,14 +232,14 @@ def _relation(op: Operation, read: Callable[[SSAValue], Dim]) -> Relation | None
     if isinstance(op, c.TiePredicateAffineEqOp):
         operands = [read(v) for v in op.operands_]
         return Relation(read(op.lhs), "==", from_affine(op.map.data.results[0], operands), defines=defines)
-    rels = {
+    rels: dict[type[Operation], str] = {
         c.TiePredicateEqOp: "==",
         c.TiePredicateNeOp: "!=",
         c.TiePredicateLtOp: "<",
         c.TiePredicateLeOp: "<=",
         c.TiePredicateDivisibleOp: "divisible",
     }
-    rel = rels.get(type(op))  # type: ignore[arg-type]
+    rel = rels.get(type(op))
     if rel is None:
         return None
     assert isinstance(op, c.BinaryPredicate)
@@ -246,7 +247,7 @@ def _relation(op: Operation, read: Callable[[SSAValue], Dim]) -> Relation | None
 
 
 def _strip(t: Attribute) -> Attribute:
-    if isinstance(t, TensorType) and isinstance(t.encoding, ArrayAttr) and c.symbol_encoding(t.encoding) is not None:
+    if is_tensor(t) and c.symbol_encoding(t.encoding) is not None:  # None unless an ArrayAttr of symbols
         return TensorType(t.element_type, t.get_shape())
     return t
 
@@ -276,7 +277,7 @@ def load_constraints(module: ModuleOp) -> LoadedConstraints:
             for block in fn.body.blocks
             for op in block.ops
             for i, r in enumerate(op.results)
-            if isinstance(r.type, TensorType) and (names := c.symbol_encoding(r.type.encoding)) is not None
+            if is_tensor(r.type) and (names := c.symbol_encoding(r.type.encoding)) is not None
         ]
         map_function_types(rewriter, fn, _strip)
     return out
@@ -297,7 +298,7 @@ def argument_names(values: dict[str, SSAValue], fn: func.FuncOp) -> list[str]:
     entry = fn.body.blocks.first
     if entry is None:
         return []
-    return [by_value.get(a, "") if isinstance(a, BlockArgument) else "" for a in entry.args]
+    return [by_value.get(a, "") for a in entry.args]
 
 
 __all__ = ["LoadedConstraints", "argument_names", "free_symbols", "load_constraints", "remove_tie_shapes"]

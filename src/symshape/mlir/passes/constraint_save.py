@@ -35,6 +35,7 @@ from xdsl.ir import Attribute, Operation, SSAValue, Use
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from symshape.expr import Dim, Expr, as_symbol, sym
+from symshape.mlir.attributes import is_tensor
 from symshape.mlir.dialects import constraint as c
 from symshape.mlir.passes.constraint_graph import (
     GraphWriter,
@@ -52,7 +53,7 @@ from symshape.mlir.passes.optimize import retypable, top_level_ops
 
 
 def _encoded(t: Attribute, dims: tuple[Dim, ...] | None, fi: int, symbols: Symbols) -> Attribute:
-    if not isinstance(t, TensorType) or dims is None or t.get_num_dims() == 0 or len(dims) != t.get_num_dims():
+    if not is_tensor(t) or dims is None or t.get_num_dims() == 0 or len(dims) != t.get_num_dims():
         return t
     names = tuple(symbols.name(fi, d) for d in dims)
     return TensorType(t.element_type, t.get_shape(), c.make_encoding(names))
@@ -114,13 +115,13 @@ def fix_calls(module: ModuleOp, rewriter: Rewriter, shared: set[str]) -> None:
                 with_type(rewriter, res, want)
         sig = callee.function_type
         for i, (operand, want) in enumerate(zip(call.arguments, sig.inputs.data, strict=False)):
-            if operand.type != want and isinstance(want, TensorType):
+            if operand.type != want and is_tensor(want):
                 cast = tensor.CastOp(operand, want)
                 rewriter.insert_op(cast, InsertPoint.before(call))
                 call.operands[i] = cast.dest
         for res, want in zip(list(call.results), sig.outputs.data, strict=False):
             old = res.type
-            if old != want and isinstance(want, TensorType) and isinstance(old, TensorType):
+            if old != want and is_tensor(want) and is_tensor(old):
                 value = with_type(rewriter, res, want)
                 cast = tensor.CastOp(value, old)
                 rewriter.insert_op(cast, InsertPoint.after(call))

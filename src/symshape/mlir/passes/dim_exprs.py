@@ -118,11 +118,12 @@ class ArithBuilder:
         assert isinstance(atom, (MaxAtom, MinAtom))
         kind = arith.MaxSIOp if isinstance(atom, MaxAtom) else arith.MinSIOp
         args = [self.build(a) for a in atom.args]
-        if any(a is None for a in args):
+        built = [a for a in args if a is not None]
+        if len(built) != len(args):
             return None
-        acc = args[0]
-        for a in args[1:]:
-            acc = self._bin(kind, acc, a)  # type: ignore[arg-type]
+        acc = built[0]
+        for a in built[1:]:
+            acc = self._bin(kind, acc, a)
         return acc
 
     def _bin(self, kind: type[arith.SignlessIntegerBinaryOperation], a: SSAValue, b: SSAValue) -> SSAValue:
@@ -150,7 +151,7 @@ class ArithReader:
 
     def __init__(self, leaf: Callable[[SSAValue], Dim | None], nonneg: Callable[[Dim], bool] | None = None) -> None:
         self.leaf = leaf
-        self.nonneg = nonneg or (lambda d: isinstance(d, int) and d >= 0)
+        self.nonneg: Callable[[Dim], bool] = nonneg or (lambda d: isinstance(d, int) and d >= 0)
         self.memo: dict[SSAValue, Dim | None] = {}
 
     def read(self, value: SSAValue) -> Dim | None:
@@ -171,8 +172,8 @@ class ArithReader:
             n, d = (self.read(v) for v in rem)
             return None if n is None or d is None else mod(n, d)
         fn = _READERS.get(type(op)) if isinstance(op, Operation) else None
-        if fn is not None and len(op.operands) == 2:  # type: ignore[union-attr]
-            a, b = (self.read(x) for x in op.operands)  # type: ignore[union-attr]
+        if fn is not None and isinstance(op, Operation) and len(op.operands) == 2:
+            a, b = (self.read(x) for x in op.operands)
             return None if a is None or b is None else fn(a, b)
         if isinstance(op, (arith.DivSIOp, arith.RemSIOp)):
             a, b = self.read(op.lhs), self.read(op.rhs)

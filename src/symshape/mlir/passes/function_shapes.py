@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import SSAValue
 
 from symshape.expr import Dim, Expr
+from symshape.mlir.attributes import is_tensor
 from symshape.mlir.passes.dim_exprs import ArithReader
 from symshape.mlir.passes.ir_utils import const_int
 from symshape.result import Analysis
@@ -41,7 +42,7 @@ class FunctionShapes:
         for name, value in values.items():
             t = value.type
             shape = analysis.shape(name)
-            if isinstance(t, TensorType) and shape is not None and len(shape) == t.get_num_dims():
+            if is_tensor(t) and shape is not None and len(shape) == t.get_num_dims():
                 out.tensors[value] = tuple(out.canonical(d) for d in _with_declared(shape, t))
                 continue
             els = analysis.elements(name)
@@ -132,7 +133,7 @@ def _sub(a: Dim, b: Dim) -> Dim:
     if isinstance(a, Expr):
         return a - b
     if isinstance(b, Expr):
-        return -(b - a)  # type: ignore[operator]
+        return -(b - a)
     return a - b
 
 

@@ -27,6 +27,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
+from symshape.mlir.attributes import is_tensor
 from symshape.mlir.passes.ir_utils import const_int, op_name
 
 
@@ -59,7 +60,7 @@ class ScalarizeShapeOf(RewritePattern):
         if op_name(op) != "shape.shape_of" or len(op.operands) != 1 or len(op.results) != 1:
             return
         rt = op.results[0].type
-        if not isinstance(rt, TensorType) or not isinstance(rt.element_type, IndexType):
+        if not is_tensor(rt) or not isinstance(rt.element_type, IndexType):
             return
         src = op.operands[0].type
         if not isinstance(src, TensorType) or rt.get_shape() != (src.get_num_dims(),):

@@ -18,6 +18,7 @@ writes into the constraint graph.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Callable
 
 from xdsl.dialects import arith, func, tensor
@@ -35,6 +36,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue, Use
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from symshape.expr import Dim, as_symbol
+from symshape.mlir.attributes import is_tensor
 from symshape.mlir.passes.dim_exprs import ArithBuilder
 from symshape.mlir.passes.function_shapes import FunctionShapes
 from symshape.mlir.passes.ir_utils import Dominance, op_name, with_type
@@ -74,12 +76,13 @@ def int_list(attr: Attribute | None) -> list[int] | None:
         return [int(v) for v in attr.get_values()]
     if isinstance(attr, DenseIntOrFPElementsAttr):
         values = attr.get_values()
-        if len(values) == 1 and isinstance(attr.type, TensorType) and attr.type.get_shape() not in ((1,), ()):
+        shaped = attr.get_type()  # ``attr.type``, typed as an Attribute
+        if len(values) == 1 and is_tensor(shaped) and shaped.get_shape() not in ((1,), ()):
             return None  # a splat: the caller cannot know the length
         return [int(v) for v in values]
     if isinstance(attr, ArrayAttr):
         out: list[int] = []
-        for item in attr.data:
+        for item in typing.cast("ArrayAttr[Attribute]", attr).data:
             if not isinstance(item, IntegerAttr):
                 return None
             out.append(item.value.data)
@@ -121,7 +124,7 @@ def remove_redundant_ops(fs: FunctionShapes, rewriter: Rewriter) -> int:
             continue
         src, res = op.operands[0], op.results[0]
         if src.type != res.type:
-            if not isinstance(res.type, TensorType):
+            if not is_tensor(res.type):
                 continue
             cast = tensor.CastOp(src, res.type)
             rewriter.insert_op(cast, InsertPoint.before(op))
@@ -138,7 +141,7 @@ def remove_redundant_ops(fs: FunctionShapes, rewriter: Rewriter) -> int:
 
 def refined_type(t: Attribute, dims: tuple[Dim, ...] | None) -> TensorType | None:
     """``t`` with each ``?`` the dims prove constant made static; None if nothing changes."""
-    if not isinstance(t, TensorType) or dims is None or len(dims) != t.get_num_dims():
+    if not is_tensor(t) or dims is None or len(dims) != t.get_num_dims():
         return None
     shape = list(t.get_shape())
     changed = False
@@ -187,7 +190,7 @@ def refine_types(fs: FunctionShapes, rewriter: Rewriter) -> int:
             if new is None:
                 continue
             old_type = res.type
-            assert isinstance(old_type, TensorType)  # refined_type returns None otherwise
+            assert is_tensor(old_type)  # refined_type returns None otherwise
             value = with_type(rewriter, res, new)
             fs.moved(res, value)
             _cast_back_rigid_uses(fs, value, old_type, rewriter)
@@ -202,14 +205,16 @@ class EntryDims:
     """Dims rebuilt at the function entry from ``tensor.dim`` of its arguments."""
 
     def __init__(self, fs: FunctionShapes, rewriter: Rewriter) -> None:
-        self.entry: Block = fs.func.body.blocks.first  # type: ignore[assignment]
+        entry = fs.func.body.blocks.first
+        assert entry is not None  # unify_dims skips a function without a body
+        self.entry: Block = entry
         self.rewriter = rewriter
         self.created: set[Operation] = set()
         self.arg_dims: dict[str, tuple[SSAValue, int]] = {}
         for arg in self.entry.args:
             for axis, d in enumerate(fs.dims(arg) or ()):
                 name = as_symbol(d)
-                if name is not None and name not in self.arg_dims and isinstance(arg.type, TensorType):
+                if name is not None and name not in self.arg_dims and is_tensor(arg.type):
                     self.arg_dims[name] = (arg, axis)
         self.last: Operation | None = None
         self.builder = ArithBuilder(self._leaf, self._insert)

@@ -27,7 +27,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-import symshape.rules.mlir_constraint  # noqa: F401 - registers the rules of the constraint ops
 from symshape.analysis import analyze
 from symshape.errors import UserFactError
 from symshape.mlir.passes.constraint_load import (
