@@ -74,8 +74,10 @@ def broadcast_dim(ctx: OpContext, dims: Sequence[Dim], axis: int) -> Dim:
         return symbolic[0]
     result = smax(*symbolic)
     if not all(facts.prove_ge(d, 1) for d in symbolic):
+        names = ", ".join(str(d) for d in symbolic)
+        hint = f"; if they are always equal, declare it: --assume '{symbolic[0]} == {symbolic[1]}'"
         ctx.guard(smin(*symbolic), ">=", 1, "broadcast",
-                  f"Max of broadcast dims {', '.join(str(d) for d in symbolic)} is exact unless one is 0 and another 1")
+                  f"Max of broadcast dims {names} is exact unless one is 0 and another 1{hint}")
     else:
         ctx.imprecise()
     return result
