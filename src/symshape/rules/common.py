@@ -9,7 +9,7 @@ import numpy as np
 
 from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ContradictionError, ModelError
-from symshape.expr import Dim, Expr, expand_mod, floordiv, mod, smax, smin
+from symshape.expr import Dim, Expr, as_symbol, expand_mod, floordiv, mod, smax, smin
 from symshape.rules.relations import prove_nonneg
 
 ElementArray = np.ndarray[Any, np.dtype[np.object_]]
@@ -75,7 +75,8 @@ def broadcast_dim(ctx: OpContext, dims: Sequence[Dim], axis: int) -> Dim:
     result = smax(*symbolic)
     if not all(facts.prove_ge(d, 1) for d in symbolic):
         names = ", ".join(str(d) for d in symbolic)
-        hint = f"; if they are always equal, declare it: --assume '{symbolic[0]} == {symbolic[1]}'"
+        a, b = sorted(symbolic[:2], key=lambda d: as_symbol(d) is None)  # 'total == past + seq' keeps past
+        hint = f"; if they are always equal, declare it: --assume '{a} == {b}'"
         ctx.guard(smin(*symbolic), ">=", 1, "broadcast",
                   f"Max of broadcast dims {names} is exact unless one is 0 and another 1{hint}")
     else:
