@@ -30,6 +30,7 @@ _FAMILIES = (
     "symshape.rules.generators",
     "symshape.rules.data_dependent",
     "symshape.rules.control_flow",
+    "symshape.rules.sequences",
     "symshape.rules.contrib",
     "symshape.rules.contrib_attention",
     "symshape.rules.contrib_misc",
