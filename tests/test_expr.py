@@ -217,3 +217,10 @@ def test_every_expression_class_has_slots_and_a_docstring():
     for cls in classes:
         assert "__slots__" in vars(cls), cls.__name__
         assert cls.__doc__ and cls.__doc__.strip(), cls.__name__
+
+
+def test_min_max_absorption() -> None:
+    a, b = sym("a"), sym("b")
+    assert smin(smax(a, b), a) is a
+    assert smax(smin(a, b), a) is a
+    assert smin(smax(a, b), b, a + 1) is smin(b, a + 1)

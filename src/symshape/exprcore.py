@@ -534,10 +534,22 @@ def _minmax(args: Iterable[Dim], is_max: bool) -> Dim:
             kept.append(a)
     if not kept:
         raise ValueError("Max/Min of no arguments")
+    kept = _absorb(kept, MinAtom if is_max else MaxAtom)
     if len(kept) == 1:
         return kept[0]
     kept.sort(key=_dim_key)
     return _nary_atom(is_max, tuple(kept))
+
+
+def _absorb(args: list[Dim], dual: type[NaryAtom]) -> list[Dim]:
+    """Absorption: ``Max(x, Min(x, y)) -> x`` and ``Min(x, Max(x, y)) -> x``."""
+    members = set(args)
+    out: list[Dim] = []
+    for a in args:
+        inner = single_atom(a)
+        if not (isinstance(inner, dual) and any(x in members for x in inner.args)):
+            out.append(a)
+    return out
 
 
 def smax(*args: Dim) -> Dim:

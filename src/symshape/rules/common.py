@@ -76,7 +76,8 @@ def broadcast_dim(ctx: OpContext, dims: Sequence[Dim], axis: int) -> Dim:
     if not all(facts.prove_ge(d, 1) for d in symbolic):
         names = ", ".join(str(d) for d in symbolic)
         a, b = sorted(symbolic[:2], key=lambda d: as_symbol(d) is None)  # 'total == past + seq' keeps past
-        hint = f"; if they are always equal, declare it: --assume '{a} == {b}'"
+        plain = len(symbolic) == 2 and not any(f in str(d) for d in symbolic for f in ("Max(", "Min("))
+        hint = f"; if they are always equal, declare it: --assume '{a} == {b}'" if plain else ""
         ctx.guard(smin(*symbolic), ">=", 1, "broadcast",
                   f"Max of broadcast dims {names} is exact unless one is 0 and another 1{hint}")
     else:
