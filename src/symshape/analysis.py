@@ -46,6 +46,7 @@ class State:
     shapes: dict[str, tuple[Dim, ...]] = field(default_factory=dict[str, tuple[Dim, ...]])
     elements: dict[str, tuple[Dim, ...]] = field(default_factory=dict[str, tuple[Dim, ...]])
     floats: dict[str, tuple[float, ...]] = field(default_factory=dict[str, tuple[float, ...]])
+    sequences: dict[str, object] = field(default_factory=dict[str, object])  # owned by rules.sequences
     unresolved: list[Unresolved] = field(default_factory=list[Unresolved])
     warnings: list[Warning_] = field(default_factory=list[Warning_])
     fresh_memo: dict[tuple[str, ...], Expr] = field(default_factory=dict[tuple[str, ...], Expr])

@@ -13,9 +13,9 @@ may differ). `SequenceLength` turns the length into a tracked scalar, so a ``Ran
 from __future__ import annotations
 
 import functools
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -42,16 +42,9 @@ class SeqInfo:
     common: Shape | None = None
 
 
-# State is an unhashable dataclass: key by id and drop the entry when the state dies.
-_TABLES: dict[int, dict[str, SeqInfo]] = {}
-
-
 def _table(state: State) -> dict[str, SeqInfo]:
-    table = _TABLES.get(id(state))
-    if table is None:
-        table = _TABLES[id(state)] = {}
-        weakref.finalize(state, _TABLES.pop, id(state), None)
-    return table
+    """The sequence values of this analysis (the state keeps them; only this module fills it)."""
+    return cast(dict[str, SeqInfo], state.sequences)
 
 
 def sequence_info(state: State, name: str) -> SeqInfo | None:
