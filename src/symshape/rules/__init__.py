@@ -39,6 +39,8 @@ _FAMILIES = (
     "symshape.rules.mlir_contract",
     "symshape.rules.mlir_std",
     "symshape.rules.mlir_constraint",
+    "symshape.rules.mlir_tensor",
+    "symshape.rules.mlir_hlo_extra",
 )
 _loaded = False
 
