@@ -252,6 +252,13 @@ def test_expand_shape_static_mismatch_is_a_contradiction() -> None:
                      "%r = tensor.expand_shape %x [[0, 1]] output_shape [3, 4] : tensor<10xf32> into tensor<3x4xf32>")
 
 
+def test_expand_shape_reassociation_must_cover_the_result() -> None:
+    with pytest.raises(ModelError, match="reassociation"):
+        analyze_body("%x: tensor<?xf32>",
+                     '%r = "tensor.expand_shape"(%x) <{reassociation = [[0, 1]], static_output_shape = '
+                     "array<i64: 2, 3, 4>}> : (tensor<?xf32>) -> tensor<2x3x4xf32>")
+
+
 def test_linalg_facts() -> None:
     result = analyze_body(
         "%x: tensor<?x?x?xf32>, %a: tensor<?x?x?xf32>, %b: tensor<?x?x?xf32>",

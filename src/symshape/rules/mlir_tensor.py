@@ -151,6 +151,8 @@ def expand_shape(ctx: OpContext) -> None:
     if len(groups) != len(dims):
         raise ModelError(f"{ctx.where()}: {len(groups)} reassociation groups for a source of rank {len(dims)}")
     given = _output_shape(ctx)
+    if sorted(a for g in groups for a in g) != list(range(len(given))):
+        raise ModelError(f"{ctx.where()}: reassociation {groups} does not cover the {len(given)} result dims")
     out: list[Dim] = []
     for gi, group in enumerate(groups):
         holes = [a for a in group if given[a] is None]
