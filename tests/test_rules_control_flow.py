@@ -485,3 +485,18 @@ def test_same_local_name_in_two_taken_branches_is_not_shared() -> None:
     x = np.array([1.0, -2.0, 0.0, 3.0, 4.0], np.float32)
     result, _ = check_model(model, [{"x": x}, {"x": -x}])
     assert result.shape("y0")[1] is not result.shape("y1")[1]
+
+
+def test_loop_carried_dim_kept_under_a_body_guard_lists_that_guard():
+    """Squeeze without axes in the body keeps [a] only if a != 1: the guard must reach the main graph."""
+    body = _graph(
+        "body",
+        [helper.make_node("Identity", ["cin"], ["cout"]), helper.make_node("Squeeze", ["xin"], ["xout"])],
+        [tensor("i", [], I64), tensor("cin", [], B), tensor("xin", None)],
+        [tensor("cout", [], B), tensor("xout", None)],
+    )
+    loop = helper.make_node("Loop", ["M", "", "X"], ["Y"], body=body)
+    m = make_model([loop], [tensor("M", [], I64), tensor("X", ["a"])], [tensor("Y", None)])
+    result, _ = check_model(m, [{"M": np.array(k, np.int64), "X": rand(a)} for k in (0, 2) for a in (2, 3)])
+    assert result.shape("Y") == (result.shape("X") or ())[:1]
+    assert "a != 1" in [g[0] for g in result.guards()]  # at a = 1 onnxruntime gives shape ()

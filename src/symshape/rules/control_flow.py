@@ -227,9 +227,10 @@ def loop(ctx: OpContext) -> None:
         dims, exact = scan_output(ctx, res, raw[0], excluded, f"scan{k}")
         adopted = adopted or exact
         ctx.set_output(i, [trips, *dims])
-    if adopted and not adopt_guards(ctx, res, excluded):
-        for k in range(len(res.outputs) - 1 - n_carried):
-            declared_fallback(ctx, n_carried + k, "the body made an assumption about its own symbols")
+    if (adopted or n_carried) and not adopt_guards(ctx, res, excluded):
+        # kept carried dims and exact scan dims both rest on the body's guards
+        for i in range(ctx.num_outputs):
+            declared_fallback(ctx, i, "the body made an assumption about its own symbols")
 
 
 def _declared_dims(body: Program, i: int) -> tuple[Dim, ...]:
@@ -298,9 +299,10 @@ def scan(ctx: OpContext) -> None:
         axis = normalize_axis(ctx, out_axes[k], len(dims), extra=1)
         dims.insert(axis, ctx.graph.canon(length))
         ctx.set_output(n + k, dims)
-    if k_out and not adopt_guards(ctx, res, excluded):
-        for k in range(k_out):
-            declared_fallback(ctx, n + k, "the body made an assumption about its own symbols")
+    if ctx.num_outputs and not adopt_guards(ctx, res, excluded):
+        # final states and scan outputs both rest on the body's guards
+        for i in range(ctx.num_outputs):
+            declared_fallback(ctx, i, "the body made an assumption about its own symbols")
 
 
 def _settle_scan(

@@ -120,7 +120,7 @@ def conv_numbers(value: object) -> dict[str, list[int]]:
 
 
 def _window_size(ctx: OpContext, d: Dim, k: Dim, lo: Dim, hi: Dim, stride: int, ld: int, rd: int, axis: int) -> Dim:
-    dilated_in = d if ld == 1 else add(mul(smax(add(d, -1), 0), ld), 1)
+    dilated_in = d if ld == 1 else smax(add(mul(add(d, -1), ld), 1), 0)  # 0 for an empty dim
     dilated_k = k if rd == 1 else add(mul(add(k, -1), rd), 1)
     span = ctx.graph.canon(add(add(add(dilated_in, lo), hi), mul(dilated_k, -1)))
     if not ctx.graph.facts.prove_ge(span, -stride):  # floor(span/stride) + 1 >= 0 exactly when span >= -stride
