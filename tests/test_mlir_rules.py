@@ -297,3 +297,29 @@ def test_unsigned_arith_is_only_evaluated_on_values_proven_non_negative() -> Non
     assert r.elements("@main:%dv") is None
     assert r.elements("@main:%ok") == (5,)
     assert r.shape("@main:%e") != (r.shape("@main:%x") or ())[:1]  # not claimed to be x's dim
+
+
+@pytest.mark.parametrize("case", ["reduce_window", "convolution"])
+def test_lhs_dilation_of_an_empty_dim_is_empty(case: str) -> None:
+    """Base/lhs dilation of a dim of size 0 is 0, not 1 (checked against jax.eval_shape)."""
+    jax = pytest.importorskip("jax")
+    from jax import export, lax
+
+    if case == "reduce_window":
+        def fn(x):  # noqa: ANN001, ANN202
+            return lax.reduce_window(x[1:], 0.0, lax.add, (1, 1), (1, 1), [(0, 0), (0, 0)], base_dilation=(3, 1))
+        specs = [jax.ShapeDtypeStruct(export.symbolic_shape("b, s"), "float32")]
+        shapes = [lambda b, s: (b, s)]
+    else:
+        def fn(x, w):  # noqa: ANN001, ANN202
+            return lax.conv_general_dilated(x[:, :, 1:], w, (1,), [(0, 0)], lhs_dilation=(2,))
+        specs = [jax.ShapeDtypeStruct(export.symbolic_shape("b, 3, s"), "float32"),
+                 jax.ShapeDtypeStruct((4, 3, 1), "float32")]
+        shapes = [lambda b, s: (b, 3, s), lambda b, s: (4, 3, 1)]
+    result = analyze_mlir_text(export.export(jax.jit(fn))(*specs).mlir_module())
+    out = next(o for o in result.program.outputs if o.startswith("@main:"))
+    for b, s in itertools.product((1, 2, 5), (1, 2, 7)):
+        env = {"b": b, "s": s}
+        concrete = [jax.ShapeDtypeStruct(f(b, s), "float32") for f in shapes]
+        expected = jax.eval_shape(fn, *concrete).shape
+        assert tuple(evaluate(d, env) for d in result.shape(out)) == expected, env
