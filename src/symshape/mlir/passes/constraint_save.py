@@ -77,7 +77,10 @@ def _encode(fs: FunctionShapes, fn: func.FuncOp, fi: int, symbols: Symbols, rewr
         if not retypable(op):
             continue
         for res in list(op.results):
-            _retype(fs, rewriter, res, _encoded(res.type, fs.dims(res), fi, symbols))
+            dims = fs.dims(res)
+            if dims is None and isinstance(op, tensor.CastOp):  # a cast the pass made: its operand's dims
+                dims = fs.dims(op.source)
+            _retype(fs, rewriter, res, _encoded(res.type, dims, fi, symbols))
     _fix_signature(fn)
 
 
