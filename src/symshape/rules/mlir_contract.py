@@ -9,18 +9,26 @@ from __future__ import annotations
 
 import re
 
-from symshape.analysis import GiveUp, OpContext, run_op
+from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ContradictionError, ModelError
 from symshape.expr import Dim, add, floordiv, mul, smax
+from symshape.rules.control_flow import settle
 from symshape.rules.mlir_ops import (
     HLO,
     assert_condition,
     at_least_zero,
-    declared_dims,
     field_ints,
     ints,
     mlir_rule,
     same_shapes,
+)
+from symshape.rules.subgraph import (
+    Tensor,
+    adopt_guards,
+    declared_fallback,
+    merge_branches,
+    run_subgraph,
+    take_branch,
 )
 
 
@@ -262,26 +270,24 @@ def custom_call(ctx: OpContext) -> None:
 
 @mlir_rule(HLO, "while")
 def while_op(ctx: OpContext) -> None:
-    """A loop-carried value keeps its shape when the body provably maps that shape to itself
-    (induction); otherwise the declared type. https://openxla.org/stablehlo/spec#while
+    """The body may run any number of times, so it runs on a scratch graph (its facts hold only
+    when it runs): a carried dim (or element vector) it provably maps to itself is kept, by
+    induction; the others become fresh ``data`` symbols and the body runs again (`settle`).
+    https://openxla.org/stablehlo/spec#while
     """
     body = ctx.op.subgraphs.get("body")
-    if body is None or len(body.inputs) != ctx.num_inputs or len(body.outputs) != ctx.num_outputs:
+    if body is None:
         raise GiveUp("the loop body is not available")
-    start = [ctx.shape(i) for i in range(ctx.num_inputs)]
-    for name, dims in zip(body.inputs, start, strict=True):
-        ctx.state.shapes[name] = dims
-        ctx.state.elements.pop(name, None)
-    for op in body.ops:
-        run_op(body, ctx.state, op)
-    for i, (name, dims) in enumerate(zip(body.outputs, start, strict=True)):
-        after = ctx.state.shapes.get(name)
-        if after is not None and len(after) == len(dims) and all(
-            ctx.prove_eq(a, d) for a, d in zip(after, dims, strict=True)
-        ):
-            ctx.set_output(i, dims)
-        else:
-            ctx.set_output(i, declared_dims(ctx, i))
+    if not (len(body.inputs) == len(body.outputs) == ctx.num_inputs == ctx.num_outputs):
+        raise ModelError(f"{ctx.where()}: the body's {len(body.inputs)} arguments and {len(body.outputs)} "
+                         f"results do not fit {ctx.num_inputs} operands and {ctx.num_outputs} results")
+    carried: list[Tensor] = [(ctx.shape(i), ctx.elements(i)) for i in range(ctx.num_inputs)]
+    res, final, excluded = settle(ctx, body, [], carried)
+    for i, (dims, els) in enumerate(final):
+        ctx.set_output(i, dims, els)
+    if not adopt_guards(ctx, res, excluded):  # the kept dims rest on the body's guards
+        for i in range(ctx.num_outputs):
+            declared_fallback(ctx, i, "the body made an assumption about its own symbols")
 
 
 @mlir_rule(HLO, "sort")
@@ -301,23 +307,39 @@ def scatter(ctx: OpContext) -> None:
 
 @mlir_rule(HLO, "case", "if")
 def case(ctx: OpContext) -> None:
-    """A result's shape is the branches' common shape when they provably agree, else declared.
-
-    https://openxla.org/stablehlo/spec#case
+    """The branch an index (``case``) or predicate (``if``) known as a constant selects runs on
+    the main graph; otherwise each branch runs on a scratch graph (its facts hold only when it
+    is taken) and a result dim is kept where all live branches provably agree, else it is a
+    fresh ``data`` symbol. https://openxla.org/stablehlo/spec#case, https://openxla.org/stablehlo/spec#if
     """
-    branches = [ctx.op.subgraphs[k] for k in sorted(ctx.op.subgraphs) if k.startswith("branch")]
+    keys = sorted((k for k in ctx.op.subgraphs if k.startswith("branch")), key=lambda k: int(k[6:]))
+    branches = [ctx.op.subgraphs[k] for k in keys]
     if not branches:
         raise GiveUp("the branches are not available")
-    results: list[list[tuple[Dim, ...] | None]] = []
-    for body in branches:
-        for op in body.ops:
-            run_op(body, ctx.state, op)
-        results.append([ctx.state.shapes.get(name) for name in body.outputs])
-    for i in range(ctx.num_outputs):
-        shapes = [r[i] if i < len(r) else None for r in results]
-        first = shapes[0]
-        agree = first is not None and all(
-            s is not None and len(s) == len(first) and all(ctx.prove_eq(a, b) for a, b in zip(s, first, strict=True))
-            for s in shapes
-        )
-        ctx.set_output(i, first if agree and first is not None else declared_dims(ctx, i))
+    for k, sub in enumerate(branches):
+        if len(sub.outputs) != ctx.num_outputs:
+            raise ModelError(f"{ctx.where()}: branch #{k} returns {len(sub.outputs)} values, "
+                             f"the op has {ctx.num_outputs} results")
+    taken = _taken_branch(ctx, len(branches))
+    if taken is not None:
+        take_branch(ctx, branches[taken], f"branch{taken}")
+        return
+    results = [run_subgraph(ctx, sub, f"branch{k}", (), scratch=True) for k, sub in enumerate(branches)]
+    live = [k for k, r in enumerate(results) if not r.dead]
+    if not live:
+        raise ContradictionError(f"{ctx.where()}: no branch can run: " + "; ".join(r.dead for r in results))
+    if len(live) == 1:  # the others are never taken
+        take_branch(ctx, branches[live[0]], f"branch{live[0]}")
+        return
+    merge_branches(ctx, [results[k] for k in live])
+
+
+def _taken_branch(ctx: OpContext, n: int) -> int | None:
+    """The branch a constant selector picks: ``if`` takes branch 0 on true; ``case`` runs the
+    last branch for an index out of range."""
+    value = ctx.const_ints(0)
+    if value is None or len(value) != 1:
+        return None
+    if ctx.op.op_type == "if":
+        return 0 if value[0] else 1
+    return value[0] if 0 <= value[0] < n else n - 1

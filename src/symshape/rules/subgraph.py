@@ -5,6 +5,8 @@ whose fresh symbols get names the main graph never uses. `run_subgraph` binds th
 inputs, applies its ops' rules (outer-scope values stay visible, as the state is shared), reads
 its outputs, and removes its local values again. `candidates` turns a subgraph dim into
 main-graph expressions; `adopt_guards` copies the assumptions a subgraph made.
+`take_branch` runs a branch known to be taken on the main graph; `merge_branches` combines
+branches that may each run (one of them does): a dim is kept where all provably agree.
 """
 
 from __future__ import annotations
@@ -151,3 +153,82 @@ def subgraph_of(ctx: OpContext, name: str) -> Program:
     if sub is None:
         raise ModelError(f"{ctx.where()}: the '{name}' subgraph attribute is missing")
     return sub
+
+
+def take_branch(ctx: OpContext, sub: Program, tag: str) -> None:
+    """The op's outputs are those of ``sub``, which surely runs: its facts are the program's."""
+    res = run_subgraph(ctx, sub, tag, (), scratch=False)
+    for i, out in enumerate(res.outputs):
+        if out is None:
+            declared_fallback(ctx, i, f"the shape of {tag} output #{i} is unknown")
+        else:
+            ctx.set_output(i, [ctx.graph.canon(d) for d in out[0]], out[1])
+
+
+def merge_branches(ctx: OpContext, results: Sequence[SubResult]) -> None:
+    """Outputs of an op running exactly one of several live branches (each ran on a scratch
+    graph): a dim all branches provably agree on, else a fresh ``data`` symbol within their
+    bounds; the branches' guards are adopted when a kept value rests on them."""
+    adopted = False
+    for i in range(ctx.num_outputs):
+        outs = [r.outputs[i] if i < len(r.outputs) else None for r in results]
+        ranks = {len(o[0]) for o in outs if o is not None}
+        if any(o is None for o in outs) or len(ranks) != 1:
+            declared_fallback(ctx, i, "the branches' output ranks differ or are unknown")
+            continue
+        tensors = [o for o in outs if o is not None]
+        dims = [
+            merge_dim(ctx, [(r, t[0][axis]) for r, t in zip(results, tensors, strict=True)], f"out{i}_d{axis}")
+            for axis in range(ranks.pop())
+        ]
+        els = merge_elements(ctx, [(r, t[1]) for r, t in zip(results, tensors, strict=True)])
+        adopted = adopted or els is not None or any(exact for _, exact in dims)
+        ctx.set_output(i, [d for d, _ in dims], els)
+    if adopted and not all([adopt_guards(ctx, r) for r in results]):
+        for i in range(ctx.num_outputs):
+            declared_fallback(ctx, i, "a branch made an assumption about its own symbols")
+
+
+def merge_dim(ctx: OpContext, parts: Sequence[tuple[SubResult, Dim]], tag: str) -> tuple[Dim, bool]:
+    """A main-graph dim equal to each part's dim whenever its subgraph runs (True), else a
+    fresh ``data`` symbol bounded by the parts' bounds (False)."""
+    common = _common(ctx, parts)
+    if common is not None:
+        return common, True
+    cands = [candidates(ctx, r, d) for r, d in parts]
+    lo: Bound = 0
+    hi: Bound = None
+    if all(cands):
+        bounds = [ctx.graph.facts.bounds(c[0]) for c in cands]
+        los = [b[0] for b in bounds if b[0] is not None]
+        his = [b[1] for b in bounds if b[1] is not None]
+        lo = max(0, min(los)) if len(los) == len(bounds) else 0
+        hi = max(his) if len(his) == len(bounds) else None
+    return ctx.fresh(tag, kind="data", lo=lo, hi=hi), False
+
+
+def merge_elements(
+    ctx: OpContext, parts: Sequence[tuple[SubResult, tuple[Dim, ...] | None]]
+) -> tuple[Dim, ...] | None:
+    """Tracked elements all parts provably agree on, else None."""
+    vectors = [v for _, v in parts]
+    first = vectors[0]
+    if first is None or any(v is None or len(v) != len(first) for v in vectors):
+        return None
+    out: list[Dim] = []
+    for k in range(len(first)):
+        parts_k = [(r, v[k]) for r, v in parts if v is not None]
+        merged = _common(ctx, parts_k)
+        if merged is None:
+            return None
+        out.append(merged)
+    return tuple(out)
+
+
+def _common(ctx: OpContext, parts: Sequence[tuple[SubResult, Dim]]) -> Dim | None:
+    """A main-graph expression provably equal to every part's value, if one is found."""
+    cands = [candidates(ctx, r, d) for r, d in parts]
+    for x in cands[0]:
+        if all(any(ctx.prove_eq(x, y) is True for y in c) for c in cands[1:]):
+            return x
+    return None
