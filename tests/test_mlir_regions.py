@@ -184,6 +184,16 @@ def _switch(x: Any) -> Any:
     ], x)
 
 
+def _rotate_or_double(x: Any) -> Any:
+    """A cond nested in a loop body: the inner branches run on a scratch copy of a scratch graph."""
+    jnp, lax = pytest.importorskip("jax.numpy"), pytest.importorskip("jax.lax")
+
+    def body(i: Any, a: Any) -> Any:
+        return lax.cond(i % 2 == 0, lambda b: jnp.concatenate([b[1:], b[:1]]), lambda b: b * 2.0, a)
+
+    return lax.fori_loop(0, x.shape[0], body, x)
+
+
 def _jax_cases() -> dict[str, tuple[Callable[..., Any], tuple[str, ...]]]:
     jax = pytest.importorskip("jax")
     jnp, lax = jax.numpy, jax.lax
@@ -196,11 +206,12 @@ def _jax_cases() -> dict[str, tuple[Callable[..., Any], tuple[str, ...]]]:
             lambda c: c[0] < 5, lambda c: (c[0] + 1, jnp.concatenate([c[1][1:], c[1][:1]])), (0, x))[1], ("n, 2",)),
         "fori symbolic trips": (lambda x: lax.fori_loop(0, x.shape[0], lambda i, a: a * 2.0 + 1.0, x[::2]), ("n",)),
         "fori matmul": (lambda x, w: lax.fori_loop(0, 3, lambda i, a: jnp.tanh(a @ w), x), ("n, k", "k, k")),
+        "cond in fori": (_rotate_or_double, ("n, 2",)),
     }
 
 
 @pytest.mark.parametrize("name", ["cond", "cond two operands", "switch", "while rotate", "fori symbolic trips",
-                                  "fori matmul"])
+                                  "fori matmul", "cond in fori"])
 def test_lax_control_flow_matches_jax(name: str) -> None:
     jax = pytest.importorskip("jax")
     import numpy as np

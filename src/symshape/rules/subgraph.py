@@ -184,7 +184,7 @@ def merge_branches(ctx: OpContext, results: Sequence[SubResult]) -> None:
         els = merge_elements(ctx, [(r, t[1]) for r, t in zip(results, tensors, strict=True)])
         adopted = adopted or els is not None or any(exact for _, exact in dims)
         ctx.set_output(i, [d for d, _ in dims], els)
-    if adopted and not all([adopt_guards(ctx, r) for r in results]):
+    if adopted and not all(adopt_guards(ctx, r) for r in results):
         for i in range(ctx.num_outputs):
             declared_fallback(ctx, i, "a branch made an assumption about its own symbols")
 
