@@ -17,6 +17,7 @@ import onnx
 from onnx import numpy_helper
 
 from symshape.errors import ModelError
+from symshape.onnx.checks import check_node, check_tensor, type_name
 from symshape.program import ConstTensor, Op, Program, SourceDim, TensorType, Value
 
 MAX_CONST_ELEMENTS = 64
@@ -29,10 +30,18 @@ def load_model(path: str | Path) -> onnx.ModelProto:
     path = Path(path)
     if not path.exists():
         raise ModelError(f"model file '{path}' does not exist")
+    if path.is_dir():
+        raise ModelError(f"'{path}' is a directory; give the path of an .onnx model file")
     try:
-        return onnx_load(path, load_external_data=False)
+        model = onnx_load(path, load_external_data=False)
     except Exception as err:  # noqa: BLE001 - protobuf raises several unrelated types
-        raise ModelError(f"cannot read '{path}' as an ONNX model: {err}") from None
+        raise ModelError(
+            f"cannot read '{path}' as an ONNX model: {err}; is it a complete .onnx file (not truncated)?"
+        ) from None
+    if not model.HasField("graph"):
+        what = "is empty" if path.stat().st_size == 0 else "has no graph"
+        raise ModelError(f"'{path}' {what}; give the path of an .onnx model with a graph")
+    return model
 
 
 def onnx_load(path: str | Path, load_external_data: bool = True) -> onnx.ModelProto:
@@ -48,7 +57,7 @@ def dtype_name(elem_type: int) -> str:
     try:
         return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(elem_type)).name
     except Exception:  # noqa: BLE001 - exotic types (float8, int4) have no numpy dtype
-        return onnx.TensorProto.DataType.Name(elem_type).lower()
+        return type_name(elem_type)
 
 
 def _type_of(vi: onnx.ValueInfoProto) -> TensorType | None:
@@ -72,8 +81,10 @@ def _type_of(vi: onnx.ValueInfoProto) -> TensorType | None:
     return None
 
 
-def tensor_const(t: onnx.TensorProto) -> ConstTensor:
-    """Dims, dtype and (small integer) contents of a TensorProto, never loading large data."""
+def tensor_const(t: onnx.TensorProto, what: str = "tensor") -> ConstTensor:
+    """Dims, dtype and (small integer) contents of a TensorProto, never loading large data;
+    ModelError (naming it as ``what``) when its dims, type or stored data are malformed."""
+    check_tensor(t, what)
     dims = tuple(int(d) for d in t.dims)
     dtype = dtype_name(t.data_type)
     numel = math.prod(dims)
@@ -110,7 +121,7 @@ def _small_ints(t: onnx.TensorProto, numel: int) -> tuple[int, ...] | None:
         return None
 
 
-def _attr_value(a: onnx.AttributeProto, opset: dict[str, int]) -> Any:
+def _attr_value(a: onnx.AttributeProto, opset: dict[str, int], where: str, dtypes: dict[str, int]) -> Any:
     kind = a.type
     A = onnx.AttributeProto  # noqa: N806
     if kind == A.INT:
@@ -126,20 +137,23 @@ def _attr_value(a: onnx.AttributeProto, opset: dict[str, int]) -> Any:
     if kind == A.STRINGS:
         return [s.decode("utf-8", "replace") for s in a.strings]
     if kind == A.TENSOR:
-        return tensor_const(a.t)
+        return tensor_const(a.t, f"{where}: attribute '{a.name}'")
     if kind == A.GRAPH:
-        return graph_to_program(a.g, opset)
+        return graph_to_program(a.g, opset, dtypes)
     if kind == A.GRAPHS:
-        return [graph_to_program(g, opset) for g in a.graphs]
+        return [graph_to_program(g, opset, dtypes) for g in a.graphs]
     return None
 
 
-def graph_to_program(graph: onnx.GraphProto, opset: dict[str, int]) -> Program:
-    """Convert one GraphProto (a model's main graph or a subgraph)."""
+def graph_to_program(graph: onnx.GraphProto, opset: dict[str, int], outer: dict[str, int] | None = None) -> Program:
+    """Convert one GraphProto (a model's main graph or a subgraph); ModelError when a node does
+    not fit its operator schema (``outer``: element types of the enclosing graphs' initializers)."""
     values: dict[str, Value] = {}
+    dtypes = dict(outer or {})
     for t in graph.initializer:
-        c = tensor_const(t)
+        c = tensor_const(t, "initializer")
         values[t.name] = Value(t.name, TensorType(c.dtype, c.dims), c.values, is_initializer=True, floats=c.floats)
+        dtypes[t.name] = t.data_type
     for vi in list(graph.value_info) + list(graph.output):
         if vi.name not in values:  # exporters may list initializers in value_info too
             values[vi.name] = Value(vi.name, _type_of(vi))
@@ -147,49 +161,74 @@ def graph_to_program(graph: onnx.GraphProto, opset: dict[str, int]) -> Program:
     for vi in graph.input:
         if vi.name in values and values[vi.name].is_initializer:
             continue  # an initializer listed as input (old IR): keep it constant
+        if vi.name in inputs:
+            raise ModelError(f"graph '{graph.name}' declares the input '{vi.name}' twice; rename one of them")
         values[vi.name] = Value(vi.name, _type_of(vi))
         inputs.append(vi.name)
-    ops: list[Op] = []
-    for i, node in enumerate(graph.node):
-        op_type = node.op_type
-        domain = node.domain
-        if domain == "ai.onnx":
-            domain = ""
-        attrs: dict[str, Any] = {}
-        subgraphs: dict[str, Program] = {}
-        for a in node.attribute:
-            v = _attr_value(a, opset)
-            if isinstance(v, Program):
-                subgraphs[a.name] = v
-            else:
-                attrs[a.name] = v
-        name = node.name or f"{op_type}_{i}"
-        ops.append(
-            Op(domain, op_type, name, list(node.input), list(node.output), attrs, opset.get(domain, 0), subgraphs)
-        )
+    ops = [_node_op(node, i, opset, dtypes) for i, node in enumerate(graph.node)]
     outputs = [o.name for o in graph.output]
     return Program(graph.name or "main", inputs, outputs, values, ops, dict(opset))
 
 
+def _node_op(node: onnx.NodeProto, index: int, opset: dict[str, int], dtypes: dict[str, int]) -> Op:
+    op_type = node.op_type
+    domain = "" if node.domain == "ai.onnx" else node.domain
+    name = node.name or f"{op_type}_{index}"
+    where = f"{domain + '::' if domain else ''}{op_type} (node '{name}')"
+    check_node(node, domain, opset.get(domain, 0), where, dtypes)
+    attrs: dict[str, Any] = {}
+    subgraphs: dict[str, Program] = {}
+    for a in node.attribute:
+        v = _attr_value(a, opset, where, dtypes)
+        if isinstance(v, Program):
+            subgraphs[a.name] = v
+        else:
+            attrs[a.name] = v
+    return Op(domain, op_type, name, list(node.input), list(node.output), attrs, opset.get(domain, 0), subgraphs)
+
+
 def model_to_program(model: onnx.ModelProto) -> Program:
-    """Convert a model; ModelError for models whose nodes are not in execution order."""
+    """Convert a model; ModelError for a model without a graph, or whose nodes read values no
+    earlier node produces, assign a value twice, or whose outputs nothing produces."""
+    if not model.HasField("graph"):
+        raise ModelError("the model has no graph; give an ONNX model with a graph")
     opset = {("" if o.domain == "ai.onnx" else o.domain): int(o.version) for o in model.opset_import}
     program = graph_to_program(model.graph, opset)
-    _check_order(program)
+    _check_order(program, set())
     return program
 
 
-def _check_order(program: Program) -> None:
-    known = set(program.inputs) | {n for n, v in program.values.items() if v.is_initializer}
+def _check_order(program: Program, outer: set[str], scope: str = "") -> None:
+    """Every value read is defined earlier (in this graph or an enclosing one), once."""
+    known = outer | set(program.inputs) | {n for n, v in program.values.items() if v.is_initializer}
+    made: dict[str, str] = {}
     for op in program.ops:
+        where = f"{op.op_type} (node '{scope}{op.name}')"
         for name in op.inputs:
             if name and name not in known:
                 raise ModelError(
-                    f"{op.op_type} (node '{op.name}'): input '{name}' is used before any node "
-                    "produces it; the graph is not topologically sorted (run onnx.checker or "
-                    "re-export the model)"
+                    f"{where}: input '{name}' is used before any node produces it; the graph is not "
+                    "topologically sorted or the value is undefined (run onnx.checker or re-export the model)"
                 )
-        known.update(o for o in op.outputs if o)
+        for key, sub in op.subgraphs.items():
+            _check_order(sub, known, f"{scope}{op.name}/{key}/")
+        for o in op.outputs:
+            if not o:
+                continue
+            if o in made or o in known - outer:
+                first = f"node '{scope}{made[o]}'" if o in made else "a graph input or initializer"
+                raise ModelError(
+                    f"{where}: output '{o}' is already assigned by {first}; ONNX assigns each value once "
+                    "(rename one of them or re-export the model)"
+                )
+            made[o] = op.name
+            known.add(o)
+    for name in program.outputs:
+        if name not in known:
+            raise ModelError(
+                f"graph output '{name}' of '{scope or program.name}' is not a graph input, an initializer "
+                "or the output of any node; fix the graph's outputs or re-export the model"
+            )
 
 
 def elem_types(model: onnx.ModelProto) -> dict[str, int]:

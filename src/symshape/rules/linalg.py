@@ -75,6 +75,11 @@ def einsum(ctx: OpContext) -> None:
     equation = str(ctx.attr("equation", "")).replace(" ", "")
     lhs, arrow, rhs = equation.partition("->")
     terms = lhs.split(",")
+    if len(terms) != ctx.num_inputs or any(t.count("...") > 1 for t in (*terms, rhs)):
+        raise ModelError(
+            f"{ctx.where()}: equation '{equation}' needs one term per input ({ctx.num_inputs}), each with at "
+            "most one '...'; fix the equation attribute"
+        )
     shapes = [ctx.shape(i) for i in range(len(terms))]
     letters: dict[str, list[Dim]] = {}
     ellipsis: list[tuple[Dim, ...]] = []
@@ -96,5 +101,11 @@ def einsum(ctx: OpContext) -> None:
     if not arrow:
         rhs = "..." * bool(ellipsis) + "".join(sorted(k for k in letters if lhs.count(k) == 1))
     head, dots, tail = rhs.partition("...")
+    unknown = sorted({c for c in head + tail if c not in sizes})
+    if unknown:
+        raise ModelError(
+            f"{ctx.where()}: equation '{equation}': output label(s) {', '.join(unknown)} appear in no input term; "
+            "fix the equation attribute"
+        )
     out = [sizes[c] for c in head] + (list(ell) if dots else []) + [sizes[c] for c in tail]
     ctx.set_output(0, out)

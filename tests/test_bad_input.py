@@ -1,0 +1,278 @@
+"""Bad input gets a clear error, never a traceback: malformed ONNX models, MLIR text, user facts
+and command-line values each give a `SymshapeError` naming the op / value, what was expected and
+what to do; the command line prints it as one ``error: ...`` line with exit status 1."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+from symshape.api import analyze_file, analyze_onnx
+from symshape.errors import ModelError
+from tests.onnx_builders import const, model
+
+N = helper.make_node
+F = TensorProto.FLOAT
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    return subprocess.run(
+        [sys.executable, "-m", "symshape", *args], capture_output=True, text=True, timeout=120, cwd=cwd, env=env
+    )
+
+
+def assert_clean_error(proc: subprocess.CompletedProcess[str], message: str) -> None:
+    """Exit status 1, one ``error:`` line containing ``message``, no traceback."""
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 1, (proc.returncode, proc.stdout, proc.stderr)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+    assert message in lines[0], proc.stderr
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    m = model([N("Reshape", ["x", "t"], ["y"])], {"x": ["batch", "seq", 8]}, ["y"], [const("t", [-1, 8])])
+    path = tmp_path / "small.onnx"
+    onnx.save(m, path)
+    return path
+
+
+# ------------------------------------------------------------------ unreadable files
+
+
+def test_empty_file_is_a_model_error(tmp_path: Path) -> None:
+    path = tmp_path / "empty.onnx"
+    path.write_bytes(b"")
+    with pytest.raises(ModelError, match="'.*empty.onnx' is empty; give the path of an .onnx model"):
+        analyze_onnx(path)
+
+
+def test_truncated_and_garbage_files_are_model_errors(tmp_path: Path, small: Path) -> None:
+    truncated = tmp_path / "truncated.onnx"
+    truncated.write_bytes(small.read_bytes()[:40])
+    garbage = tmp_path / "garbage.onnx"
+    garbage.write_bytes(bytes(range(256)) * 4)
+    for path in (truncated, garbage):
+        with pytest.raises(ModelError, match="cannot read .* as an ONNX model: .*not truncated"):
+            analyze_onnx(path)
+
+
+def test_directory_is_a_model_error(tmp_path: Path) -> None:
+    folder = tmp_path / "model.onnx"
+    folder.mkdir()
+    with pytest.raises(ModelError, match="is a directory; give the path of an .onnx model file"):
+        analyze_file(folder)
+
+
+def test_model_proto_without_graph() -> None:
+    with pytest.raises(ModelError, match="the model has no graph"):
+        analyze_onnx(onnx.ModelProto())
+
+
+def test_cli_prints_one_line_for_a_garbage_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.onnx"
+    path.write_text("hello, not a model\n")
+    assert_clean_error(run_cli("analyze", str(path)), "cannot read")
+
+
+# ------------------------------------------------------------------ graph structure
+
+
+def test_node_reading_an_undefined_value() -> None:
+    m = model([N("Relu", ["nope"], ["y"])], {"x": ["a"]}, ["y"])
+    with pytest.raises(ModelError, match=r"Relu \(node 'Relu_0'\): input 'nope' is used before any node produces it"):
+        analyze_onnx(m)
+
+
+def test_nodes_out_of_order() -> None:
+    m = model([N("Relu", ["t"], ["y"]), N("Relu", ["x"], ["t"])], {"x": ["a"]}, ["y"])
+    with pytest.raises(ModelError, match="input 't' is used before any node produces it; the graph is not topolog"):
+        analyze_onnx(m)
+
+
+def test_undefined_value_inside_a_subgraph() -> None:
+    def branch(src: str, out: str) -> onnx.GraphProto:
+        return helper.make_graph([N("Relu", [src], [out])], out, [], [helper.make_tensor_value_info(out, F, None)])
+
+    node = N("If", ["c"], ["y"], then_branch=branch("ghost", "t"), else_branch=branch("x", "e"))
+    inputs = [helper.make_tensor_value_info("c", TensorProto.BOOL, []), helper.make_tensor_value_info("x", F, ["a"])]
+    graph = helper.make_graph([node], "g", inputs, [helper.make_tensor_value_info("y", F, None)])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    with pytest.raises(ModelError, match=r"node 'If_0/then_branch/Relu_0'\): input 'ghost' is used before"):
+        analyze_onnx(m)
+
+
+def test_a_value_assigned_twice() -> None:
+    m = model([N("Relu", ["x"], ["y"]), N("Sigmoid", ["x"], ["y"])], {"x": ["a"]}, ["y"])
+    with pytest.raises(ModelError, match="Sigmoid .*output 'y' is already assigned by node 'Relu_0'"):
+        analyze_onnx(m)
+
+
+def test_a_node_overwriting_a_graph_input() -> None:
+    m = model([N("Relu", ["x"], ["x"])], {"x": ["a"]}, ["x"])
+    with pytest.raises(ModelError, match="output 'x' is already assigned by a graph input or initializer"):
+        analyze_onnx(m)
+
+
+def test_duplicate_graph_inputs() -> None:
+    inputs = [helper.make_tensor_value_info("x", F, ["a"]), helper.make_tensor_value_info("x", F, [3])]
+    graph = helper.make_graph([N("Relu", ["x"], ["y"])], "g", inputs, [helper.make_tensor_value_info("y", F, None)])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    with pytest.raises(ModelError, match="declares the input 'x' twice"):
+        analyze_onnx(m)
+
+
+def test_graph_output_that_nothing_produces() -> None:
+    with pytest.raises(ModelError, match="graph output 'zz' .* is not a graph input, an initializer or the output"):
+        analyze_onnx(model([], {"x": ["a"]}, ["zz"]))
+
+
+def test_graphs_that_are_legal_but_odd() -> None:
+    """No nodes, an output that is an input: not errors."""
+    result = analyze_onnx(model([], {"x": ["a", 2]}, ["x"]))
+    assert [str(d) for d in result.shape("x")] == ["a", "2"]
+
+
+# ------------------------------------------------------------------ schema checks
+
+
+@pytest.mark.parametrize(
+    ("node", "message"),
+    [
+        (N("Softmax", ["x"], ["y"], axis=1.5), r"Softmax \(node 'Softmax_0'\): attribute 'axis' is a float \(1.5\), "
+         "expected an int"),
+        (N("Concat", ["x", "x"], ["y"], axis="one"), "attribute 'axis' is a string \\('one'\\), expected an int"),
+        (N("Flatten", ["x"], ["y"], axis="one"), "attribute 'axis' is a string"),
+        (N("Gather", ["x", "t"], ["y"], axis=[0, 1]), "attribute 'axis' is a list of ints"),
+        (N("Transpose", ["x"], ["y"], perm="10"), "attribute 'perm' is a string \\('10'\\), expected a list of ints"),
+        (N("Conv", ["x4", "w"], ["y"], strides=[1.5, 2.0]), "attribute 'strides' is a list of floats"),
+        (N("Conv", ["x4", "w"], ["y"], pads="same"), "attribute 'pads' is a string"),
+        (N("Concat", ["x", "x"], ["y"]), r"Concat \(node 'Concat_0'\): the axis attribute is required \(an int\)"),
+        (N("Cast", ["x"], ["y"]), "the to attribute is required"),
+        (N("Einsum", ["x"], ["y"]), "the equation attribute is required"),
+        (N("If", ["c"], ["y"]), "the else_branch attribute is required \\(a graph\\)"),
+        (N("Loop", ["", "c", "x"], ["y"]), "the body attribute is required \\(a graph\\)"),
+        (N("Add", ["x"], ["y"]), r"Add \(node 'Add_0'\): the required input #1 \('B'\) is missing"),
+        (N("Reshape", ["x"], ["y"]), "the required input #1 \\('shape'\\) is missing"),
+        (N("Gather", ["x", ""], ["y"]), "the required input #1 \\('indices'\\) is missing"),
+        (N("Relu", ["x", "x", "x"], ["y"]), "3 inputs, but Relu takes at most 1"),
+        (N("Split", ["x"], [], axis=0), "0 outputs, but Split has at least 1"),
+        (N("Relu", ["x"], ["y", "z"]), "2 outputs, but Relu has 1"),
+        (N("Reshape", ["x", "f"], ["y"]), r"input #1 'f' \('shape'\) is float, expected one of: int64; cast it"),
+        (N("Reshape", ["x", "i32"], ["y"]), "input #1 'i32' \\('shape'\\) is int32, expected one of: int64"),
+        (N("Slice", ["x", "f", "f"], ["y"]), "input #1 'f' \\('starts'\\) is float, expected one of: int32, int64"),
+    ],
+)
+def test_node_that_does_not_fit_its_schema(node: onnx.NodeProto, message: str) -> None:
+    inits = [
+        const("f", [1, 2], TensorProto.FLOAT),
+        const("i32", [-1, 2], TensorProto.INT32),
+        helper.make_tensor("w", F, [3, 2, 1, 1], [0.0] * 6),
+    ]
+    inputs = [
+        helper.make_tensor_value_info("x", F, ["a", 2]),
+        helper.make_tensor_value_info("x4", F, [1, 2, "h", "w"]),
+        helper.make_tensor_value_info("c", TensorProto.BOOL, []),
+    ]
+    outputs = [helper.make_tensor_value_info(o, F, None) for o in node.output]
+    graph = helper.make_graph([node], "g", inputs, outputs, inits)
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    with pytest.raises(ModelError, match=message):
+        analyze_onnx(m)
+
+
+def test_einsum_output_label_missing_from_the_inputs() -> None:
+    m = model([N("Einsum", ["x"], ["y"], equation="ij->k")], {"x": ["a", 2]}, ["y"])
+    with pytest.raises(ModelError, match="equation 'ij->k': output label\\(s\\) k appear in no input term"):
+        analyze_onnx(m)
+
+
+def test_einsum_term_count_differs_from_the_inputs() -> None:
+    m = model([N("Einsum", ["x"], ["y"], equation="ij,jk->ik")], {"x": ["a", 2]}, ["y"])
+    with pytest.raises(ModelError, match="equation 'ij,jk->ik' needs one term per input \\(1\\)"):
+        analyze_onnx(m)
+
+
+def test_custom_domain_ops_are_not_schema_checked() -> None:
+    m = model([N("Foo", ["x"], ["y"], domain="my.dom", axis="anything")], {"x": ["a"]}, ["y"])
+    m.opset_import.append(helper.make_opsetid("my.dom", 1))
+    result = analyze_onnx(m)
+    assert [w.op_type for w in result.warnings] == ["Foo"]
+
+
+def test_old_opset_model_is_read_with_its_own_schemas() -> None:
+    """Upsample-7 takes its scales as an attribute (a later opset's input form would be an error)."""
+    node = N("Upsample", ["x"], ["y"], scales=[1.0, 1.0, 2.0, 2.0])
+    result = analyze_onnx(model([node], {"x": [1, 2, "h", "w"]}, ["y"], opset=7))
+    assert [str(d) for d in result.shape("y")] == ["1", "2", "2*h", "2*w"]
+
+
+# ------------------------------------------------------------------ initializers
+
+
+def _reshape_with(init: onnx.TensorProto) -> onnx.ModelProto:
+    return model([N("Reshape", ["x", "s"], ["y"])], {"x": ["a", 2]}, ["y"], [init])
+
+
+def test_initializer_with_wrong_raw_data_size() -> None:
+    t = helper.make_tensor("s", TensorProto.INT64, [2], [1, 2])
+    del t.int64_data[:]
+    t.raw_data = b"\0" * 5
+    with pytest.raises(ModelError, match=r"initializer 's' \(int64, dims \[2\]\) has 5 bytes of raw_data, expected 16"):
+        analyze_onnx(_reshape_with(t))
+
+
+def test_initializer_with_too_few_values() -> None:
+    t = helper.make_tensor("s", TensorProto.INT64, [2], [1, 2])
+    t.dims[:] = [3]
+    with pytest.raises(ModelError, match="stores 2 values in int64_data, expected 3"):
+        analyze_onnx(_reshape_with(t))
+
+
+def test_initializer_with_negative_dims_or_unknown_type() -> None:
+    t = helper.make_tensor("s", TensorProto.INT64, [2], [1, 2])
+    t.dims[:] = [-3]
+    with pytest.raises(ModelError, match=r"initializer 's' has negative dims \[-3\]"):
+        analyze_onnx(_reshape_with(t))
+    t = helper.make_tensor("s", TensorProto.INT64, [2], [1, 2])
+    t.data_type = 999
+    with pytest.raises(ModelError, match="initializer 's' has the unknown element type 999"):
+        analyze_onnx(_reshape_with(t))
+
+
+def test_initializer_without_data_is_allowed() -> None:
+    """Weight-stripped models (dims only) are fine: contents are only read for small ints."""
+    w = helper.make_tensor("w", F, [2, 3], [0.0] * 6)
+    del w.float_data[:]
+    result = analyze_onnx(model([N("MatMul", ["x", "w"], ["y"])], {"x": ["a", 2]}, ["y"], [w]))
+    assert [str(d) for d in result.shape("y")] == ["a", "3"]
+
+
+# ------------------------------------------------------------------ odd input types
+
+
+def test_odd_dim_params_become_symbols() -> None:
+    m = model([N("Add", ["x", "z"], ["y"])], {"x": ["batch size", "长度"], "z": ["batch size", 1]}, ["y"])
+    result = analyze_onnx(m)
+    assert [str(d) for d in result.shape("y")] == ["batch_size", "长度"]
+
+
+def test_non_tensor_inputs_are_unknown_not_a_crash() -> None:
+    seq = helper.make_tensor_sequence_value_info("s", F, ["a"])
+    opt = onnx.ValueInfoProto(name="o")
+    opt.type.optional_type.elem_type.tensor_type.elem_type = F
+    untyped = onnx.ValueInfoProto(name="u")
+    nodes = [N("SequenceLength", ["s"], ["n"]), N("OptionalGetElement", ["o"], ["e"]), N("Relu", ["u"], ["r"])]
+    graph = helper.make_graph(nodes, "g", [seq, opt, untyped], [helper.make_tensor_value_info("r", F, None)])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    result = analyze_onnx(m)
+    assert result.shape("r") is None
+    assert {w.op_type for w in result.warnings} == {"SequenceLength", "OptionalGetElement", "Relu"}
