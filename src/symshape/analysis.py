@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symshape.constraints import ConstraintGraph, Origin
-from symshape.errors import ModelError
+from symshape.errors import ModelError, SymshapeError
 from symshape.expr import Dim, Expr, product
 from symshape.facts import SymbolFacts
 from symshape.parse import is_identifier, parse_dim
@@ -355,6 +355,15 @@ def run_op(program: Program, state: State, op: Op) -> None:
         rule(ctx)
     except GiveUp as stop:
         _fallback(ctx, stop.reason)
+    except SymshapeError:
+        raise
+    except Exception as err:  # a bug in a rule: name the op for the report, keep the traceback
+        if not any(n.startswith(INTERNAL_NOTE) for n in getattr(err, "__notes__", ())):
+            err.add_note(f"{INTERNAL_NOTE}{ctx.where()}")
+        raise
+
+
+INTERNAL_NOTE = "symshape: while analyzing "
 
 
 def _fallback(ctx: OpContext, reason: str) -> None:

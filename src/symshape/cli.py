@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from symshape.errors import SymshapeError
+from symshape.errors import OutputError, SymshapeError, UserFactError
 from symshape.io import write_text_atomic
+
+if TYPE_CHECKING:
+    from symshape.result import Analysis
 
 FACT_HELP = "A fact about input symbols, e.g. 'a + b == 1024', 'seq <= 4096', 'h % 8 == 0'. Repeatable."
 
@@ -75,15 +80,23 @@ def analyze(
             sys.stdout.write(text)
             return
         guard_input(json_out, model)
-        write_text_atomic(json_out, text)
+        write_output(json_out, text)
     print_summary(result, all_values=all_values)
 
 
 def guard_input(out: Path, *inputs: Path) -> None:
-    """Refuse to overwrite an input file."""
+    """Refuse to overwrite an input file (also through another relative path or a symlink)."""
     for i in inputs:
         if i.exists() and out.exists() and out.resolve() == i.resolve():
-            raise click.UsageError(f"refusing to overwrite the input file '{i}'; choose another output path")
+            raise OutputError(f"refusing to overwrite the input file '{i}' with '{out}'; choose another output path")
+
+
+def write_output(out: Path, text: str) -> None:
+    """`write_text_atomic`, with OutputError naming the path when it cannot be written."""
+    try:
+        write_text_atomic(out, text)
+    except OSError as err:
+        raise OutputError(f"cannot write '{out}': {err.strerror or err}; choose another output path") from None
 
 
 @main.command()
@@ -145,7 +158,7 @@ def opt(
     if str(file) == "-":
         with tempfile.TemporaryDirectory() as tmp:
             source = Path(tmp) / "stdin.mlir"
-            source.write_text(sys.stdin.read())
+            source.write_bytes(sys.stdin.buffer.read())
             text = run_opt(source, pipeline, facts, **options)
     else:
         text = run_opt(file, pipeline, facts, **options)
@@ -153,12 +166,19 @@ def opt(
         sys.stdout.write(text)
     else:
         guard_input(out, file)
-        write_text_atomic(out, text)
+        write_output(out, text)
 
 
 @main.command()
 @click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-n", "--samples", default=3, show_default=True, help="Assignments with distinct, non-1 sizes.")
+@click.option(
+    "-n",
+    "--samples",
+    default=3,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Assignments with distinct, non-1 sizes.",
+)
 @click.option("--no-edge", is_flag=True, help="Skip the edge samples (dims that may be 1 set to 1).")
 @click.option("--size", "sizes", multiple=True, metavar="NAME=V1,V2", help="Candidate sizes for a symbol.")
 @fact_options
@@ -179,10 +199,7 @@ def verify(
     from symshape.verify import assignments, check, make_feeds, run_shapes
 
     result = analyze_onnx(model, facts=collect_facts(assume, dim, likely))
-    values: dict[str, list[int]] = {}
-    for item in sizes:
-        name, _, text = item.partition("=")
-        values[name.strip()] = [int(v) for v in text.split(",") if v.strip()]
+    values = parse_sizes(sizes, result)
     report = None
     for env in assignments(result, n=samples, edge=not no_edge, values=values or None):
         observed = run_shapes(model, make_feeds(result.program, env))
@@ -190,10 +207,43 @@ def verify(
         click.echo(f"{_env_text(env)}: {one.checked} dims, {one.correct} correct, {len(one.wrong)} wrong")
         report = one if report is None else report.merge(one)
     if report is None:
-        raise click.UsageError("no assignment of the input symbols satisfies the facts")
+        raise UserFactError(
+            "no assignment of the input symbols satisfies the facts and --size values; "
+            "loosen the --assume/--dim facts or give other --size values"
+        )
     click.echo(report.summary())
     if report.wrong or report.wrong_elements:
         sys.exit(1)
+
+
+def parse_sizes(items: tuple[str, ...], result: Analysis) -> dict[str, list[int]]:
+    """``--size NAME=V1,V2`` values; UserFactError for a bad item, an unknown symbol, or a size
+    that the symbol's facts exclude."""
+    from symshape.verify import input_symbol_names
+
+    known = sorted(set(input_symbol_names(result.program)) & set(result.graph.symbols))
+    values: dict[str, list[int]] = {}
+    for item in items:
+        name, eq, text = (part.strip() for part in item.partition("="))
+        sizes = [v.strip() for v in text.split(",")]
+        if not eq or not name or not all(v.isdigit() for v in sizes):
+            raise UserFactError(f"--size '{item}' is not NAME=V1,V2,... with sizes >= 0; write e.g. --size seq=7,128")
+        if name not in known:
+            raise UserFactError(
+                f"--size '{item}' names '{name}', which is not an input symbol; known: {', '.join(known) or 'none'}"
+            )
+        facts = result.graph.facts.get(name)
+        bad = [v for v in sizes if not facts.admits(int(v))]
+        if bad:
+            lo = "-inf" if facts.lo is None else facts.lo
+            hi = "inf" if facts.hi is None else facts.hi
+            divisor = f" and a multiple of {facts.divisor}" if facts.divisor != 1 else ""
+            raise UserFactError(
+                f"--size '{item}': {name}={bad[0]} is excluded by the facts on {name} (in [{lo}, {hi}]{divisor}); "
+                "give sizes the facts admit"
+            )
+        values[name] = [int(v) for v in sizes]
+    return values
 
 
 def _env_text(env: dict[str, int]) -> str:
@@ -212,3 +262,21 @@ def run() -> None:
     except SymshapeError as err:
         click.secho(f"error: {err}", fg="red", err=True)
         sys.exit(1)
+    except Exception as err:  # noqa: BLE001 - last resort: a bug, reported on one line
+        if os.environ.get("SYMSHAPE_DEBUG"):
+            raise
+        click.secho(f"error: {internal_error_text(err)}", fg="red", err=True)
+        sys.exit(1)
+
+
+def internal_error_text(err: BaseException) -> str:
+    """One line for an unexpected exception: the op being analyzed (when known) and what to do."""
+    from symshape.analysis import INTERNAL_NOTE
+
+    notes: list[str] = getattr(err, "__notes__", [])
+    where = next((n.removeprefix(INTERNAL_NOTE) for n in notes if n.startswith(INTERNAL_NOTE)), None)
+    during = f" while analyzing {where}" if where else ""
+    return (
+        f"internal error{during}: {type(err).__name__}: {err}; this is a symshape bug, please report it with "
+        "the input (set SYMSHAPE_DEBUG=1 to see the traceback)"
+    )

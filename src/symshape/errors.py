@@ -42,3 +42,9 @@ class UserFactError(SymshapeError):
     """A fact given on the command line or through the API cannot be used."""
 
     anchor = "userfacterror"
+
+
+class OutputError(SymshapeError):
+    """An output file cannot be written, or would overwrite an input file."""
+
+    anchor = "outputerror"

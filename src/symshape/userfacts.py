@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from symshape.constraints import ConstraintGraph, Origin
-from symshape.errors import UserFactError
+from symshape.errors import ExpressionSyntaxError, UserFactError
 from symshape.expr import Dim, Expr, ModAtom, add, as_symbol, mul
 from symshape.parse import is_identifier, parse_dim
 
@@ -28,29 +28,51 @@ def apply_fact(graph: ConstraintGraph, text: str) -> None:
     if m:
         name, lo, hi = m.group(1), m.group(2), m.group(3)
         _require_symbol(graph, name, text)
+        if lo is not None and hi is not None and int(lo) > int(hi):
+            raise UserFactError(f"user fact '{text}': the range {lo}..{hi} is empty; write LO..HI with LO <= HI")
         graph.assume_range(
             graph.canon(parse_dim(name)), None if lo is None else int(lo), None if hi is None else int(hi), origin
         )
         return
+    if ".." in text:
+        raise UserFactError(
+            f"user fact '{text}' is not a range; write NAME=LO..HI with integer ends, either may be empty "
+            "(seq=1..4096, batch=1..)"
+        )
     m = _LIKELY.match(text)
     if m:
         name = m.group(1)
         _require_symbol(graph, name, text)
         values = tuple(int(v) for v in m.group(2).replace(" ", "").split(",") if v)
-        graph.facts.restrict(name, likely=values)
-        return
+        if values:
+            graph.facts.restrict(name, likely=values)
+            return
+    if "~=" in text:
+        raise UserFactError(
+            f"user fact '{text}': likely values are NAME=V1,V2,... with integers >= 0 (--likely seq=128,512)"
+        )
     parts = _REL.split(text)
     if len(parts) != 3:
         raise UserFactError(
             f"user fact '{text}' is not a relation; write 'a + b == 1024', 'seq <= 4096', "
             "'h % 8 == 0', 'seq=1..4096' or 'seq~=128,512'"
         )
-    lhs, rel, rhs = parse_dim(parts[0]), parts[1], parse_dim(parts[2])
+    lhs, rel, rhs = _side(parts[0], text, "left"), parts[1], _side(parts[2], text, "right")
     for d in (lhs, rhs):
         if isinstance(d, Expr):
             for name in d.free:
                 _require_symbol(graph, name, text)
     _apply_relation(graph, lhs, rel, rhs, origin)
+
+
+def _side(part: str, text: str, which: str) -> Dim:
+    """One side of a relation; UserFactError naming the fact when it is empty or does not parse."""
+    if not part.strip():
+        raise UserFactError(f"user fact '{text}': the {which} side of the relation is empty; write e.g. 'seq <= 4096'")
+    try:
+        return parse_dim(part)
+    except ExpressionSyntaxError as err:
+        raise ExpressionSyntaxError(f"user fact '{text}': {err.args[0]}") from None
 
 
 def _apply_relation(graph: ConstraintGraph, lhs: Dim, rel: str, rhs: Dim, origin: Origin) -> None:
