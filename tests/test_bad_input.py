@@ -5,6 +5,7 @@ what to do; the command line prints it as one ``error: ...`` line with exit stat
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 from onnx import TensorProto, helper
 
 from symshape.api import analyze_file, analyze_onnx
-from symshape.errors import ModelError
+from symshape.errors import ExpressionSyntaxError, ModelError, UserFactError
 from tests.onnx_builders import const, model
 
 N = helper.make_node
@@ -276,3 +277,216 @@ def test_non_tensor_inputs_are_unknown_not_a_crash() -> None:
     result = analyze_onnx(m)
     assert result.shape("r") is None
     assert {w.op_type for w in result.warnings} == {"SequenceLength", "OptionalGetElement", "Relu"}
+
+
+# ------------------------------------------------------------------ user facts
+
+
+@pytest.mark.parametrize(
+    ("fact", "error", "message"),
+    [
+        ("==", UserFactError, "user fact '==': the left side of the relation is empty"),
+        ("batch <= ", UserFactError, "user fact 'batch <= ': the right side of the relation is empty"),
+        ("a +", UserFactError, "user fact 'a \\+' is not a relation"),
+        ("batch + == 3", ExpressionSyntaxError, "user fact 'batch \\+ == 3': cannot parse dimension expression"),
+        ("batch**1000 == 3", ExpressionSyntaxError, "the power 1000 is larger than 64"),
+        ("batch == 10**100000", ExpressionSyntaxError, "the power 100000 is larger than 64"),
+        ("seq=5..2", UserFactError, "user fact 'seq=5..2': the range 5..2 is empty; write LO..HI with LO <= HI"),
+        ("seq=a..b", UserFactError, "user fact 'seq=a..b' is not a range; write NAME=LO..HI with integer ends"),
+        ("seq~=", UserFactError, "likely values are NAME=V1,V2,... with integers >= 0"),
+        ("seq~=a,b", UserFactError, "likely values are NAME=V1,V2"),
+        ("nosuch=1..2", UserFactError, "names 'nosuch', which is not a symbol of this program; known input symbols: "
+         "batch, seq"),
+    ],
+)
+def test_bad_user_facts(small: Path, fact: str, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        analyze_onnx(small, facts=[fact])
+
+
+def test_huge_constants_in_facts_are_fine(small: Path) -> None:
+    result = analyze_onnx(small, facts=["batch <= 99999999999999999999999999999999", "seq=1.."])
+    assert result.graph.facts.get("seq").lo == 1
+
+
+# ------------------------------------------------------------------ command line
+
+
+def test_cli_bad_facts_are_one_line(small: Path) -> None:
+    assert_clean_error(run_cli("analyze", str(small), "--dim", "seq=5..2"), "the range 5..2 is empty")
+    assert_clean_error(run_cli("analyze", str(small), "--likely", "seq=x"), "likely values are NAME=V1,V2")
+    assert_clean_error(run_cli("analyze", str(small), "--assume", "=="), "the left side of the relation is empty")
+
+
+def test_cli_json_to_an_unwritable_path(small: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    proc = run_cli("analyze", str(small), "--json", str(blocker / "out.json"))  # a file used as a directory
+    assert_clean_error(proc, f"cannot write '{blocker / 'out.json'}'")
+    assert blocker.read_text() == "x"
+
+
+def test_cli_json_to_a_directory_is_a_usage_error(small: Path, tmp_path: Path) -> None:
+    proc = run_cli("analyze", str(small), "--json", str(tmp_path))
+    assert proc.returncode == 2 and "is a directory" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_cli_never_overwrites_the_input(small: Path, tmp_path: Path) -> None:
+    before = small.read_bytes()
+    (tmp_path / "sub").mkdir()
+    link = tmp_path / "sub" / "link.onnx"
+    link.symlink_to(small)
+    for args in (
+        ["annotate", "small.onnx", "-o", "./sub/../small.onnx"],
+        ["annotate", "small.onnx", "-o", "sub/link.onnx"],
+        ["annotate", "sub/link.onnx", "-o", "small.onnx"],
+        ["analyze", "small.onnx", "--json", "sub/../small.onnx"],
+    ):
+        assert_clean_error(run_cli(*args, cwd=tmp_path), "refusing to overwrite the input file")
+    assert small.read_bytes() == before
+
+
+def test_annotate_api_refuses_to_overwrite_through_a_symlink(small: Path, tmp_path: Path) -> None:
+    from symshape.errors import OutputError
+    from symshape.onnx.annotate import annotate_file
+
+    link = tmp_path / "link.onnx"
+    link.symlink_to(small)
+    with pytest.raises(OutputError, match="refusing to overwrite the input model"):
+        annotate_file(small, link)
+
+
+@pytest.mark.parametrize(
+    ("size", "message"),
+    [
+        ("batch=x", "--size 'batch=x' is not NAME=V1,V2,... with sizes >= 0"),
+        ("batch", "--size 'batch' is not NAME=V1,V2"),
+        ("=3", "--size '=3' is not NAME=V1,V2"),
+        ("batch=-3", "--size 'batch=-3' is not NAME=V1,V2"),
+        ("nosuch=3", "--size 'nosuch=3' names 'nosuch', which is not an input symbol; known: batch, seq"),
+        ("seq=3", "--size 'seq=3': seq=3 is excluded by the facts on seq \\(in \\[4, inf\\]\\)"),
+    ],
+)
+def test_cli_verify_bad_sizes(small: Path, size: str, message: str) -> None:
+    proc = run_cli("verify", str(small), "--size", size, "--dim", "seq=4..")
+    assert "Traceback" not in proc.stderr and proc.returncode == 1, proc.stderr
+    assert re.search(message, proc.stderr), proc.stderr
+
+
+def test_cli_verify_needs_a_positive_sample_count(small: Path) -> None:
+    proc = run_cli("verify", str(small), "-n", "0")
+    assert proc.returncode == 2 and "0 is not in the range x>=1" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_cli_last_resort_names_the_op_and_asks_for_a_report(tmp_path: Path) -> None:
+    """A bug in a rule (simulated: a rule that divides by zero) is one line, not a traceback."""
+    path = tmp_path / "boom.onnx"
+    m = model([N("Boom", ["x"], ["y"], domain="test.bug", name="kaboom")], {"x": ["a"]}, ["y"])
+    m.opset_import.append(helper.make_opsetid("test.bug", 1))
+    onnx.save(m, path)
+    script = (
+        "import sys\n"
+        "from symshape.rules import register\n"
+        "register('test.bug', 'Boom')(lambda ctx: 1 // 0)\n"
+        f"sys.argv = ['symshape', 'analyze', {str(path)!r}]\n"
+        "from symshape.cli import run\n"
+        "run()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert_clean_error(
+        proc, "internal error while analyzing test.bug::Boom (node 'kaboom'): ZeroDivisionError: integer division"
+    )
+    assert "please report it" in proc.stderr
+
+
+# ------------------------------------------------------------------ MLIR
+
+_ADD = """func.func @main(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = stablehlo.add %arg0, %arg0 : tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+"""
+
+
+def _mlir(tmp_path: Path, text: str | bytes, name: str = "m.mlir") -> Path:
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+    return path
+
+
+def test_mlir_syntax_error_is_one_line_with_the_position(tmp_path: Path) -> None:
+    path = _mlir(tmp_path, _ADD.replace("tensor<?x4xf32>\n  return", "tensor<?x4xf32\n  return"))
+    with pytest.raises(ModelError, match=r"cannot parse '.*m.mlir' at line 3, column 3 \('return %0 : tensor"):
+        analyze_file(path)
+    proc = run_cli("analyze", str(path))
+    assert_clean_error(proc, "Expected '>' after builtin parameter list; symshape reads every op in generic form")
+
+
+def test_mlir_unknown_op_in_pretty_form(tmp_path: Path) -> None:
+    path = _mlir(tmp_path, _ADD.replace("stablehlo.add %arg0, %arg0", "foo.bar %arg0"))
+    with pytest.raises(ModelError, match="line 2, column .*does not have a custom format.*print the module in generic"):
+        analyze_file(path)
+
+
+def test_mlir_unknown_op_in_generic_form_is_a_warning(tmp_path: Path) -> None:
+    text = _ADD.replace("stablehlo.add %arg0, %arg0 : tensor<?x4xf32>",
+                        '"foo.bar"(%arg0) : (tensor<?x4xf32>) -> tensor<?x4xf32>')
+    result = analyze_file(_mlir(tmp_path, text))
+    assert [w.op_type for w in result.warnings] == ["bar"]
+
+
+def test_mlir_without_a_function_body(tmp_path: Path) -> None:
+    for text in ("func.func private @main(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32>\n", "", "module {}\n"):
+        with pytest.raises(ModelError, match="defines no function with a body; nothing to analyze"):
+            analyze_file(_mlir(tmp_path, text))
+
+
+def test_mlir_type_mismatch_is_a_contradiction(tmp_path: Path) -> None:
+    from symshape.errors import ContradictionError
+
+    text = """func.func @main(%arg0: tensor<?x4xf32>, %arg1: tensor<?x5xf32>) -> tensor<?x4xf32> {
+  %0 = stablehlo.add %arg0, %arg1 : (tensor<?x4xf32>, tensor<?x5xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+"""
+    with pytest.raises(ContradictionError, match="dim 1 of '@main:%arg1' \\(5\\) must equal dim 1 of '@main:%arg0'"):
+        analyze_file(_mlir(tmp_path, text))
+
+
+def test_mlir_while_without_regions(tmp_path: Path) -> None:
+    text = _ADD.replace("stablehlo.add %arg0, %arg0 : tensor<?x4xf32>",
+                        '"stablehlo.while"(%arg0) : (tensor<?x4xf32>) -> tensor<?x4xf32>')
+    with pytest.raises(ModelError, match="stablehlo.while \\(op '@main:%0'\\) has 0 regions, expected 2"):
+        analyze_file(_mlir(tmp_path, text))
+
+
+def test_mlir_file_that_is_not_utf8(tmp_path: Path) -> None:
+    path = _mlir(tmp_path, b"// ok\n\xff\xfe garbage\n")
+    with pytest.raises(ModelError, match="is not UTF-8 text \\(byte 0xff on line 2\\)"):
+        analyze_file(path)
+    assert_clean_error(run_cli("opt", str(path)), "is not UTF-8 text")
+    proc = subprocess.run(
+        [sys.executable, "-m", "symshape", "opt", "-"], input=path.read_bytes(), capture_output=True, timeout=120
+    )
+    assert proc.returncode == 1 and b"is not UTF-8 text" in proc.stderr and b"Traceback" not in proc.stderr
+
+
+def test_opt_unknown_pass_and_empty_pipeline(tmp_path: Path) -> None:
+    path = _mlir(tmp_path, _ADD)
+    assert_clean_error(
+        run_cli("opt", str(path), "-p", "shape-optimization,nosuch"),
+        "unknown pass 'nosuch'; the passes are: aux-shape-functions, shape-optimization, shape-sources",
+    )
+    proc = run_cli("opt", str(path), "-p", "")  # no passes: print the module
+    assert proc.returncode == 0 and "stablehlo.add" in proc.stdout
+
+
+def test_opt_output_errors(tmp_path: Path) -> None:
+    path = _mlir(tmp_path, _ADD)
+    assert_clean_error(run_cli("opt", str(path), "-o", str(path)), "refusing to overwrite the input file")
+    assert path.read_text() == _ADD
+    blocker = _mlir(tmp_path, "x", "blocker")
+    assert_clean_error(run_cli("opt", str(path), "-o", str(blocker / "o.mlir")), "cannot write")

@@ -43,7 +43,7 @@ from symshape.mlir.attributes import (  # re-exported: frontend users read attri
     split_top,
     tensor_type,
 )
-from symshape.mlir.parse import parse_module, source_names
+from symshape.mlir.parse import parse_module, read_mlir_text, source_names
 from symshape.program import Op, Program, SourceDim, TensorType, Value
 from symshape.result import Analysis
 
@@ -180,6 +180,11 @@ class _Builder:
         if any(b is None for b in blocks):
             return
         if op_full_name(op).endswith(".while"):
+            if len(blocks) != 2:
+                raise ModelError(
+                    f"{op_full_name(op)} (op '{emitted.name}') has {len(blocks)} regions, expected 2 (the condition "
+                    "and the body); fix the op"
+                )
             emitted.subgraphs["body"] = self.region_program(blocks[1], fn, stack, prefix)
             return
         for k, block in enumerate(blocks):
@@ -531,8 +536,5 @@ def analyze_mlir_text(text: str, facts: Sequence[str] = (), progress: ProgressFn
 def analyze_mlir_file(path: str | Path, facts: Sequence[str] = (), progress: ProgressFn | None = None) -> Analysis:
     """Analyze an ``.mlir`` file (see `analyze_mlir_text`)."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as err:
-        raise ModelError(f"cannot read '{path}': {err.strerror}") from None
+    text = read_mlir_text(path)
     return analyze_mlir_text(text, facts, progress, source=str(path))

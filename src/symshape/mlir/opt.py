@@ -64,11 +64,9 @@ def make_pass(name: str, facts: Sequence[str] = ()) -> ModulePass:
 
 def parse_file(path: Path) -> tuple[Context, ModuleOp]:
     """Parse ``path`` with every dialect symshape knows (unknown ops stay unregistered)."""
-    try:
-        text = path.read_text()
-    except OSError as err:
-        raise ModelError(f"cannot read '{path}': {err.strerror}") from err
-    return parse_text(text, str(path))
+    from symshape.mlir.parse import read_mlir_text
+
+    return parse_text(read_mlir_text(path), str(path))
 
 
 def parse_text(text: str, source: str = "<string>") -> tuple[Context, ModuleOp]:
@@ -111,10 +109,9 @@ def run_opt(
     for name in passes:  # fail before parsing on a typo in the pipeline
         if name not in PASSES:
             raise ModelError(f"unknown pass '{name}'; the passes are: {', '.join(sorted(PASSES))}")
-    try:
-        text = Path(path).read_text()
-    except OSError as err:
-        raise ModelError(f"cannot read '{path}': {err.strerror}") from err
+    from symshape.mlir.parse import read_mlir_text
+
+    text = read_mlir_text(path)
     chunks = text.split(SPLIT_MARKER) if split_input_file else [text]
     outputs = [_run_chunk(chunk, str(path), passes, facts, generic, verify_diagnostics) for chunk in chunks]
     return f"{SPLIT_MARKER}\n".join(outputs)

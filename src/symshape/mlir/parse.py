@@ -20,6 +20,7 @@ import importlib
 import re
 import weakref
 from collections.abc import Sequence
+from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -71,6 +72,32 @@ class _NamingParser(Parser):
                 self.value_names[v] = f"{name}#{i}"
 
 
+def read_mlir_text(path: str | Path) -> str:
+    """The text of an ``.mlir`` file; ModelError when it cannot be read or is not UTF-8."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise ModelError(f"cannot read '{path}': {err.strerror or err}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise ModelError(
+            f"'{path}' is not UTF-8 text (byte 0x{data[err.start]:02x} on line {line}); MLIR files are UTF-8, "
+            "check that this is the .mlir text and not bytecode or another file"
+        ) from None
+
+
+def _one_line(err: ParseError) -> str:
+    """One line from the ``file:line:col / source line / carets / message`` of an xDSL ParseError."""
+    lines = [ln for ln in str(err).splitlines() if ln.strip()]
+    m = re.match(r".*:(\d+):(\d+)$", lines[0]) if lines else None
+    if m and len(lines) >= 4 and set(lines[2].strip()) == {"^"}:
+        message = " ".join(ln.strip() for ln in lines[3:])
+        return f"line {m.group(1)}, column {m.group(2)} ('{lines[1].strip()}'): {message}"
+    return " ".join(ln.strip() for ln in lines)
+
+
 def parse_module(text: str, ctx: Context | None = None, *, source: str = "<string>") -> ModuleOp:
     """Parse ``text``; ModelError (with the line and a hint) when it is not valid MLIR."""
     ctx = ctx or make_context()
@@ -81,14 +108,14 @@ def parse_module(text: str, ctx: Context | None = None, *, source: str = "<strin
         generic = jax_generic_text(text)
         if generic is None:
             raise ModelError(
-                f"cannot parse '{source}': {err}\nsymshape reads every op in generic form and the "
+                f"cannot parse '{source}' at {_one_line(err)}; symshape reads every op in generic form and the "
                 "pretty forms of its stablehlo/mhlo/shape subsets; print the module in generic form "
                 "(mlir-opt --mlir-print-op-generic) or install jaxlib to convert it"
             ) from None
     try:
         module = _parse(ctx, clean_text(generic), source)
     except ParseError as err:
-        raise ModelError(f"cannot parse '{source}' even in generic form: {err}") from None
+        raise ModelError(f"cannot parse '{source}' even in generic form, at {_one_line(err)}") from None
     _rename_like_source(module, clean)
     return module
 
