@@ -490,3 +490,13 @@ def test_opt_output_errors(tmp_path: Path) -> None:
     assert path.read_text() == _ADD
     blocker = _mlir(tmp_path, "x", "blocker")
     assert_clean_error(run_cli("opt", str(path), "-o", str(blocker / "o.mlir")), "cannot write")
+
+
+def test_python_m_opt_never_overwrites_its_input(tmp_path: Path) -> None:
+    path = _mlir(tmp_path, _ADD)
+    proc = subprocess.run(
+        [sys.executable, "-m", "symshape.mlir.opt", str(path), "-o", f"{tmp_path}/./m.mlir"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 1 and "refusing to overwrite the input file" in proc.stderr
+    assert path.read_text() == _ADD

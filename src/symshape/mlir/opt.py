@@ -23,6 +23,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from symshape.errors import ModelError, SymshapeError
+from symshape.io import write_text_atomic
 
 PASSES: dict[str, str] = {
     "shape-optimization": "symshape.mlir.passes.shape_optimization:ShapeOptimizationPass",
@@ -168,8 +169,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     if args.output is None:
         sys.stdout.write(text)
-    else:
-        args.output.write_text(text)
+        return 0
+    if args.output.exists() and args.file.exists() and args.output.resolve() == args.file.resolve():
+        sys.stderr.write(f"error: refusing to overwrite the input file '{args.file}'; choose another output path\n")
+        return 1
+    try:
+        write_text_atomic(args.output, text)
+    except OSError as err:
+        sys.stderr.write(f"error: cannot write '{args.output}': {err.strerror or err}\n")
+        return 1
     return 0
 
 
