@@ -65,6 +65,9 @@ _STORAGE: dict[int, tuple[int, str, int]] = {
 }
 
 
+_KNOWN_TYPES = frozenset(_T.DataType.values())
+
+
 def type_name(elem_type: int) -> str:
     """ONNX's name of an element type (``float``, ``int64``), or ``type <n>`` when unknown."""
     try:
@@ -78,7 +81,7 @@ def check_tensor(t: onnx.TensorProto, what: str) -> None:
     size does not match its dims (data that is absent or external is not checked)."""
     if any(d < 0 for d in t.dims):
         raise ModelError(f"{what} '{t.name}' has negative dims {list(t.dims)}; {_FIX}")
-    if t.data_type not in _T.DataType.values():
+    if t.data_type not in _KNOWN_TYPES:
         raise ModelError(f"{what} '{t.name}' has the unknown element type {t.data_type}; {_FIX}")
     storage = _STORAGE.get(t.data_type)
     if storage is None or t.data_location == _T.EXTERNAL:
@@ -118,9 +121,25 @@ def check_node(node: onnx.NodeProto, domain: str, version: int, where: str, dtyp
     schema = _schema(node.op_type, version, domain)
     if schema is None:
         return
+    inputs = node.input
+    key = (
+        node.op_type,
+        version,
+        domain,
+        len(node.output),
+        tuple([(a.name, a.type) for a in node.attribute]),
+        tuple(map(bool, inputs)),
+        tuple(map(dtypes.get, inputs)),
+    )
+    if key in _PASSED:  # the checks depend only on this signature; exporters repeat a few thousand times
+        return
     _check_attributes(node, schema, where)
     _check_arity(node, schema, where)
     _check_input_types(node, schema, where, dtypes)
+    _PASSED.add(key)
+
+
+_PASSED: set[tuple[object, ...]] = set()
 
 
 def _check_attributes(node: onnx.NodeProto, schema: defs.OpSchema, where: str) -> None:

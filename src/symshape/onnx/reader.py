@@ -84,6 +84,22 @@ def _type_of(vi: onnx.ValueInfoProto) -> TensorType | None:
 def tensor_const(t: onnx.TensorProto, what: str = "tensor") -> ConstTensor:
     """Dims, dtype and (small integer) contents of a TensorProto, never loading large data;
     ModelError (naming it as ``what``) when its dims, type or stored data are malformed."""
+    raw = t.raw_data
+    if raw and len(raw) <= 512 and t.data_location != onnx.TensorProto.EXTERNAL:
+        key = (t.data_type, tuple(t.dims), raw)  # exporters repeat small constants thousands of times
+        known = _SMALL_CONSTS.get(key)
+        if known is None:
+            if len(_SMALL_CONSTS) > 100_000:
+                _SMALL_CONSTS.clear()
+            known = _SMALL_CONSTS[key] = _tensor_const(t, what)
+        return known
+    return _tensor_const(t, what)
+
+
+_SMALL_CONSTS: dict[tuple[int, tuple[int, ...], bytes], ConstTensor] = {}  # bounded below
+
+
+def _tensor_const(t: onnx.TensorProto, what: str) -> ConstTensor:
     check_tensor(t, what)
     dims = tuple(int(d) for d in t.dims)
     dtype = dtype_name(t.data_type)
@@ -200,7 +216,8 @@ def model_to_program(model: onnx.ModelProto) -> Program:
 
 def _check_order(program: Program, outer: set[str], scope: str = "") -> None:
     """Every value read is defined earlier (in this graph or an enclosing one), once."""
-    known = outer | set(program.inputs) | {n for n, v in program.values.items() if v.is_initializer}
+    local = set(program.inputs) | {n for n, v in program.values.items() if v.is_initializer}
+    known = outer | local
     made: dict[str, str] = {}
     for op in program.ops:
         where = f"{op.op_type} (node '{scope}{op.name}')"
@@ -215,7 +232,7 @@ def _check_order(program: Program, outer: set[str], scope: str = "") -> None:
         for o in op.outputs:
             if not o:
                 continue
-            if o in made or o in known - outer:
+            if o in made or o in local:
                 first = f"node '{scope}{made[o]}'" if o in made else "a graph input or initializer"
                 raise ModelError(
                     f"{where}: output '{o}' is already assigned by {first}; ONNX assigns each value once "
