@@ -227,3 +227,19 @@ def test_lax_control_flow_matches_jax(name: str) -> None:
         args = [np.ones(tuple(evaluate(parse_dim(d), env) for d in s.split(",")), np.float32) for s in specs]
         want = jax.eval_shape(fn, *args).shape
         assert tuple(evaluate(d, env) for d in result.shape(out)) == want, (name, env, result.shape(out))
+
+
+def test_a_function_inlined_into_a_while_body_is_not_a_separate_root() -> None:
+    """jnp.flip in a while body is a private callee inlined there: no second, argument-less analysis."""
+    jax = pytest.importorskip("jax")
+    import jax.numpy as jnp
+    from jax import export, lax
+
+    def fn(y):  # noqa: ANN001, ANN202
+        return lax.while_loop(lambda c: c.sum() < 10, lambda c: jnp.flip(c, 0), y)
+
+    spec = jax.ShapeDtypeStruct(export.symbolic_shape("m, 3"), "float32")
+    result = analyze_mlir_text(export.export(jax.jit(fn))(spec).mlir_module())
+    out = next(o for o in result.program.outputs if o.startswith("@main:"))
+    assert [str(d) for d in result.shape(out)] == ["m", "3"]
+    assert result.warnings == []

@@ -171,10 +171,12 @@ class _Builder:
                 continue
             self.emit_op(op, index, fn, program, values, prefix)
             if full.endswith((".while", ".case", ".if")):
-                self.attach_regions(op, program.ops[-1], fn, stack, prefix)
+                self.attach_regions(op, program.ops[-1], fn, stack, inlined, prefix)
         return outputs
 
-    def attach_regions(self, op: Operation, emitted: Op, fn: str, stack: list[str], prefix: str) -> None:
+    def attach_regions(
+        self, op: Operation, emitted: Op, fn: str, stack: list[str], inlined: list[str], prefix: str
+    ) -> None:
         """A loop's body (``body``) or each branch of a case/if (``branch<k>``) as a Program."""
         blocks = [r.blocks.first for r in op.regions]
         if any(b is None for b in blocks):
@@ -185,16 +187,17 @@ class _Builder:
                     f"{op_full_name(op)} (op '{emitted.name}') has {len(blocks)} regions, expected 2 (the condition "
                     "and the body); fix the op"
                 )
-            emitted.subgraphs["body"] = self.region_program(blocks[1], fn, stack, prefix)
+            emitted.subgraphs["body"] = self.region_program(blocks[1], fn, stack, inlined, prefix)
             return
         for k, block in enumerate(blocks):
-            emitted.subgraphs[f"branch{k}"] = self.region_program(block, fn, stack, prefix)
+            emitted.subgraphs[f"branch{k}"] = self.region_program(block, fn, stack, inlined, prefix)
 
-    def region_program(self, block: Any, fn: str, stack: list[str], prefix: str) -> Program:
-        """A loop body as a Program: its block arguments in, the yielded values out."""
+    def region_program(self, block: Any, fn: str, stack: list[str], inlined: list[str], prefix: str) -> Program:
+        """A region as a Program: its block arguments in, the yielded values out. Functions it
+        inlines are recorded in the caller's ``inlined`` (they are not separate roots)."""
         sub = Program(f"{fn}.body", [], [], {}, [])
         sub.inputs = [self.value(a, fn, sub, None, prefix) for a in block.args]
-        sub.outputs = self.emit_block(block, fn, sub, None, stack, [], prefix)
+        sub.outputs = self.emit_block(block, fn, sub, None, stack, inlined, prefix)
         return sub
 
     def value(self, v: SSAValue, fn: str, program: Program, values: dict[str, SSAValue] | None, prefix: str) -> str:
