@@ -500,3 +500,19 @@ def test_python_m_opt_never_overwrites_its_input(tmp_path: Path) -> None:
     )
     assert proc.returncode == 1 and "refusing to overwrite the input file" in proc.stderr
     assert path.read_text() == _ADD
+
+
+def test_a_negative_size_written_as_a_dim_param_is_a_model_error() -> None:
+    from onnx import TensorProto, helper
+
+    from symshape.api import analyze_onnx
+    from symshape.errors import ModelError
+
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", "-3"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    with pytest.raises(ModelError, match=r"input 'x' \(dim 1\) declares the size '-3', which is negative"):
+        analyze_onnx(model)

@@ -252,6 +252,11 @@ def _declared_dim(label: str, graph: ConstraintGraph, origin: Origin) -> Dim:
         parsed = parse_dim(label)
     except Exception:  # noqa: BLE001 - any unparsable label becomes an opaque symbol
         parsed = None
+    if isinstance(parsed, int) and parsed < 0:
+        raise ModelError(
+            f"input '{origin.op_name}' ({origin.rule}) declares the size '{label}', which is negative; "
+            "declare a non-negative size or a symbol name"
+        )
     if parsed is not None:
         if isinstance(parsed, Expr):
             for free in sorted(parsed.free):
