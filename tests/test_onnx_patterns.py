@@ -210,3 +210,13 @@ def test_a_computed_reshape_element_that_may_be_zero_is_guarded_not_assumed():
     assert result.symbols()["c"]["range"] == [0, None]
     assert "c >= 1" in [g[0] for g in result.guards()]
     check_against_runtime(m, result, [{"a": 2, "b": 6, "c": 3}, {"a": 4, "b": 1, "c": 2}])
+
+
+def test_an_int32_max_slice_end_means_to_the_end_under_a_listed_guard():
+    nodes = [N("Slice", ["x", "starts", "ends", "axes"], ["y"])]
+    inits = [const("starts", [1]), const("ends", [2**31 - 1]), const("axes", [1])]
+    m = model(nodes, {"x": ["a", "n"]}, ["y"], inits)
+    result = analyze_model(m)
+    assert [str(d) for d in result.shape("y")] == ["a", "Max(0, n - 1)"]  # exact, also at n = 0
+    assert "2147483647 >= n" in [g[0] for g in result.guards()]
+    check_against_runtime(m, result, [{"a": 2, "n": 5}, {"a": 1, "n": 1}])

@@ -23,7 +23,7 @@ from symshape.rules.common import (
 )
 from symshape.rules.relations import prove_nonneg, simplest
 
-BIG = 2**31  # a slice bound at least this large is "to the end" for any real tensor
+BIG = 2**31 - 1  # a bound this large (INT32_MAX or more) means "to the end"; past 2**62 provably so
 
 
 @register(ONNX, "Shape")
@@ -238,8 +238,12 @@ def _clamp(ctx: OpContext, n: Dim, v: Dim, bounds: tuple[Dim, Dim], what: str) -
     lo, hi = bounds
     if isinstance(v, int):
         if v >= BIG:
+            if v < 2**62 and not ctx.graph.facts.prove_le(hi, v):  # int64 sizes never reach 2**62
+                ctx.guard(v, ">=", hi, "slice bounds", f"{what} {v} reaches the end of the axis")
             return hi
         if v <= -BIG:
+            if v > -(2**62) and not prove_nonneg(ctx, add(lo, mul(add(n, v), -1))):
+                ctx.guard(add(lo, -v), ">=", n, "slice bounds", f"{what} {v} reaches the start of the axis")
             return lo
         if v < 0:
             v = add(n, v)
