@@ -17,7 +17,6 @@ from dataclasses import replace
 from symshape.analysis import GiveUp, OpContext
 from symshape.errors import ContradictionError, ModelError
 from symshape.expr import Dim, smax
-from symshape.facts import Bound
 from symshape.program import Program
 from symshape.rules import ONNX, register
 from symshape.rules.common import normalize_axis
@@ -28,8 +27,10 @@ from symshape.rules.subgraph import (
     adopt_guards,
     candidates,
     declared_fallback,
+    merge_branches,
     run_subgraph,
     subgraph_of,
+    take_branch,
 )
 
 
@@ -47,7 +48,7 @@ def if_op(ctx: OpContext) -> None:
             raise ModelError(f"{ctx.where()}: a branch has {len(sub.outputs)} outputs, the node {ctx.num_outputs}")
     cond = ctx.const_ints(0)
     if cond is not None and len(cond) == 1:
-        _take_branch(ctx, branches[0 if cond[0] else 1], "then_branch" if cond[0] else "else_branch")
+        take_branch(ctx, branches[0 if cond[0] else 1], "then_branch" if cond[0] else "else_branch")
         return
     then_res, else_res = (
         run_subgraph(ctx, sub, tag, (), scratch=True)
@@ -56,62 +57,9 @@ def if_op(ctx: OpContext) -> None:
     if then_res.dead and else_res.dead:
         raise ContradictionError(f"{ctx.where()}: neither branch can run: {then_res.dead}; {else_res.dead}")
     if then_res.dead or else_res.dead:  # the dead branch is never taken: the live one always is
-        _take_branch(ctx, branches[1 if then_res.dead else 0], "else_branch" if then_res.dead else "then_branch")
+        take_branch(ctx, branches[1 if then_res.dead else 0], "else_branch" if then_res.dead else "then_branch")
         return
-    adopted = False
-    for i, (a, b) in enumerate(zip(then_res.outputs, else_res.outputs, strict=True)):
-        if a is None or b is None or len(a[0]) != len(b[0]):
-            declared_fallback(ctx, i, "the branches' output ranks differ or are unknown")
-            continue
-        dims = [
-            _merge_dim(ctx, then_res, x, else_res, y, f"out{i}_d{axis}")
-            for axis, (x, y) in enumerate(zip(a[0], b[0], strict=True))
-        ]
-        els = _merge_elements(ctx, then_res, a[1], else_res, b[1])
-        adopted = adopted or els is not None or any(exact for _, exact in dims)
-        ctx.set_output(i, [d for d, _ in dims], els)
-    if adopted and not (adopt_guards(ctx, then_res) and adopt_guards(ctx, else_res)):
-        for i in range(ctx.num_outputs):
-            declared_fallback(ctx, i, "a branch made an assumption about its own symbols")
-
-
-def _take_branch(ctx: OpContext, sub: Program, tag: str) -> None:
-    """The If's outputs are those of ``sub``, which surely runs: its facts are the model's."""
-    res = run_subgraph(ctx, sub, tag, (), scratch=False)
-    for i, out in enumerate(res.outputs):
-        if out is None:
-            declared_fallback(ctx, i, f"the shape of {tag} output #{i} is unknown")
-        else:
-            ctx.set_output(i, [ctx.graph.canon(d) for d in out[0]], out[1])
-
-
-def _merge_dim(ctx: OpContext, ra: SubResult, a: Dim, rb: SubResult, b: Dim, tag: str) -> tuple[Dim, bool]:
-    ca, cb = candidates(ctx, ra, a), candidates(ctx, rb, b)
-    for x in ca:
-        for y in cb:
-            if ctx.prove_eq(x, y) is True:
-                return x, True
-    lo: Bound = 0
-    hi: Bound = None
-    if ca and cb:
-        (la, ha), (lb, hb) = ctx.graph.facts.bounds(ca[0]), ctx.graph.facts.bounds(cb[0])
-        lo = max(0, min(la, lb)) if la is not None and lb is not None else 0
-        hi = max(ha, hb) if ha is not None and hb is not None else None
-    return ctx.fresh(tag, kind="data", lo=lo, hi=hi), False
-
-
-def _merge_elements(
-    ctx: OpContext, ra: SubResult, a: tuple[Dim, ...] | None, rb: SubResult, b: tuple[Dim, ...] | None
-) -> tuple[Dim, ...] | None:
-    if a is None or b is None or len(a) != len(b):
-        return None
-    out: list[Dim] = []
-    for x, y in zip(a, b, strict=True):
-        common = [c for c in candidates(ctx, ra, x) if any(ctx.prove_eq(c, e) is True for e in candidates(ctx, rb, y))]
-        if not common:
-            return None
-        out.append(common[0])
-    return tuple(out)
+    merge_branches(ctx, [then_res, else_res])
 
 
 # ------------------------------------------------------------------------- Loop and Scan state
