@@ -386,7 +386,7 @@ def test_cli_last_resort_names_the_op_and_asks_for_a_report(tmp_path: Path) -> N
     onnx.save(m, path)
     script = (
         "import sys\n"
-        "from symshape.rules import register\n"
+        "from symshape.rules.registry import register\n"
         "register('test.bug', 'Boom')(lambda ctx: 1 // 0)\n"
         f"sys.argv = ['symshape', 'analyze', {str(path)!r}]\n"
         "from symshape.cli import run\n"

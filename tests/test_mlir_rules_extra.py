@@ -1,4 +1,4 @@
-"""Rules of `symshape.rules.mlir_tensor` and `symshape.rules.mlir_hlo_extra`: each row's
+"""Rules of `symshape.rules.mlir.tensor` and `symshape.rules.hlo.extra`: each row's
 expected dims come from the op's spec formula evaluated in plain Python at several sizes
 (including 0 and 1 where legal), the facts each op implies are checked on the analysis, and
 jax's FFT is checked against ``jax.eval_shape``; one module using these ops round-trips through

@@ -23,7 +23,7 @@ from symshape.api import analyze_onnx
 from symshape.errors import ContradictionError, ModelError
 from symshape.expr import evaluate
 from symshape.result import Analysis
-from symshape.rules import ONNX, lookup
+from symshape.rules.registry import ONNX, lookup
 
 ort = pytest.importorskip("onnxruntime")
 

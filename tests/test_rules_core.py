@@ -211,16 +211,17 @@ RELATIONS = [  # (name, expression over h >= 0 and X >= 1, provable)
 
 @pytest.mark.parametrize(("name", "text", "provable"), RELATIONS, ids=[r[0] for r in RELATIONS])
 def test_prove_nonneg_is_sound_and_sees_relations(name: str, text: str, provable: bool) -> None:
-    from types import SimpleNamespace
-
     from symshape.constraints import ConstraintGraph, Origin
-    from symshape.rules.relations import prove_nonneg
+    from symshape.context import OpContext, State
+    from symshape.program import Op, Program
+    from symshape.rules.shared.relations import prove_nonneg
 
     graph = ConstraintGraph()
     graph.add_symbol("h", "input", Origin("test", name))
     graph.add_symbol("X", "input", Origin("test", name), lo=1)
     d = parse_dim(text)
-    proven = prove_nonneg(SimpleNamespace(graph=graph), d)  # type: ignore[arg-type]
+    ctx = OpContext(State(graph), Program("test", [], [], {}, []), Op("", "Sub", name, [], []))
+    proven = prove_nonneg(ctx, d)
     values = [evaluate(d, {"h": h, "X": x}) for h in range(0, 300) for x in range(1, 12)]
     if proven:
         assert min(values) >= 0  # never claim what a counterexample refutes

@@ -18,8 +18,8 @@ from onnx import helper as h
 from symshape.api import analyze_onnx
 from symshape.errors import ContradictionError, ModelError
 from symshape.expr import Dim, ceildiv, evaluate, floordiv, mod, sym
-from symshape.rules.conv import fdiv
-from symshape.rules.resize_pad import tidy_mod
+from symshape.rules.onnx.conv import fdiv
+from symshape.rules.onnx.resize_pad import tidy_mod
 from tests.ort_oracle import assert_exact, check, make_model
 
 F = T.FLOAT

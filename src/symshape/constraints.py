@@ -335,7 +335,8 @@ class ConstraintGraph:
         return True
 
     def _predicate(self, p: Predicate) -> None:
-        if p not in self.predicates:
+        """Keep ``p`` unless the same relation is already kept (its first origin stays)."""
+        if not any(q.rel == p.rel and q.lhs == p.lhs and q.rhs == p.rhs for q in self.predicates):
             self.predicates.append(p)
 
     def _bind_symbol(self, name: str, value: Dim, origin: Origin, ctx: Ctx) -> None:

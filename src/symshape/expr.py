@@ -125,6 +125,11 @@ def subs(d: Dim, mapping: Mapping[str, Dim]) -> Dim:
     return map_atoms(d, one)
 
 
+def free_symbols(d: Dim) -> frozenset[str]:
+    """The symbol names in ``d`` (none for an int)."""
+    return d.free if isinstance(d, Expr) else frozenset()
+
+
 def evaluate(d: Dim, env: Mapping[str, int]) -> int:
     """The integer value of ``d`` under ``env`` (KeyError for a missing symbol)."""
     if isinstance(d, int):

@@ -28,10 +28,11 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
-from symshape.analysis import State, input_symbols
+from symshape.analysis import input_symbols
 from symshape.constraints import ConstraintGraph
+from symshape.context import State
 from symshape.errors import ModelError
-from symshape.expr import Dim, Expr, as_symbol, product, subs, sym
+from symshape.expr import Dim, as_symbol, free_symbols, product, subs, sym
 from symshape.mlir.attributes import is_tensor
 from symshape.mlir.dialects import constraint as c
 from symshape.mlir.passes.dim_exprs import ArithReader, from_affine
@@ -115,18 +116,6 @@ class LoadedConstraints:
         """The symbols the encodings of ``fn_name``'s arguments mention."""
         return {n for names in self.encodings.get(fn_name, []) if names for n in names}
 
-    def materialize(self, fn: func.FuncOp) -> list[Operation]:
-        """Write what the facts cannot say into ``fn`` as ops the analysis reads; returns them.
-
-        Intermediate values whose encodings repeat a symbol (or pin a ``?`` to a constant) get
-        a ``symshape.tie_shape`` right after their op; predicates that mention a symbol of an
-        intermediate value, and the range and divisor of such symbols, become predicate ops
-        before the terminator. Remove the returned ops after the analysis.
-        """
-        from symshape.mlir.passes.constraint_materialize import Materializer
-
-        return Materializer(self, fn).run()
-
     def _symbol_facts(self, env: dict[str, Dim]) -> list[str]:
         defined = {r.defines for r in self.relations if r.defines is not None}
         out: list[str] = []
@@ -161,11 +150,6 @@ class LoadedConstraints:
                 continue
             out.append(f"{lhs} {r.rel} {rhs}")
         return out
-
-
-def free_symbols(d: Dim) -> frozenset[str]:
-    """The symbol names in ``d``."""
-    return d.free if isinstance(d, Expr) else frozenset()
 
 
 def argument_dims(program: Program) -> dict[str, tuple[Dim, ...]]:
@@ -301,4 +285,4 @@ def argument_names(values: dict[str, SSAValue], fn: func.FuncOp) -> list[str]:
     return [by_value.get(a, "") for a in entry.args]
 
 
-__all__ = ["LoadedConstraints", "argument_names", "free_symbols", "load_constraints", "remove_tie_shapes"]
+__all__ = ["LoadedConstraints", "argument_names", "load_constraints", "remove_tie_shapes"]

@@ -8,7 +8,7 @@ frontend that knows two split outputs are equal) is bound to ``tensor.dim`` of t
 * predicates mentioning such symbols, and their range and divisor, become predicate ops before
   the terminator.
 
-The rules of `symshape.rules.mlir_constraint` turn these ops into facts; the pass removes them
+The rules of `symshape.rules.mlir.constraint` turn these ops into facts; the pass removes them
 after the analysis (`remove_materialized`).
 """
 
@@ -22,8 +22,8 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from symshape.expr import free_symbols
 from symshape.mlir.dialects import constraint as c
-from symshape.mlir.passes.constraint_load import free_symbols
 from symshape.mlir.passes.dim_exprs import ArithBuilder
 
 if TYPE_CHECKING:
@@ -31,7 +31,13 @@ if TYPE_CHECKING:
 
 
 class Materializer:
-    """The ops of `LoadedConstraints.materialize` for one function."""
+    """Write what the loaded facts cannot say into one function as ops the analysis reads.
+
+    Intermediate values whose encodings repeat a symbol (or pin a ``?`` to a constant) get a
+    ``symshape.tie_shape`` right after their op; predicates that mention a symbol of an
+    intermediate value, and the range and divisor of such symbols, become predicate ops before
+    the terminator. `run` returns the ops it made; remove them after the analysis.
+    """
 
     def __init__(self, loaded: LoadedConstraints, fn: func.FuncOp) -> None:
         self.loaded = loaded
@@ -156,7 +162,7 @@ def _position(op: Operation) -> int:
 
 
 def remove_materialized(ops: Sequence[Operation]) -> None:
-    """Erase the ops `LoadedConstraints.materialize` wrote (users before their operands)."""
+    """Erase the ops `Materializer` wrote (users before their operands)."""
     for op in reversed(ops):
         if op.parent_block() is not None:
             op.detach()

@@ -36,7 +36,7 @@ from symshape.mlir.passes.constraint_load import (
     load_constraints,
     remove_tie_shapes,
 )
-from symshape.mlir.passes.constraint_materialize import remove_materialized
+from symshape.mlir.passes.constraint_materialize import Materializer, remove_materialized
 from symshape.mlir.passes.constraint_save import save_constraints
 from symshape.mlir.passes.function_shapes import FunctionShapes
 from symshape.mlir.passes.ir_utils import data_functions
@@ -60,7 +60,7 @@ class ShapeOptimizationPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         loaded = load_constraints(op)
         scalarize(ctx, op)
-        created = [o for fn in data_functions(op) for o in loaded.materialize(fn)]
+        created = [o for fn in data_functions(op) for o in Materializer(loaded, fn).run()]
         functions = analyze_functions(op, loaded, self.facts)
         remove_materialized(created)
         remove_tie_shapes(op)

@@ -1,0 +1,1 @@
+"""The stablehlo and mhlo rules."""

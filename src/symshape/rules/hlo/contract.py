@@ -1,0 +1,362 @@
+"""StableHLO and MHLO contractions, reductions, convolution, gather, and ``custom_call``.
+
+The contracted and batch dims of a valid op are equal (facts); jax's ``shape_assertion``
+custom call records its checked condition as a fact, since the program stops otherwise.
+https://openxla.org/stablehlo/spec
+"""
+
+from __future__ import annotations
+
+import re
+
+from symshape.context import GiveUp, OpContext
+from symshape.errors import ContradictionError, ModelError
+from symshape.expr import Dim, add, floordiv, mul, smax
+from symshape.rules.registry import HLO, register
+from symshape.rules.shared.loops import settle
+from symshape.rules.shared.mlir_common import (
+    assert_condition,
+    at_least_zero,
+    check_declared,
+    field_ints,
+    ints,
+    same_shapes,
+)
+from symshape.rules.shared.subgraph import (
+    Tensor,
+    adopt_guards,
+    declared_fallback,
+    merge_branches,
+    run_subgraph,
+    take_branch,
+)
+
+
+def _contract(
+    ctx: OpContext, lhs: tuple[Dim, ...], rhs: tuple[Dim, ...], pairs: list[tuple[int, int]], rule: str
+) -> None:
+    for a, b in pairs:
+        if not (0 <= a < len(lhs) and 0 <= b < len(rhs)):
+            raise ModelError(f"{ctx.where()}: {rule} dims ({a}, {b}) are out of range for ranks {len(lhs)}, {len(rhs)}")
+        ctx.eq(rhs[b], lhs[a], rule, (ctx.dim_name(1, b), ctx.dim_name(0, a)))
+
+
+@register(HLO, "dot", then=check_declared)
+def dot(ctx: OpContext) -> None:
+    """Vector/matrix products: the contracted dims are equal. https://openxla.org/stablehlo/spec#dot"""
+    lhs, rhs = ctx.shape(0), ctx.shape(1)
+    if not (1 <= len(lhs) <= 2 and 1 <= len(rhs) <= 2):
+        raise ModelError(f"{ctx.where()}: dot needs rank-1 or rank-2 operands, got {len(lhs)} and {len(rhs)}")
+    _contract(ctx, lhs, rhs, [(len(lhs) - 1, 0)], "contraction")
+    ctx.set_output(0, (*lhs[:-1], *rhs[1:]))
+
+
+@register(HLO, "dot_general", then=check_declared)
+def dot_general(ctx: OpContext) -> None:
+    """Batch dims, then lhs free dims, then rhs free dims; batch and contracted dims are equal.
+
+    https://openxla.org/stablehlo/spec#dot_general
+    """
+    lhs, rhs = ctx.shape(0), ctx.shape(1)
+    numbers = ctx.attr("dot_dimension_numbers")
+    lb, rb = field_ints(numbers, "lhs_batching_dimensions"), field_ints(numbers, "rhs_batching_dimensions")
+    lc, rc = field_ints(numbers, "lhs_contracting_dimensions"), field_ints(numbers, "rhs_contracting_dimensions")
+    if len(lb) != len(rb) or len(lc) != len(rc):
+        raise ModelError(f"{ctx.where()}: lhs and rhs batching/contracting dimension lists differ in length")
+    _contract(ctx, lhs, rhs, list(zip(lb, rb, strict=True)), "batch dim")
+    _contract(ctx, lhs, rhs, list(zip(lc, rc, strict=True)), "contraction")
+    out = [lhs[a] for a in lb]
+    out += [d for a, d in enumerate(lhs) if a not in lb and a not in lc]
+    out += [d for a, d in enumerate(rhs) if a not in rb and a not in rc]
+    ctx.set_output(0, out)
+
+
+@register(HLO, "einsum", "unary_einsum", then=check_declared)
+def einsum(ctx: OpContext) -> None:
+    """Equal letters are equal dims (facts). https://github.com/openxla/stablehlo (einsum)"""
+    config = str(ctx.attr("einsum_config", "")).replace(" ", "")
+    lhs, _, rhs = config.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != ctx.num_inputs or "." in config:
+        raise GiveUp(f"einsum config '{config}' is not supported")
+    sizes: dict[str, Dim] = {}
+    for i, term in enumerate(terms):
+        shape = ctx.shape(i)
+        if len(term) != len(shape):
+            raise ModelError(f"{ctx.where()}: term '{term}' does not match the rank {len(shape)} of operand #{i}")
+        for axis, (letter, d) in enumerate(zip(term, shape, strict=True)):
+            if letter in sizes:
+                ctx.eq(d, sizes[letter], f"einsum label '{letter}'", (ctx.dim_name(i, axis), f"label '{letter}'"))
+            else:
+                sizes[letter] = d
+    ctx.set_output(0, [sizes[c] for c in rhs])
+
+
+@register(HLO, "reduce", then=check_declared)
+def reduce(ctx: OpContext) -> None:
+    """Inputs share one shape (a fact); results drop ``dimensions``. https://openxla.org/stablehlo/spec#reduce"""
+    n = ctx.num_inputs // 2
+    shape = same_shapes(ctx, list(range(n)), "reduce inputs")
+    axes = set(ints(ctx, "dimensions", []) or [])
+    out = [d for a, d in enumerate(shape) if a not in axes]
+    for i in range(ctx.num_outputs):
+        ctx.set_output(i, out)
+
+
+_COMPACT = re.compile(r"\[([^\]]*)\]x\[([^\]]*)\]->\[([^\]]*)\]")
+
+
+def conv_numbers(value: object) -> dict[str, list[int]]:
+    """``[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`` or the ``raw`` field form, as positions."""
+    fields = getattr(value, "fields", {})
+    m = _COMPACT.search(str(fields.get("value", "")))
+    if m is None:
+        raw = {k.replace("raw", "").strip(): v for k, v in fields.items()}
+        return {k: ([v] if isinstance(v, int) else list(v)) for k, v in raw.items()}
+    lhs, rhs, out = ([w.strip() for w in g.split(",")] for g in m.groups())
+
+    def spatial(words: list[str]) -> list[int]:
+        return [words.index(str(k)) for k in range(len(words) - 2)]
+
+    return {
+        "input_batch_dimension": [lhs.index("b")],
+        "input_feature_dimension": [lhs.index("f")],
+        "input_spatial_dimensions": spatial(lhs),
+        "kernel_input_feature_dimension": [rhs.index("i")],
+        "kernel_output_feature_dimension": [rhs.index("o")],
+        "kernel_spatial_dimensions": spatial(rhs),
+        "output_batch_dimension": [out.index("b")],
+        "output_feature_dimension": [out.index("f")],
+        "output_spatial_dimensions": spatial(out),
+    }
+
+
+def _window_size(ctx: OpContext, d: Dim, k: Dim, lo: Dim, hi: Dim, stride: int, ld: int, rd: int, axis: int) -> Dim:
+    dilated_in = d if ld == 1 else smax(add(mul(add(d, -1), ld), 1), 0)  # 0 for an empty dim
+    dilated_k = k if rd == 1 else add(mul(add(k, -1), rd), 1)
+    span = ctx.canon(add(add(add(dilated_in, lo), hi), mul(dilated_k, -1)))
+    if not ctx.facts.prove_ge(span, -stride):  # floor(span/stride) + 1 >= 0 exactly when span >= -stride
+        reason = f"the padded input is not shorter than the dilated window less the stride on spatial axis {axis}"
+        ctx.guard(span, ">=", -stride, "convolution window", reason)
+    return ctx.canon(add(floordiv(span, stride), 1))
+
+
+@register(HLO, "convolution", "dynamic_conv", then=check_declared)
+def convolution(ctx: OpContext) -> None:
+    """Spatial dims ``floor((dilated + pad - dilated window) / stride) + 1``; input features are
+    the kernel's times ``feature_group_count`` (a fact). https://openxla.org/stablehlo/spec#convolution
+    """
+    lhs, rhs = ctx.shape(0), ctx.shape(1)
+    nums = conv_numbers(ctx.attr("dimension_numbers"))
+    spatial_in, spatial_k = nums["input_spatial_dimensions"], nums["kernel_spatial_dimensions"]
+    n = len(spatial_in)
+    strides = ints(ctx, "window_strides", [1] * n) or [1] * n
+    ld = ints(ctx, "lhs_dilation", [1] * n) or [1] * n
+    rd = ints(ctx, "rhs_dilation", [1] * n) or [1] * n
+    padding: tuple[Dim, ...] = tuple(ints(ctx, "padding", [0] * 2 * n) or [0] * 2 * n)
+    if ctx.op.op_type == "dynamic_conv":
+        padding = ctx.require_elements(2)
+    groups = (ints(ctx, "feature_group_count", [1]) or [1])[0]
+    batch_groups = (ints(ctx, "batch_group_count", [1]) or [1])[0]
+    feature = nums["input_feature_dimension"][0]
+    ctx.eq(
+        lhs[feature],
+        mul(rhs[nums["kernel_input_feature_dimension"][0]], groups),
+        "convolution features",
+        (ctx.dim_name(0, feature), "kernel input features * groups"),
+    )
+    out: list[Dim] = [0] * (n + 2)
+    batch = lhs[nums["input_batch_dimension"][0]]
+    out[nums["output_batch_dimension"][0]] = floordiv(batch, batch_groups) if batch_groups != 1 else batch
+    out[nums["output_feature_dimension"][0]] = rhs[nums["kernel_output_feature_dimension"][0]]
+    for k in range(n):
+        size = _window_size(
+            ctx, lhs[spatial_in[k]], rhs[spatial_k[k]], padding[2 * k], padding[2 * k + 1], strides[k], ld[k], rd[k], k
+        )
+        out[nums["output_spatial_dimensions"][k]] = size
+    ctx.set_output(0, out)
+
+
+@register(HLO, "reduce_window", then=check_declared)
+def reduce_window(ctx: OpContext) -> None:
+    """Per dim ``floor((dilated + pad - dilated window) / stride) + 1``, as convolution.
+
+    https://openxla.org/stablehlo/spec#reduce_window
+    """
+    rank = len(ctx.shape(0))
+    ones = [1] * rank
+    params = [
+        ints(ctx, "window_dimensions", []) or [],
+        ints(ctx, "window_strides", ones) or ones,
+        ints(ctx, "base_dilations", ones) or ones,
+        ints(ctx, "window_dilations", ones) or ones,
+        ints(ctx, "padding", [0] * 2 * rank) or [0] * 2 * rank,
+    ]
+    _windowed(ctx, ctx.num_inputs // 2, [tuple(p) for p in params])
+
+
+def _windowed(ctx: OpContext, n: int, params: list[tuple[Dim, ...]]) -> None:
+    shape = same_shapes(ctx, list(range(n)), "reduce_window inputs")
+    window, strides, base, dil, pads = params
+    if not len(window) == len(strides) == len(base) == len(dil) == len(shape) == len(pads) // 2:
+        raise ModelError(f"{ctx.where()}: window parameters need {len(shape)} values per dim")
+    out: list[Dim] = []
+    for a in range(len(shape)):
+        stride, ld, rd = strides[a], base[a], dil[a]
+        if not (isinstance(stride, int) and isinstance(ld, int) and isinstance(rd, int)):
+            raise GiveUp("window strides and dilations must be constants")
+        out.append(_window_size(ctx, shape[a], window[a], pads[2 * a], pads[2 * a + 1], stride, ld, rd, a))
+    for i in range(ctx.num_outputs):
+        ctx.set_output(i, out)
+
+
+def _dynamic_reduce_window(ctx: OpContext) -> None:
+    """``@stablehlo.dynamic_reduce_window(inputs, inits, window, strides, base, dilations, padding)``
+    (jax's form with dynamic shapes): the parameters are tracked operands."""
+    n = (ctx.num_inputs - 5) // 2
+    params = [ctx.require_elements(2 * n + k) for k in range(5)]
+    _windowed(ctx, n, params)
+
+
+def _dynamic_top_k(ctx: OpContext) -> None:
+    """``@stablehlo.dynamic_top_k(operand, k)``: values and indices are ``operand[:-1] + [k]``."""
+    dims = ctx.shape(0)
+    k = ctx.require_elements(1)[0]
+    at_least_zero(ctx, add(dims[-1], mul(k, -1)), "top_k k <= last dim")
+    for i in range(ctx.num_outputs):
+        ctx.set_output(i, (*dims[:-1], k))
+
+
+_DYNAMIC_CALLS = {
+    "stablehlo.dynamic_reduce_window": _dynamic_reduce_window,
+    "stablehlo.dynamic_top_k": _dynamic_top_k,
+}
+
+
+@register(HLO, "gather", "dynamic_gather", then=check_declared)
+def gather(ctx: OpContext) -> None:
+    """Batch dims of the indices interleaved with the kept slice sizes at ``offset_dims``.
+
+    https://openxla.org/stablehlo/spec#gather
+    """
+    indices = ctx.shape(1)
+    nums = ctx.attr("dimension_numbers")
+    sizes: tuple[Dim, ...] = (
+        ctx.require_elements(2) if ctx.op.op_type == "dynamic_gather" else tuple(ints(ctx, "slice_sizes", []) or [])
+    )
+    index_dim = field_ints(nums, "index_vector_dim") or [0]  # the attribute omits its default, 0
+    dropped = set(field_ints(nums, "collapsed_slice_dims")) | set(field_ints(nums, "operand_batching_dims"))
+    batch = [d for a, d in enumerate(indices) if a != index_dim[0]]
+    offsets = [s for a, s in enumerate(sizes) if a not in dropped]
+    offset_at = field_ints(nums, "offset_dims")
+    if len(offset_at) != len(offsets):
+        raise ModelError(f"{ctx.where()}: {len(offset_at)} offset_dims for {len(offsets)} kept slice sizes")
+    operand = ctx.shape(0)
+    for a, s in enumerate(sizes):
+        if a < len(operand):
+            at_least_zero(ctx, add(operand[a], mul(s, -1)), "slice size <= operand dim")
+    out: list[Dim] = []
+    offset_iter, batch_iter = iter(offsets), iter(batch)
+    for pos in range(len(batch) + len(offsets)):
+        out.append(next(offset_iter) if pos in offset_at else next(batch_iter))
+    ctx.set_output(0, out)
+
+
+@register(HLO, "custom_call", then=check_declared)
+def custom_call(ctx: OpContext) -> None:
+    """The ``@shape_assertion`` of jax: its condition holds whenever the program runs (a fact).
+
+    Other targets keep their declared result types.
+    https://docs.jax.dev/en/latest/export/shape_poly.html#shape-assertion-errors
+    """
+    target = ctx.attr("call_target_name")
+    if target in _DYNAMIC_CALLS:
+        _DYNAMIC_CALLS[target](ctx)
+        return
+    if target != "shape_assertion":
+        raise GiveUp(f"custom_call @{target} has no shape rule")
+    cond = ctx.elements(0)
+    message = str(ctx.attr("error_message", "")).split(". Using")[0]
+    if cond is not None and cond[0] == 0:
+        raise ContradictionError(f"{ctx.where()}: the shape assertion always fails: {message}")
+    assert_condition(ctx, message)
+
+
+@register(HLO, "while", then=check_declared)
+def while_op(ctx: OpContext) -> None:
+    """The body may run any number of times, so it runs on a scratch graph (its facts hold only
+    when it runs): a carried dim (or element vector) it provably maps to itself is kept, by
+    induction; the others become fresh ``data`` symbols and the body runs again (`settle`).
+    https://openxla.org/stablehlo/spec#while
+    """
+    body = ctx.op.subgraphs.get("body")
+    if body is None:
+        raise GiveUp("the loop body is not available")
+    if not (len(body.inputs) == len(body.outputs) == ctx.num_inputs == ctx.num_outputs):
+        raise ModelError(
+            f"{ctx.where()}: the body's {len(body.inputs)} arguments and {len(body.outputs)} "
+            f"results do not fit {ctx.num_inputs} operands and {ctx.num_outputs} results"
+        )
+    carried: list[Tensor] = [(ctx.shape(i), ctx.elements(i)) for i in range(ctx.num_inputs)]
+    res, final, excluded = settle(ctx, body, [], carried)
+    for i, (dims, els) in enumerate(final):
+        ctx.set_output(i, dims, els)
+    if not adopt_guards(ctx, res, excluded):  # the kept dims rest on the body's guards
+        for i in range(ctx.num_outputs):
+            declared_fallback(ctx, i, "the body made an assumption about its own symbols")
+
+
+@register(HLO, "sort", then=check_declared)
+def sort(ctx: OpContext) -> None:
+    """Operands share one shape (a fact); each result has it. https://openxla.org/stablehlo/spec#sort"""
+    shape = same_shapes(ctx, list(range(ctx.num_inputs)), "sort operands")
+    for i in range(ctx.num_outputs):
+        ctx.set_output(i, shape)
+
+
+@register(HLO, "scatter", then=check_declared)
+def scatter(ctx: OpContext) -> None:
+    """Each result has the shape of its operand (the first inputs). https://openxla.org/stablehlo/spec#scatter"""
+    for i in range(ctx.num_outputs):
+        ctx.set_output(i, ctx.shape(i))
+
+
+@register(HLO, "case", "if", then=check_declared)
+def case(ctx: OpContext) -> None:
+    """The branch an index (``case``) or predicate (``if``) known as a constant selects runs on
+    the main graph; otherwise each branch runs on a scratch graph (its facts hold only when it
+    is taken) and a result dim is kept where all live branches provably agree, else it is a
+    fresh ``data`` symbol. https://openxla.org/stablehlo/spec#case, https://openxla.org/stablehlo/spec#if
+    """
+    keys = sorted((k for k in ctx.op.subgraphs if k.startswith("branch")), key=lambda k: int(k[6:]))
+    branches = [ctx.op.subgraphs[k] for k in keys]
+    if not branches:
+        raise GiveUp("the branches are not available")
+    for k, sub in enumerate(branches):
+        if len(sub.outputs) != ctx.num_outputs:
+            raise ModelError(
+                f"{ctx.where()}: branch #{k} returns {len(sub.outputs)} values, the op has {ctx.num_outputs} results"
+            )
+    taken = _taken_branch(ctx, len(branches))
+    if taken is not None:
+        take_branch(ctx, branches[taken], f"branch{taken}")
+        return
+    results = [run_subgraph(ctx, sub, f"branch{k}", (), scratch=True) for k, sub in enumerate(branches)]
+    live = [k for k, r in enumerate(results) if not r.dead]
+    if not live:
+        raise ContradictionError(f"{ctx.where()}: no branch can run: " + "; ".join(r.dead for r in results))
+    if len(live) == 1:  # the others are never taken
+        take_branch(ctx, branches[live[0]], f"branch{live[0]}")
+        return
+    merge_branches(ctx, [results[k] for k in live])
+
+
+def _taken_branch(ctx: OpContext, n: int) -> int | None:
+    """The branch a constant selector picks: ``if`` takes branch 0 on true; ``case`` runs the
+    last branch for an index out of range."""
+    value = ctx.const_ints(0)
+    if value is None or len(value) != 1:
+        return None
+    if ctx.op.op_type == "if":
+        return 0 if value[0] else 1
+    return value[0] if 0 <= value[0] < n else n - 1

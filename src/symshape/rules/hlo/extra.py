@@ -1,0 +1,237 @@
+"""StableHLO and MHLO: batch norm, random numbers, FFT, linear algebra, select_and_scatter and
+the collective ops (the common ops live in `symshape.rules.hlo.core`).
+
+The spec's shape constraints on operands are facts (the verifier rejects the op otherwise);
+a collective op's process-group size is read only from a static ``replica_groups`` whose
+grouping strategy makes it the group size, otherwise the declared result type is used.
+https://openxla.org/stablehlo/spec
+"""
+
+from __future__ import annotations
+
+from symshape.context import OpContext
+from symshape.errors import ModelError
+from symshape.expr import Dim, floordiv, mul
+from symshape.rules.hlo.core import shape_operand
+from symshape.rules.registry import HLO, register
+from symshape.rules.shared.common import normalize_axis
+from symshape.rules.shared.mlir_common import check_declared, declared_dims, enum_word, field_ints, ints, same_shapes
+
+
+def _int_attr(ctx: OpContext, name: str, default: int | None = None) -> int:
+    got = ints(ctx, name, None if default is None else [default])
+    if not got:
+        raise ModelError(f"{ctx.where()}: integer attribute '{name}' is missing")
+    return got[0]
+
+
+def _vector(ctx: OpContext, i: int, size: Dim, what: str) -> None:
+    """Input ``i`` is 1-D of length ``size`` (a fact)."""
+    dims = ctx.shape(i)
+    if len(dims) != 1:
+        raise ModelError(f"{ctx.where()}: {what} (operand #{i}) must be 1-D, got rank {len(dims)}")
+    ctx.eq(dims[0], size, f"batch norm {what} size", (ctx.dim_name(i, 0), "the feature dim of the operand"))
+
+
+def _feature(ctx: OpContext) -> tuple[tuple[Dim, ...], Dim]:
+    dims = ctx.shape(0)
+    axis = normalize_axis(ctx, _int_attr(ctx, "feature_index"), len(dims))
+    return dims, dims[axis]
+
+
+@register(HLO, "batch_norm_inference", then=check_declared)
+def batch_norm_inference(ctx: OpContext) -> None:
+    """The operand's shape; scale, offset, mean and variance have the feature dim's size (facts).
+
+    https://openxla.org/stablehlo/spec#batch_norm_inference
+    """
+    dims, feature = _feature(ctx)
+    for i, what in ((1, "scale"), (2, "offset"), (3, "mean"), (4, "variance")):
+        _vector(ctx, i, feature, what)
+    ctx.set_output(0, dims)
+
+
+@register(HLO, "batch_norm_training", then=check_declared)
+def batch_norm_training(ctx: OpContext) -> None:
+    """The operand's shape, then the batch mean and variance of the feature dim's size.
+
+    https://openxla.org/stablehlo/spec#batch_norm_training
+    """
+    dims, feature = _feature(ctx)
+    for i, what in ((1, "scale"), (2, "offset")):
+        _vector(ctx, i, feature, what)
+    ctx.set_output(0, dims)
+    ctx.set_output(1, (feature,))
+    ctx.set_output(2, (feature,))
+
+
+@register(HLO, "batch_norm_grad", then=check_declared)
+def batch_norm_grad(ctx: OpContext) -> None:
+    """``grad_output`` has the operand's shape, scale/mean/variance the feature dim's (facts);
+    the results are the operand's shape and two feature vectors.
+
+    https://openxla.org/stablehlo/spec#batch_norm_grad
+    """
+    dims, feature = _feature(ctx)
+    for i, what in ((1, "scale"), (2, "mean"), (3, "variance")):
+        _vector(ctx, i, feature, what)
+    dims = same_shapes(ctx, [0, 4], "batch_norm_grad grad_output")
+    ctx.set_output(0, dims)
+    ctx.set_output(1, (feature,))
+    ctx.set_output(2, (feature,))
+
+
+@register(HLO, "rng", then=check_declared)
+def rng(ctx: OpContext) -> None:
+    """Dims from the tracked ``shape`` operand. https://openxla.org/stablehlo/spec#rng"""
+    ctx.set_output(0, shape_operand(ctx, 2))
+
+
+@register(HLO, "rng_bit_generator", then=check_declared)
+def rng_bit_generator(ctx: OpContext) -> None:
+    """The new state has the initial state's shape; the output its declared (static) shape.
+
+    https://openxla.org/stablehlo/spec#rng_bit_generator
+    """
+    ctx.set_output(0, ctx.shape(0))
+    ctx.set_output(1, declared_dims(ctx, 1))
+
+
+def _half_plus_one(n: Dim) -> Dim:
+    """``n == 0 ? 0 : n / 2 + 1`` for a static ``n``; the caller only passes ints."""
+    return 0 if n == 0 else floordiv(n, 2) + 1
+
+
+@register(HLO, "fft", then=check_declared)
+def fft(ctx: OpContext) -> None:
+    """The operand's shape, except RFFT halves the last dim (``n/2 + 1``) and IRFFT restores
+    ``fft_length``; the real side's trailing dims equal ``fft_length`` (facts).
+
+    https://openxla.org/stablehlo/spec#fft
+    """
+    dims = ctx.shape(0)
+    lengths = ints(ctx, "fft_length", []) or []
+    kind = enum_word(ctx.attr("fft_type", "FFT")).upper()
+    if not 1 <= len(lengths) <= min(3, len(dims)):
+        raise ModelError(f"{ctx.where()}: fft_length {lengths} does not fit an operand of rank {len(dims)}")
+    lead = len(dims) - len(lengths)
+    out = list(dims)
+    if kind == "RFFT":
+        for a, n in enumerate(lengths):
+            ctx.eq(dims[lead + a], n, "fft_length", (ctx.dim_name(0, lead + a), f"fft_length[{a}] = {n}"))
+        out[lead:] = [*lengths[:-1], _half_plus_one(lengths[-1])]
+    elif kind == "IRFFT":
+        want = [*lengths[:-1], _half_plus_one(lengths[-1])]
+        for a, n in enumerate(want):
+            ctx.eq(dims[lead + a], n, "fft_length", (ctx.dim_name(0, lead + a), f"IRFFT input size {n}"))
+        out[lead:] = lengths
+    ctx.set_output(0, out)
+
+
+@register(HLO, "cholesky", then=check_declared)
+def cholesky(ctx: OpContext) -> None:
+    """The operand's shape; its matrices are square (a fact). https://openxla.org/stablehlo/spec#cholesky"""
+    dims = ctx.shape(0)
+    if len(dims) < 2:
+        raise ModelError(f"{ctx.where()}: cholesky needs rank >= 2, got {len(dims)}")
+    ctx.eq(dims[-1], dims[-2], "square matrix", (ctx.dim_name(0, len(dims) - 1), ctx.dim_name(0, len(dims) - 2)))
+    ctx.set_output(0, dims)
+
+
+@register(HLO, "triangular_solve", then=check_declared)
+def triangular_solve(ctx: OpContext) -> None:
+    """``b``'s shape; ``a`` is square, shares ``b``'s batch dims, and its size is ``b``'s
+    dim -2 (left side) or -1 (facts). https://openxla.org/stablehlo/spec#triangular_solve
+    """
+    a, b = ctx.shape(0), ctx.shape(1)
+    r = len(a)
+    if r < 2 or len(b) != r:
+        raise ModelError(f"{ctx.where()}: a and b need one rank >= 2, got {r} and {len(b)}")
+    for axis in range(r - 2):
+        ctx.eq(b[axis], a[axis], "triangular_solve batch dim", (ctx.dim_name(1, axis), ctx.dim_name(0, axis)))
+    ctx.eq(a[r - 1], a[r - 2], "square matrix", (ctx.dim_name(0, r - 1), ctx.dim_name(0, r - 2)))
+    side = r - 2 if ctx.attr("left_side") else r - 1
+    ctx.eq(b[side], a[r - 1], "triangular_solve size", (ctx.dim_name(1, side), ctx.dim_name(0, r - 1)))
+    ctx.set_output(0, tuple(ctx.canon(d) for d in b))
+
+
+@register(HLO, "select_and_scatter", then=check_declared)
+def select_and_scatter(ctx: OpContext) -> None:
+    """The operand's shape. https://openxla.org/stablehlo/spec#select_and_scatter"""
+    ctx.set_output(0, ctx.shape(0))
+
+
+@register(HLO, "all_reduce", "collective_permute", "collective_broadcast", "cross-replica-sum", then=check_declared)
+def same_as_operand(ctx: OpContext) -> None:
+    """Result ``i`` has operand ``i``'s shape. https://openxla.org/stablehlo/spec#all_reduce"""
+    for i in range(ctx.num_outputs):
+        ctx.set_output(i, ctx.shape(i))
+
+
+def group_size(ctx: OpContext) -> int | None:
+    """``dim(process_groups, 1)`` when it is ``replica_groups``' row length: the cross_replica
+    and flattened_ids strategies (cross_replica_and_partition multiplies by the partitions)."""
+    groups = ctx.attr("replica_groups")
+    shape = getattr(groups, "dims", None)
+    if shape is None or len(shape) != 2 or shape[1] < 1:
+        return None
+    handle = ctx.attr("channel_handle")
+    channel = (field_ints(handle, "handle") or [0])[0] if handle is not None else 0
+    if channel > 0 and not ctx.attr("use_global_device_ids"):
+        return None
+    return shape[1]
+
+
+@register(HLO, "all_gather", then=check_declared)
+def all_gather(ctx: OpContext) -> None:
+    """``all_gather_dim`` grows by the group size when ``replica_groups`` gives it (else it is
+    the declared dim); the other dims are the operand's.
+
+    https://openxla.org/stablehlo/spec#all_gather
+    """
+    k = group_size(ctx)
+    for i in range(ctx.num_outputs):
+        dims = list(ctx.shape(i))
+        axis = normalize_axis(ctx, _int_attr(ctx, "all_gather_dim"), len(dims))
+        dims[axis] = declared_dims(ctx, i)[axis] if k is None else ctx.canon(mul(dims[axis], k))
+        ctx.set_output(i, dims)
+
+
+def _split(ctx: OpContext, d: Dim, k: int, what: str) -> Dim:
+    """``d / k`` where ``k`` divides ``d`` (a fact of the op)."""
+    ctx.assume_divisible(d, k, what)
+    return ctx.canon(floordiv(d, k))
+
+
+@register(HLO, "reduce_scatter", then=check_declared)
+def reduce_scatter(ctx: OpContext) -> None:
+    """``scatter_dimension`` shrinks by the group size, which divides it (a fact); the declared
+    dim when the group size is unknown. The other dims are the operand's.
+
+    https://openxla.org/stablehlo/spec#reduce_scatter
+    """
+    k = group_size(ctx)
+    dims = list(ctx.shape(0))
+    axis = normalize_axis(ctx, _int_attr(ctx, "scatter_dimension"), len(dims))
+    if k is None:
+        dims[axis] = declared_dims(ctx)[axis]
+    else:
+        dims[axis] = _split(ctx, dims[axis], k, "reduce_scatter divisibility")
+    ctx.set_output(0, dims)
+
+
+@register(HLO, "all_to_all", then=check_declared)
+def all_to_all(ctx: OpContext) -> None:
+    """``split_dimension`` divided by ``split_count`` (which divides it: a fact),
+    ``concat_dimension`` multiplied by it. https://openxla.org/stablehlo/spec#all_to_all
+    """
+    count = _int_attr(ctx, "split_count")
+    if count < 1:
+        raise ModelError(f"{ctx.where()}: split_count must be positive, got {count}")
+    for i in range(ctx.num_outputs):
+        dims = list(ctx.shape(i))
+        split = normalize_axis(ctx, _int_attr(ctx, "split_dimension"), len(dims))
+        concat = normalize_axis(ctx, _int_attr(ctx, "concat_dimension"), len(dims))
+        dims[split] = _split(ctx, dims[split], count, "all_to_all divisibility")
+        dims[concat] = ctx.canon(mul(dims[concat], count))
+        ctx.set_output(i, dims)

@@ -1,0 +1,1 @@
+"""The func, arith, tensor, shape, cf and symshape-constraint rules."""

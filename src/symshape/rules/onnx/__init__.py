@@ -1,0 +1,1 @@
+"""The ONNX ai.onnx rules, one module per op family."""

@@ -1,0 +1,186 @@
+"""Control flow: If, Loop and Scan, analyzed through their subgraphs.
+
+A subgraph that may not run (a branch whose condition is not known, a loop body) is analyzed on
+a scratch copy of the constraint graph (see `symshape.rules.shared.subgraph`): the facts its ops imply
+hold only when it runs, so they never reach the main graph. Its results come back only as
+expressions over symbols the main graph knows; for If, an output dim is kept when both branches
+provably agree, else it is a fresh ``data`` symbol (never a silent merge). Loop-carried and Scan
+state dims that an iteration provably keeps stay as they are; the others become fresh symbols and
+the body runs again, a small fixpoint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from symshape.context import GiveUp, OpContext
+from symshape.errors import ContradictionError, ModelError
+from symshape.expr import Dim, smax
+from symshape.program import Program
+from symshape.rules.onnx.data_dependent import record_le
+from symshape.rules.registry import ONNX, register
+from symshape.rules.shared.common import normalize_axis
+from symshape.rules.shared.loops import scan_output, settle
+from symshape.rules.shared.subgraph import (
+    SubResult,
+    Tensor,
+    adopt_guards,
+    declared_fallback,
+    merge_branches,
+    run_subgraph,
+    subgraph_of,
+    take_branch,
+)
+
+
+# ------------------------------------------------------------------------------------------ If
+@register(ONNX, "If")
+def if_op(ctx: OpContext) -> None:
+    """The outputs of the branch taken; with an unknown condition, each dim both branches
+    provably agree on, else a fresh symbol bounded by the branches' bounds.
+
+    https://onnx.ai/onnx/operators/onnx__If.html
+    """
+    branches = (subgraph_of(ctx, "then_branch"), subgraph_of(ctx, "else_branch"))
+    for sub in branches:
+        if len(sub.outputs) != ctx.num_outputs:
+            raise ModelError(f"{ctx.where()}: a branch has {len(sub.outputs)} outputs, the node {ctx.num_outputs}")
+    cond = ctx.const_ints(0)
+    if cond is not None and len(cond) == 1:
+        take_branch(ctx, branches[0 if cond[0] else 1], "then_branch" if cond[0] else "else_branch")
+        return
+    then_res, else_res = (
+        run_subgraph(ctx, sub, tag, (), scratch=True)
+        for sub, tag in zip(branches, ("then_branch", "else_branch"), strict=True)
+    )
+    if then_res.dead and else_res.dead:
+        raise ContradictionError(f"{ctx.where()}: neither branch can run: {then_res.dead}; {else_res.dead}")
+    if then_res.dead or else_res.dead:  # the dead branch is never taken: the live one always is
+        take_branch(ctx, branches[1 if then_res.dead else 0], "else_branch" if then_res.dead else "then_branch")
+        return
+    merge_branches(ctx, [then_res, else_res])
+
+
+@register(ONNX, "Loop")
+def loop(ctx: OpContext) -> None:
+    """Final carried values keep the dims an iteration provably keeps (others: fresh symbols).
+
+    Scan outputs get a leading dim: the trip count when it is known (tracked ``M`` and a
+    condition that stays true), else a fresh symbol ``<= M``. The condition is settled like a
+    carried value, by its elements only.
+    https://onnx.ai/onnx/operators/onnx__Loop.html
+    """
+    body = subgraph_of(ctx, "body")
+    n_carried = ctx.num_inputs - 2
+    if len(body.outputs) < 1 + n_carried or len(body.inputs) != 2 + n_carried:
+        raise ModelError(f"{ctx.where()}: the body's inputs and outputs do not fit {n_carried} carried values")
+    carried: list[Tensor] = [(ctx.shape(2 + j), ctx.elements(2 + j)) for j in range(n_carried)]
+    cond: Tensor = (_declared_dims(body, 1), (1,) if not ctx.has_input(1) else ctx.elements(1))
+    fixed: list[Tensor] = [(_declared_dims(body, 0), None)]
+    res, final, excluded = settle(ctx, body, fixed, [cond, *carried], loose=0)
+    cond_true = final[0][1] is not None and all(isinstance(e, int) and e for e in final[0][1] or ())
+    trips = _trip_count(ctx, cond_true)
+    for j, (dims, els) in enumerate(final[1:]):
+        ctx.set_output(j, dims, els)
+    scans = res.outputs[1 + n_carried :]
+    if scans and not ctx.facts.prove_ge(ctx.canon(trips), 1):
+        ctx.guard(
+            trips,
+            ">=",
+            1,
+            "loop scan outputs",
+            "with zero iterations the scan outputs' shape is unspecified (onnxruntime gives [0])",
+        )
+    adopted = False
+    for k, raw in enumerate(scans):
+        i = n_carried + k
+        if raw is None:
+            declared_fallback(ctx, i, f"the shape of body scan output #{k} is unknown")
+            continue
+        dims, exact = scan_output(ctx, res, raw[0], excluded, f"scan{k}")
+        adopted = adopted or exact
+        ctx.set_output(i, [trips, *dims])
+    if (adopted or n_carried) and not adopt_guards(ctx, res, excluded):
+        # kept carried dims and exact scan dims both rest on the body's guards
+        for i in range(ctx.num_outputs):
+            declared_fallback(ctx, i, "the body made an assumption about its own symbols")
+
+
+def _declared_dims(body: Program, i: int) -> tuple[Dim, ...]:
+    """The static dims declared for body input ``i`` (a scalar when not declared static)."""
+    value = body.values.get(body.inputs[i]) if i < len(body.inputs) else None
+    dims = value.type.dims if value is not None and value.type is not None else None
+    static = tuple(int(d) for d in dims if isinstance(d, int)) if dims is not None else ()
+    return static if dims is not None and len(static) == len(dims) else ()
+
+
+def _trip_count(ctx: OpContext, cond_true: bool) -> Dim:
+    m = ctx.elements(0) if ctx.has_input(0) else None
+    limit = m[0] if m is not None and len(m) == 1 else None
+    if cond_true and limit is not None:
+        return limit if ctx.facts.prove_ge(limit, 0) else ctx.canon(smax(limit, 0))
+    trips = ctx.fresh("trip_count", kind="data")
+    if limit is not None and (isinstance(limit, int) or ctx.facts.prove_ge(limit, 0)):
+        record_le(ctx, trips, limit, "trip count <= M")
+    return trips
+
+
+@register(ONNX, "Scan")
+def scan(ctx: OpContext) -> None:
+    """Final states keep the dims an iteration provably keeps; scan outputs stack the body's
+    per-iteration outputs along ``scan_output_axes`` (the sequence length, equal across scan
+    inputs: a fact).
+
+    https://onnx.ai/onnx/operators/onnx__Scan.html
+    """
+    if 0 < ctx.op.version < 9:
+        raise GiveUp("Scan before opset 9 (batched, with sequence_lens) is not supported")
+    body = subgraph_of(ctx, "body")
+    m = int(ctx.attr("num_scan_inputs", 0))
+    n = ctx.num_inputs - m
+    if m < 1 or n < 0:
+        raise ModelError(f"{ctx.where()}: num_scan_inputs {m} does not fit {ctx.num_inputs} inputs")
+    if len(body.inputs) != n + m or len(body.outputs) != ctx.num_outputs:
+        raise ModelError(
+            f"{ctx.where()}: the body has {len(body.inputs)} inputs and {len(body.outputs)} outputs; "
+            f"the node has {n} states + {m} scan inputs and {ctx.num_outputs} outputs"
+        )
+    in_axes = list(ctx.attr("scan_input_axes", [0] * m))
+    states: list[Tensor] = [(ctx.shape(j), ctx.elements(j)) for j in range(n)]
+    slices: list[Tensor] = []
+    length: Dim | None = None
+    for k in range(m):
+        dims = ctx.shape(n + k)
+        axis = normalize_axis(ctx, in_axes[k], len(dims))
+        if length is None:
+            length = dims[axis]
+        else:
+            ctx.eq(dims[axis], length, "scan lengths", (ctx.dim_name(n + k, axis), ctx.dim_name(n, in_axes[0])))
+        slices.append((dims[:axis] + dims[axis + 1 :], None))
+    assert length is not None
+    res, final, excluded = _settle_scan(ctx, body, states, slices, n)
+    for j, (dims, els) in enumerate(final):
+        ctx.set_output(j, dims, els)
+    k_out = ctx.num_outputs - n
+    out_axes = list(ctx.attr("scan_output_axes", [0] * k_out))
+    for k in range(k_out):
+        raw = res.outputs[n + k]
+        if raw is None:
+            declared_fallback(ctx, n + k, f"the shape of body scan output #{k} is unknown")
+            continue
+        dims, _ = scan_output(ctx, res, raw[0], excluded, f"scan{k}")
+        axis = normalize_axis(ctx, out_axes[k], len(dims), extra=1)
+        dims.insert(axis, ctx.canon(length))
+        ctx.set_output(n + k, dims)
+    if ctx.num_outputs and not adopt_guards(ctx, res, excluded):
+        # final states and scan outputs both rest on the body's guards
+        for i in range(ctx.num_outputs):
+            declared_fallback(ctx, i, "the body made an assumption about its own symbols")
+
+
+def _settle_scan(
+    ctx: OpContext, body: Program, states: list[Tensor], slices: list[Tensor], n: int
+) -> tuple[SubResult, list[Tensor], frozenset[str]]:
+    """Scan's body takes the states first and the slices after; settle sees the slices first."""
+    reordered = replace(body, inputs=body.inputs[n:] + body.inputs[:n])
+    return settle(ctx, reordered, slices, states)

@@ -1,0 +1,336 @@
+"""Sliding-window ops: Conv, ConvInteger, QLinearConv, DeformConv, ConvTranspose, MaxPool,
+AveragePool, LpPool, MaxUnpool (Col2Im and the ROI ops are in `symshape.rules.onnx.nn`).
+
+The spatial size of a window op (https://onnx.ai/onnx/operators/onnx__Conv.html) is
+
+    out = floor((in + pad_begin + pad_end - (dilation*(kernel - 1) + 1)) / stride) + 1
+
+(``ceil`` for ``ceil_mode`` pooling), written with `floordiv` so it stays exact: a stride-2
+3x3 convolution with pad 1 on ``H`` gives ``floor((H + 1)/2)``, and two of them give
+``floor((H + 3)/4)`` (`fdiv` folds the nested floor). ``SAME_*`` padding gives ``ceil(in/stride)``
+(pooling with SAME and dilation is left alone: onnxruntime pads it differently from the spec).
+In ``ceil_mode`` a window that would start in the end padding is dropped (the last window starts
+inside the input or the begin padding), so the size is ``ceil((in + pad_begin)/stride)`` when
+``pad_end + stride > effective kernel`` and the ceil formula otherwise (pads are smaller than
+the kernel, as onnxruntime enforces).
+
+What is a fact and what is a guard (dims are >= 0 by default):
+
+* Facts (the op is invalid otherwise): input channels equal ``weight channels * group``; the
+  ``kernel_shape`` attribute equals the weight's dims; the bias has ``M`` elements; a convolution's
+  padded input holds at least one window (``in + pads >= dilation*(kernel-1) + 1``; onnxruntime
+  rejects smaller inputs), recorded as a range fact on the input symbol when the input dim is one
+  symbol plus a constant; every output size is ``>= 0``.
+* Guard: a floor-mode pooling window that may not fit (``in + pads < effective kernel``): ONNX
+  floors the negative quotient while onnxruntime truncates it toward zero, so the result is only
+  claimed when the window fits. ``ceil_mode`` has no such gap (onnxruntime ceils too).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from symshape.context import GiveUp, OpContext
+from symshape.errors import ModelError
+from symshape.expr import Dim, Expr, FloorDiv, Mono, add, as_symbol, floordiv, from_terms, mul
+from symshape.rules.registry import ONNX, register
+
+SAME = ("SAME_UPPER", "SAME_LOWER")
+
+
+def fdiv(num: Dim, k: int) -> Dim:
+    """``floor(num/k)`` for ``k >= 1``, folding one nested floor:
+    ``floor((floor(x/m) + c)/k) = floor((x + c*m)/(m*k))`` (true for all integers x, c)."""
+    if isinstance(num, Expr) and k > 1:
+        inner, c = _floor_plus_const(num)
+        if inner is not None and isinstance(inner.den, int) and inner.den > 0:
+            return floordiv(add(inner.num, c * inner.den), inner.den * k)
+    return floordiv(num, k)
+
+
+def cdiv(num: Dim, k: int) -> Dim:
+    """``ceil(num/k)`` for ``k >= 1`` through `fdiv`."""
+    return fdiv(add(num, k - 1), k)
+
+
+def _floor_plus_const(d: Expr) -> tuple[FloorDiv | None, int]:
+    atom: FloorDiv | None = None
+    const = 0
+    for mono, coeff in d.terms:
+        if not mono:
+            const = coeff
+        elif len(mono) == 1 and coeff == 1 and isinstance(mono[0], FloorDiv) and atom is None:
+            atom = mono[0]
+        else:
+            return None, 0
+    return atom, const
+
+
+def require_ge(ctx: OpContext, d: Dim, lo: int, rule: str, what: str) -> None:
+    """Record the fact ``d >= lo``; on ``a*s + c`` with one symbol ``s`` it bounds ``s`` itself."""
+    c = ctx.canon(d)
+    if ctx.facts.prove_ge(c, lo):
+        return
+    if isinstance(c, int):
+        raise ModelError(f"{ctx.where()}: {what} is {c}, must be >= {lo}; check the attributes and input sizes")
+    terms = dict(c.terms)
+    const = terms.pop((), 0)
+    if len(terms) == 1:
+        ((mono, coeff),) = terms.items()
+        if coeff > 0 and as_symbol(_mono_expr(mono)) is not None:
+            ctx.assume_range(_mono_expr(mono), -((const - lo) // coeff), None, rule)
+            return
+    ctx.assume_range(c, lo, None, rule)
+
+
+def _mono_expr(mono: Mono) -> Dim:
+    return from_terms({mono: 1})
+
+
+@dataclass(frozen=True)
+class Window:
+    """The window attributes of one op, one entry per spatial axis."""
+
+    kernel: tuple[Dim, ...]
+    strides: tuple[int, ...]
+    dilations: tuple[int, ...]
+    pads: tuple[int, ...]  # begins then ends
+    auto_pad: str
+    ceil_mode: bool
+
+    def effective(self, i: int) -> Dim:
+        """``dilation*(kernel - 1) + 1`` on axis ``i``."""
+        return add(mul(self.dilations[i], add(self.kernel[i], -1)), 1)
+
+
+def window(ctx: OpContext, kernel: tuple[Dim, ...]) -> Window:
+    """Read ``strides``, ``dilations``, ``pads``, ``auto_pad``, ``ceil_mode`` for ``kernel``."""
+    n = len(kernel)
+    strides = tuple(ctx.attr("strides") or (1,) * n)
+    dilations = tuple(ctx.attr("dilations") or (1,) * n)
+    pads = tuple(ctx.attr("pads") or (0,) * (2 * n))
+    auto_pad = str(ctx.attr("auto_pad", "NOTSET") or "NOTSET")
+    if len(strides) != n or len(dilations) != n or len(pads) != 2 * n:
+        raise ModelError(
+            f"{ctx.where()}: {n} spatial axes need {n} strides and dilations and {2 * n} pads, got "
+            f"{list(strides)}, {list(dilations)}, {list(pads)}"
+        )
+    if any(s < 1 for s in strides) or any(d < 1 for d in dilations):
+        raise ModelError(f"{ctx.where()}: strides {list(strides)} and dilations {list(dilations)} must be >= 1")
+    if auto_pad not in ("NOTSET", "VALID", *SAME):
+        raise ModelError(f"{ctx.where()}: auto_pad '{auto_pad}' is not NOTSET, VALID, SAME_UPPER or SAME_LOWER")
+    return Window(kernel, strides, dilations, pads, auto_pad, bool(ctx.attr("ceil_mode", 0)))
+
+
+def window_out(ctx: OpContext, x: Dim, i: int, w: Window, *, pool: bool) -> Dim:
+    """The output size on spatial axis ``i`` of input size ``x`` (facts and guards recorded)."""
+    s, ek = w.strides[i], w.effective(i)
+    if w.auto_pad in SAME:
+        return ctx.canon(cdiv(x, s))
+    pb, pe = (0, 0) if w.auto_pad == "VALID" else (w.pads[i], w.pads[i + len(w.kernel)])
+    span = ctx.canon(add(add(x, pb + pe), mul(ek, -1)))
+    if w.ceil_mode and pool:
+        out = add(cdiv(span, s), 1)
+        if isinstance(ek, int) and pe + s > ek:  # the last window would start in the end padding
+            out = cdiv(add(x, pb), s)
+        elif not isinstance(ek, int):
+            raise GiveUp("ceil_mode pooling with a symbolic kernel")
+    else:
+        if pool:
+            if isinstance(span, int) and span < 0 and span // s != -(-span // s):
+                raise GiveUp(
+                    f"spatial axis {i}: the window is larger than the padded input; ONNX floors "
+                    "the negative quotient, onnxruntime truncates it"
+                )
+            if not isinstance(span, int) and not ctx.facts.prove_ge(span, 0):
+                ctx.guard(
+                    x,
+                    ">=",
+                    add(ek, -(pb + pe)),
+                    "pooling window fits",
+                    f"spatial axis {i}: the padded input holds one window (ONNX floors, onnxruntime truncates)",
+                )
+        else:
+            require_ge(ctx, span, 0, "convolution window fits", f"spatial axis {i}: padded input minus the kernel")
+        out = add(fdiv(span, s), 1)
+    out = ctx.canon(out)
+    require_ge(ctx, out, 0, "output size >= 0", f"output size on spatial axis {i}")
+    return ctx.canon(out)
+
+
+def spatial_input(ctx: OpContext, i: int, n_spatial: int | None = None) -> tuple[Dim, ...]:
+    """Dims of input ``i``, which must be ``[N, C, spatial...]`` (``n_spatial`` axes if given)."""
+    dims = ctx.shape(i)
+    if len(dims) < 3 or (n_spatial is not None and len(dims) != n_spatial + 2):
+        want = "rank >= 3" if n_spatial is None else f"rank {n_spatial + 2}"
+        shown = [str(d) for d in dims]
+        raise ModelError(f"{ctx.where()}: input #{i} has shape {shown}; expected {want} (N, C, spatial...)")
+    return dims
+
+
+def _conv(ctx: OpContext, xi: int, wi: int, bi: int | None) -> tuple[Dim, ...]:
+    x = spatial_input(ctx, xi)
+    wshape = ctx.shape(wi)
+    n = len(x) - 2
+    if len(wshape) != n + 2:
+        raise ModelError(f"{ctx.where()}: weight rank {len(wshape)} does not match input rank {len(x)}")
+    group = int(ctx.attr("group", 1))
+    kernel = _kernel(ctx, wshape[2:], wi)
+    ctx.eq(
+        x[1],
+        mul(wshape[1], group),
+        "input channels == weight channels * group",
+        (ctx.dim_name(xi, 1), f"{ctx.dim_name(wi, 1)} * group {group}"),
+    )
+    if group > 1:
+        ctx.assume_divisible(wshape[0], group, "output channels divisible by group")
+    if bi is not None and ctx.has_input(bi):
+        b = ctx.shape(bi)
+        if len(b) != 1:
+            raise ModelError(f"{ctx.where()}: bias must be 1-D, got rank {len(b)}")
+        ctx.eq(b[0], wshape[0], "bias length", (ctx.dim_name(bi, 0), ctx.dim_name(wi, 0)))
+    w = window(ctx, kernel)
+    spatial = [window_out(ctx, x[2 + i], i, w, pool=False) for i in range(n)]
+    out = (x[0], wshape[0], *spatial)
+    ctx.set_output(0, out)
+    return out
+
+
+def _kernel(ctx: OpContext, wdims: tuple[Dim, ...], wi: int) -> tuple[Dim, ...]:
+    attr = ctx.attr("kernel_shape")
+    if attr is None:
+        return wdims
+    if len(attr) != len(wdims):
+        raise ModelError(f"{ctx.where()}: kernel_shape {list(attr)} does not match the weight rank")
+    for i, (k, d) in enumerate(zip(attr, wdims, strict=True)):
+        ctx.eq(d, int(k), "kernel_shape", (ctx.dim_name(wi, 2 + i), f"kernel_shape[{i}]"))
+    return tuple(int(k) for k in attr)
+
+
+@register(ONNX, "Conv", "ConvInteger")
+def conv(ctx: OpContext) -> None:
+    """``[N, M, out...]`` from input ``[N, C, in...]`` and weight ``[M, C/group, k...]``.
+
+    https://onnx.ai/onnx/operators/onnx__Conv.html,
+    https://onnx.ai/onnx/operators/onnx__ConvInteger.html
+    """
+    _conv(ctx, 0, 1, 2 if ctx.op.op_type == "Conv" else None)
+
+
+@register(ONNX, "QLinearConv")
+def qlinear_conv(ctx: OpContext) -> None:
+    """Conv on inputs 0 (x), 3 (w) and 8 (bias). https://onnx.ai/onnx/operators/onnx__QLinearConv.html"""
+    _conv(ctx, 0, 3, 8)
+
+
+@register(ONNX, "DeformConv")
+def deform_conv(ctx: OpContext) -> None:
+    """Conv's shape; the offset (input 2) and mask (input 4) are ``[N, *, out...]`` (facts).
+
+    https://onnx.ai/onnx/operators/onnx__DeformConv.html
+    """
+    out = _conv(ctx, 0, 1, 3)
+    for i in (2, 4):
+        extra = ctx.shape_or_none(i)
+        if extra is None or len(extra) != len(out):
+            continue
+        for a in (0, *range(2, len(out))):
+            ctx.eq(extra[a], out[a], "offsets cover the output", (ctx.dim_name(i, a), f"output dim {a}"))
+
+
+@register(ONNX, "ConvTranspose")
+def conv_transpose(ctx: OpContext) -> None:
+    """``[N, group*W1, out...]`` with weight ``[C, M/group, k...]`` and
+    ``out = stride*(in - 1) + output_padding + dilation*(k - 1) + 1 - pad_begin - pad_end``,
+    or ``output_shape``, or ``in*stride`` for ``SAME_*``.
+
+    https://onnx.ai/onnx/operators/onnx__ConvTranspose.html
+    """
+    x = spatial_input(ctx, 0)
+    wshape = ctx.shape(1)
+    n = len(x) - 2
+    if len(wshape) != n + 2:
+        raise ModelError(f"{ctx.where()}: weight rank {len(wshape)} does not match input rank {len(x)}")
+    group = int(ctx.attr("group", 1))
+    ctx.eq(x[1], wshape[0], "input channels == weight dim 0", (ctx.dim_name(0, 1), ctx.dim_name(1, 0)))
+    channels = ctx.canon(mul(wshape[1], group))
+    if ctx.has_input(2):
+        ctx.eq(ctx.shape(2)[0], channels, "bias length", (ctx.dim_name(2, 0), "the output channels"))
+    w = window(ctx, _kernel(ctx, wshape[2:], 1))
+    output_padding = tuple(ctx.attr("output_padding") or (0,) * n)
+    output_shape = ctx.attr("output_shape")
+    if output_shape is not None:
+        spatial: list[Dim] = [int(d) for d in list(output_shape)[-n:]]
+    else:
+        spatial = [_transpose_out(ctx, x[2 + i], i, w, output_padding[i]) for i in range(n)]
+    ctx.set_output(0, [x[0], channels, *spatial])
+
+
+def _transpose_out(ctx: OpContext, x: Dim, i: int, w: Window, output_padding: int) -> Dim:
+    s, ek = w.strides[i], w.effective(i)
+    full = add(add(mul(s, add(x, -1)), output_padding), ek)
+    if w.auto_pad in SAME:
+        total_pad = add(add(output_padding, ek), -s)  # full - s*x, independent of x
+        if not isinstance(total_pad, int):
+            raise GiveUp("ConvTranspose SAME padding with a symbolic kernel")
+        out = mul(x, s) if total_pad >= 0 else full  # onnxruntime clamps a negative total pad to 0
+    elif w.auto_pad == "VALID":
+        out = full
+    else:
+        out = add(full, -(w.pads[i] + w.pads[i + len(w.kernel)]))
+    require_ge(ctx, out, 0, "output size >= 0", f"output size on spatial axis {i}")
+    return ctx.canon(out)
+
+
+def _pool_kernel(ctx: OpContext) -> tuple[int, ...]:
+    kernel = ctx.attr("kernel_shape")
+    if not kernel:
+        raise ModelError(f"{ctx.where()}: the kernel_shape attribute is required")
+    return tuple(int(k) for k in kernel)
+
+
+@register(ONNX, "MaxPool", "AveragePool", "LpPool")
+def pool(ctx: OpContext) -> None:
+    """``[N, C, out...]``; MaxPool's optional second output (indices) has the same shape.
+
+    https://onnx.ai/onnx/operators/onnx__MaxPool.html,
+    https://onnx.ai/onnx/operators/onnx__AveragePool.html,
+    https://onnx.ai/onnx/operators/onnx__LpPool.html
+    """
+    kernel = _pool_kernel(ctx)
+    x = spatial_input(ctx, 0, len(kernel))
+    w = window(ctx, kernel)
+    if w.auto_pad in SAME and any(d != 1 for d in w.dilations):
+        raise GiveUp("SAME padding with dilation: ONNX and onnxruntime disagree on the pads")
+    out = [*x[:2], *(window_out(ctx, x[2 + i], i, w, pool=True) for i in range(len(kernel)))]
+    ctx.set_output(0, out)
+    ctx.set_output(1, out)
+
+
+@register(ONNX, "MaxUnpool")
+def max_unpool(ctx: OpContext) -> None:
+    """``output_shape`` (input 2) when given, else ``stride*(in - 1) + k - pad_begin - pad_end``.
+
+    https://onnx.ai/onnx/operators/onnx__MaxUnpool.html
+    """
+    kernel = _pool_kernel(ctx)
+    x = spatial_input(ctx, 0, len(kernel))
+    indices = ctx.shape(1)
+    for a, (d, e) in enumerate(zip(x, indices, strict=False)):
+        ctx.eq(d, e, "indices shape == input shape", (ctx.dim_name(0, a), ctx.dim_name(1, a)))
+    if ctx.has_input(2):
+        target = ctx.elements(2)
+        if target is None:
+            raise GiveUp("MaxUnpool output_shape is not known")
+        if len(target) != len(x):
+            raise ModelError(f"{ctx.where()}: output_shape has {len(target)} elements for rank {len(x)}")
+        for a in (0, 1):
+            ctx.eq(target[a], x[a], "output_shape keeps N and C", (f"output_shape[{a}]", ctx.dim_name(0, a)))
+        ctx.set_output(0, target)
+        return
+    w = window(ctx, kernel)
+    n = len(kernel)
+    out = [
+        ctx.canon(add(mul(w.strides[i], add(x[2 + i], -1)), kernel[i] - w.pads[i] - w.pads[i + n])) for i in range(n)
+    ]
+    ctx.set_output(0, [*x[:2], *out])

@@ -1,0 +1,316 @@
+"""Elementwise ops: unary (same shape), binary/variadic with numpy broadcasting, Where.
+
+Integer arithmetic on tracked shape tensors is evaluated symbolically, so ``Shape -> Gather ->
+Mul -> Concat -> Reshape`` chains keep exact dims.
+https://onnx.ai/onnx/operators/ (Add, Sub, Mul, Div, Mod, Max, Min, Equal, Less, Where, ...)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from symshape.context import OpContext
+from symshape.expr import Dim, add, exact_div, mul
+from symshape.rules.registry import ONNX, register
+from symshape.rules.shared.common import (
+    broadcast_elements,
+    broadcast_shapes,
+    compare,
+    exact_float_int,
+    int_div,
+    int_mod,
+    minmax,
+)
+from symshape.rules.shared.relations import simplest
+
+UNARY = (
+    "Abs",
+    "Acos",
+    "Acosh",
+    "Asin",
+    "Asinh",
+    "Atan",
+    "Atanh",
+    "BitwiseNot",
+    "Ceil",
+    "Celu",
+    "Cos",
+    "Cosh",
+    "Elu",
+    "Erf",
+    "Exp",
+    "Floor",
+    "Gelu",
+    "HardSigmoid",
+    "HardSwish",
+    "Identity",
+    "IsInf",
+    "IsNaN",
+    "LeakyRelu",
+    "Log",
+    "Mish",
+    "Neg",
+    "Not",
+    "Reciprocal",
+    "Relu",
+    "Round",
+    "Selu",
+    "Shrink",
+    "Sigmoid",
+    "Sign",
+    "Sin",
+    "Sinh",
+    "Softplus",
+    "Softsign",
+    "Sqrt",
+    "Tan",
+    "Tanh",
+    "ThresholdedRelu",
+    "Dropout",
+    "QuickGelu",
+    "Cast",
+    "CastLike",
+    "DequantizeLinear",
+    "QuantizeLinear",
+    "Clip",
+    "LpNormalization",
+    "Softmax",
+    "LogSoftmax",
+    "Hardmax",
+    "LayerNormalization",
+    "SimplifiedLayerNormalization",
+    "RMSNormalization",
+    "BatchNormalization",
+    "InstanceNormalization",
+    "GroupNormalization",
+    "MeanVarianceNormalization",
+    "LRN",
+    "Trilu",
+    "CumSum",
+    "EyeLike",
+    "RandomNormalLike",
+    "RandomUniformLike",
+    "Bernoulli",
+)
+_PASS_ELEMENTS = {"Identity", "Cast", "CastLike", "Ceil", "Floor", "Round", "Clip"}
+_BOOL = 9  # onnx.TensorProto.BOOL
+_FLOAT_TYPES = {"float32", "float64", "float16", "bfloat16", "float"}
+
+
+@register(ONNX, *UNARY)
+def unary(ctx: OpContext) -> None:
+    """Output 0 has the shape of input 0; Dropout/LayerNormalization extras are handled too.
+
+    https://onnx.ai/onnx/operators/onnx__Relu.html (and the other unary ops)
+    """
+    shape = ctx.shape(0)
+    op = ctx.op.op_type
+    ctx.set_output(0, shape, _unary_elements(ctx, op))
+    if op == "Dropout":
+        ctx.set_output(1, shape)
+    elif op in ("LayerNormalization", "SimplifiedLayerNormalization", "RMSNormalization"):
+        axis = ctx.attr("axis", -1)
+        axis = axis + len(shape) if axis < 0 else axis
+        stat = tuple(shape[:axis]) + (1,) * (len(shape) - axis)
+        ctx.set_output(1, stat)
+        ctx.set_output(2, stat)
+    elif op == "BatchNormalization":
+        for i in range(1, ctx.num_outputs):
+            ctx.set_output(i, ctx.shape(1))
+    if op in ("LayerNormalization", "BatchNormalization", "InstanceNormalization"):
+        _check_channel_params(ctx, shape)
+
+
+def _unary_elements(ctx: OpContext, op: str) -> tuple[Dim, ...] | None:
+    """Tracked integer elements through the ops that keep them exact."""
+    els = ctx.elements(0)
+    if els is None and op in ("Sqrt", "Cast", "Floor", "Ceil", "Round"):
+        floats = ctx.const_floats(0)  # a float constant with integral values becomes elements
+        ints = None if floats is None else [exact_float_int(f) for f in floats]
+        els = None if ints is None or None in ints else tuple(i for i in ints if i is not None)
+    if els is None:
+        return None
+    if op == "Clip":
+        return _clip(ctx, els)
+    if op == "Cast" and ctx.attr("to") == _BOOL:
+        return _truth(ctx, els)
+    if op in _PASS_ELEMENTS:
+        return els
+    if op == "Sqrt":
+        return _sqrt(els)
+    if op == "Not":
+        return _truth(ctx, tuple(add(1, mul(e, -1)) for e in els))
+    if op == "Neg":
+        return tuple(mul(e, -1) for e in els)
+    if op == "Abs" and all(ctx.facts.prove_ge(e, 0) for e in els):
+        return els
+    return None
+
+
+def _power(base: Dim | float, exponent: Dim | float) -> Dim | None:
+    """An integer power: ``x**2`` of a dim, or a float power with an exact integer result
+    (``int(16 ** 0.5)``, the grid side ViT exports for its position embeddings)."""
+    if isinstance(exponent, float) and exponent.is_integer():
+        exponent = int(exponent)
+    if isinstance(exponent, int) and 0 <= exponent <= 8 and not isinstance(base, float):
+        out: Dim = 1
+        for _ in range(exponent):
+            out = mul(out, base)
+        return out
+    if isinstance(base, (int, float)) and isinstance(exponent, (int, float)) and base >= 0:
+        wide = float(base) ** float(exponent)
+        narrow = float(np.float32(base) ** np.float32(exponent))
+        return exact_float_int(wide) if wide == narrow else None
+    return None
+
+
+def _sqrt(els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
+    out: list[Dim] = []
+    for e in els:
+        if not isinstance(e, int) or e < 0 or math.isqrt(e) ** 2 != e:
+            return None
+        out.append(math.isqrt(e))
+    return tuple(out)
+
+
+def _truth(ctx: OpContext, els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
+    """Elements cast to bool: 1 where provably non-zero, 0 where zero; None when unknown."""
+    out: list[Dim] = []
+    for e in els:
+        if isinstance(e, int):
+            out.append(int(e != 0))
+        elif ctx.facts.prove_nonzero(e):
+            out.append(1)
+        else:
+            return None
+    return tuple(out)
+
+
+def _clip(ctx: OpContext, els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
+    if "min" in ctx.op.attrs or "max" in ctx.op.attrs:
+        return None  # opset < 11 float bounds as attributes
+    lo = ctx.const_ints(1) if ctx.has_input(1) else None
+    hi = ctx.const_ints(2) if ctx.has_input(2) else None
+    if (ctx.has_input(1) and lo is None) or (ctx.has_input(2) and hi is None):
+        return None
+    from symshape.expr import smax, smin
+
+    out: list[Dim] = []
+    for e in els:
+        if lo:
+            e = smax(e, lo[0])
+        if hi:
+            e = smin(e, hi[0])
+        out.append(ctx.canon(e))
+    return tuple(out)
+
+
+def _check_channel_params(ctx: OpContext, shape: tuple[Dim, ...]) -> None:
+    op = ctx.op.op_type
+    if op == "LayerNormalization" and ctx.has_input(1):
+        scale = ctx.shape_or_none(1)  # broadcastable to the normalized shape: a 1 proves nothing
+        if scale is not None and len(scale) >= 1 and len(shape) >= 1 and not _may_be_one(ctx, scale[-1]):
+            what = (ctx.dim_name(0, len(shape) - 1), ctx.dim_name(1, len(scale) - 1))
+            ctx.eq(shape[-1], scale[-1], "normalized dim", what)
+    elif len(shape) >= 2 and ctx.has_input(1):
+        scale = ctx.shape_or_none(1)
+        if scale is not None and len(scale) == 1:
+            ctx.eq(shape[1], scale[0], "channels", (ctx.dim_name(0, 1), ctx.dim_name(1, 0)))
+
+
+def _may_be_one(ctx: OpContext, d: Dim) -> bool:
+    return d == 1 if isinstance(d, int) else not ctx.facts.prove_ge(d, 2)
+
+
+_ARITH: dict[str, Callable[[OpContext, Dim, Dim], Dim | None]] = {
+    "Add": lambda ctx, a, b: add(a, b),
+    "Sub": lambda ctx, a, b: add(a, mul(b, -1)),
+    "Mul": lambda ctx, a, b: mul(a, b),
+    "Div": int_div,
+    "Mod": int_mod,
+    "Max": lambda ctx, a, b: minmax(True)(a, b),
+    "Min": lambda ctx, a, b: minmax(False)(a, b),
+    "Equal": lambda ctx, a, b: compare(ctx, "Equal", a, b),
+    "Less": lambda ctx, a, b: compare(ctx, "Less", a, b),
+    "LessOrEqual": lambda ctx, a, b: compare(ctx, "LessOrEqual", a, b),
+    "Greater": lambda ctx, a, b: compare(ctx, "Greater", a, b),
+    "GreaterOrEqual": lambda ctx, a, b: compare(ctx, "GreaterOrEqual", a, b),
+}
+VARIADIC = (
+    "Add",
+    "Sub",
+    "Mul",
+    "Div",
+    "Mod",
+    "Pow",
+    "Max",
+    "Min",
+    "Mean",
+    "Sum",
+    "And",
+    "Or",
+    "Xor",
+    "Equal",
+    "Less",
+    "LessOrEqual",
+    "Greater",
+    "GreaterOrEqual",
+    "BitShift",
+    "BitwiseAnd",
+    "BitwiseOr",
+    "BitwiseXor",
+    "PRelu",
+)
+
+
+@register(ONNX, *VARIADIC)
+def broadcasting(ctx: OpContext) -> None:
+    """Multidirectional broadcasting; integer arithmetic on tracked elements.
+
+    https://onnx.ai/onnx/operators/onnx__Add.html and
+    https://onnx.ai/onnx/repo-docs/Broadcasting.html
+    """
+    shapes = [ctx.shape(i) for i in range(ctx.num_inputs) if ctx.has_input(i)]
+    out = broadcast_shapes(ctx, shapes)
+    ctx.set_output(0, out, _arith_elements(ctx))
+
+
+def _arith_elements(ctx: OpContext) -> tuple[Dim, ...] | None:
+    op = ctx.op.op_type
+    inputs = [i for i in range(ctx.num_inputs) if ctx.has_input(i)]
+    if op == "Pow" and len(inputs) == 2:
+        return broadcast_elements(ctx, inputs, _power, numbers=True)
+    fn = _ARITH.get("Add" if op == "Sum" else op)
+    if fn is None or not inputs:
+        return None
+    if op == "Div" and (ctx.dtype(0) in _FLOAT_TYPES or ctx.output_dtype(0) in _FLOAT_TYPES):
+        return broadcast_elements(ctx, inputs, exact_div)
+
+    def fold(*values: Dim) -> Dim | None:
+        acc: Dim | None = values[0]
+        for v in values[1:]:
+            acc = None if acc is None else fn(ctx, acc, v)
+        return None if acc is None else simplest(ctx, acc)
+
+    return broadcast_elements(ctx, inputs, fold)
+
+
+@register(ONNX, "Where")
+def where(ctx: OpContext) -> None:
+    """Broadcast of condition, X and Y; tracked elements selected when the condition is known.
+
+    https://onnx.ai/onnx/operators/onnx__Where.html
+    """
+    shapes = [ctx.shape(i) for i in range(3)]
+    out = broadcast_shapes(ctx, shapes)
+    facts = ctx.facts
+
+    def pick(c: Dim, a: Dim, b: Dim) -> Dim | None:
+        if isinstance(c, int):
+            return a if c else b
+        return a if facts.prove_nonzero(c) else None
+
+    ctx.set_output(0, out, broadcast_elements(ctx, [0, 1, 2], pick))

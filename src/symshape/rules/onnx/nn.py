@@ -1,0 +1,149 @@
+"""Other vision ops: SpaceToDepth, DepthToSpace, GridSample, AffineGrid, MaxRoiPool, RoiAlign,
+Col2Im.
+
+Block rearrangements need the moved dims to be divisible by the block size: that is a fact of a
+valid op (`ConstraintGraph.assume_divisible`), so the quotient ``floor(H/b)`` is exact.
+The window arithmetic (Conv, pooling) lives in `symshape.rules.onnx.conv`; Pad and Resize in
+`symshape.rules.onnx.resize_pad`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from symshape.context import GiveUp, OpContext
+from symshape.errors import ModelError
+from symshape.expr import Dim, exact_div, floordiv, mul, product
+from symshape.rules.onnx.conv import spatial_input, window, window_out
+from symshape.rules.registry import ONNX, register
+
+
+def _divide(ctx: OpContext, d: Dim, k: int, rule: str) -> Dim:
+    """``d / k`` where ``k | d`` is a fact of the op."""
+    ctx.assume_divisible(d, k, rule)
+    c = ctx.canon(d)
+    q = exact_div(c, k)
+    return q if q is not None else ctx.canon(floordiv(c, k))
+
+
+def _nchw(ctx: OpContext) -> tuple[Dim, ...]:
+    dims = ctx.shape(0)
+    if len(dims) != 4:
+        raise ModelError(f"{ctx.where()}: input must be 4-D (N, C, H, W), got rank {len(dims)}")
+    return dims
+
+
+def _blocksize(ctx: OpContext) -> int:
+    b = ctx.attr("blocksize")
+    if b is None or int(b) < 1:
+        raise ModelError(f"{ctx.where()}: the blocksize attribute must be an int >= 1, got {b}")
+    return int(b)
+
+
+@register(ONNX, "SpaceToDepth")
+def space_to_depth(ctx: OpContext) -> None:
+    """``[N, C*b*b, H/b, W/b]``; ``b`` divides H and W (a fact).
+
+    https://onnx.ai/onnx/operators/onnx__SpaceToDepth.html
+    """
+    n, c, h, w = _nchw(ctx)
+    b = _blocksize(ctx)
+    out = [
+        n,
+        ctx.canon(mul(c, b * b)),
+        _divide(ctx, h, b, "blocksize divides H"),
+        _divide(ctx, w, b, "blocksize divides W"),
+    ]
+    ctx.set_output(0, out)
+
+
+@register(ONNX, "DepthToSpace")
+def depth_to_space(ctx: OpContext) -> None:
+    """``[N, C/(b*b), H*b, W*b]``; ``b*b`` divides C (a fact). Both modes (DCR, CRD).
+
+    https://onnx.ai/onnx/operators/onnx__DepthToSpace.html
+    """
+    n, c, h, w = _nchw(ctx)
+    b = _blocksize(ctx)
+    out = [n, _divide(ctx, c, b * b, "blocksize**2 divides C"), ctx.canon(mul(h, b)), ctx.canon(mul(w, b))]
+    ctx.set_output(0, out)
+
+
+@register(ONNX, "GridSample")
+def grid_sample(ctx: OpContext) -> None:
+    """``[N, C, grid spatial...]`` from X ``[N, C, D1..Dr]`` and grid ``[N, O1..Or, r]``.
+
+    https://onnx.ai/onnx/operators/onnx__GridSample.html
+    """
+    x, grid = ctx.shape(0), ctx.shape(1)
+    r = len(x) - 2
+    if r < 1 or len(grid) != r + 2:
+        raise ModelError(f"{ctx.where()}: grid rank {len(grid)} does not match input rank {len(x)}")
+    ctx.eq(grid[0], x[0], "batch", (ctx.dim_name(1, 0), ctx.dim_name(0, 0)))
+    ctx.eq(grid[-1], r, "grid holds one coordinate per spatial axis", (ctx.dim_name(1, r + 1), str(r)))
+    ctx.set_output(0, [x[0], x[1], *grid[1:-1]])
+
+
+@register(ONNX, "AffineGrid")
+def affine_grid(ctx: OpContext) -> None:
+    """``[N, H, W, 2]`` (or ``[N, D, H, W, 3]``) from ``size = [N, C, (D,) H, W]``.
+
+    https://onnx.ai/onnx/operators/onnx__AffineGrid.html
+    """
+    theta = ctx.shape(0)
+    size = ctx.require_elements(1)
+    r = len(size) - 2
+    if r not in (2, 3) or len(theta) != 3:
+        raise ModelError(f"{ctx.where()}: size must have 4 or 5 elements and theta rank 3")
+    ctx.eq(theta[0], size[0], "batch", (ctx.dim_name(0, 0), "size[0]"))
+    ctx.eq(theta[1], r, "theta rows", (ctx.dim_name(0, 1), str(r)))
+    ctx.eq(theta[2], r + 1, "theta columns", (ctx.dim_name(0, 2), str(r + 1)))
+    ctx.set_output(0, [size[0], *size[2:], r])
+
+
+@register(ONNX, "MaxRoiPool")
+def max_roi_pool(ctx: OpContext) -> None:
+    """``[num_rois, C, pooled_shape...]``; rois is ``[num_rois, 5]``.
+
+    https://onnx.ai/onnx/operators/onnx__MaxRoiPool.html
+    """
+    x = spatial_input(ctx, 0, 2)
+    rois = ctx.shape(1)
+    ctx.eq(rois[1], 5, "rois are (batch, x1, y1, x2, y2)", (ctx.dim_name(1, 1), "5"))
+    pooled = ctx.attr("pooled_shape")
+    if not pooled or len(pooled) != 2:
+        raise ModelError(f"{ctx.where()}: pooled_shape must hold 2 ints, got {pooled}")
+    ctx.set_output(0, [rois[0], x[1], *(int(p) for p in pooled)])
+
+
+@register(ONNX, "RoiAlign")
+def roi_align(ctx: OpContext) -> None:
+    """``[num_rois, C, output_height, output_width]``; rois ``[num_rois, 4]``, batch_indices
+    ``[num_rois]``. https://onnx.ai/onnx/operators/onnx__RoiAlign.html
+    """
+    x = spatial_input(ctx, 0, 2)
+    rois, batch = ctx.shape(1), ctx.shape(2)
+    ctx.eq(rois[1], 4, "rois are (x1, y1, x2, y2)", (ctx.dim_name(1, 1), "4"))
+    ctx.eq(batch[0], rois[0], "one batch index per roi", (ctx.dim_name(2, 0), ctx.dim_name(1, 0)))
+    size = [int(ctx.attr("output_height", 1)), int(ctx.attr("output_width", 1))]
+    ctx.set_output(0, [rois[0], x[1], *size])
+
+
+@register(ONNX, "Col2Im")
+def col2im(ctx: OpContext) -> None:
+    """``[N, C, image_shape...]`` from ``[N, C*prod(block_shape), L]``; L is the number of
+    blocks (a fact). https://onnx.ai/onnx/operators/onnx__Col2Im.html
+    """
+    x = ctx.shape(0)
+    image = ctx.require_elements(1)
+    block = ctx.const_ints(2)
+    if block is None:
+        raise GiveUp("Col2Im block_shape is not constant")
+    if len(x) != 3 or len(image) != len(block):
+        raise ModelError(f"{ctx.where()}: expected input [N, C*prod(block), L] and matching image/block shapes")
+    k = math.prod(block)
+    ctx.assume_divisible(x[1], k, "channels divisible by the block size")
+    w = window(ctx, tuple(block))
+    blocks = product(window_out(ctx, image[i], i, w, pool=False) for i in range(len(block)))
+    ctx.eq(x[2], blocks, "number of blocks", (ctx.dim_name(0, 2), "the number of sliding blocks"))
+    ctx.set_output(0, [x[0], ctx.canon(floordiv(x[1], k)), *image])

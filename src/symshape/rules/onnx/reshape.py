@@ -1,0 +1,166 @@
+"""Ops that rearrange elements: Reshape, Flatten, Expand, Tile, Transpose.
+
+Reshape relates element counts (seed 000's group multiplication equality): an equality that
+cannot be solved yet stays a residual equation in the constraint graph.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from symshape.context import GiveUp, OpContext
+from symshape.errors import ModelError
+from symshape.expr import Dim, exact_div, expand_mod, floordiv, mul, product
+from symshape.rules.onnx.shape_ops import shape_from_elements
+from symshape.rules.registry import ONNX, register
+from symshape.rules.shared.common import broadcast_shapes, element_array, flat, static
+from symshape.rules.shared.relations import prove_nonneg, simplest
+
+
+@register(ONNX, "Reshape")
+def reshape(ctx: OpContext) -> None:
+    """Target dims from input 1: ``0`` copies the input dim (unless ``allowzero``), ``-1`` is
+    inferred from the element count. https://onnx.ai/onnx/operators/onnx__Reshape.html
+    """
+    dims = ctx.shape(0)
+    computed = list(_shape_from_elements_signed(ctx))
+    target = list(computed)
+    allowzero = bool(ctx.attr("allowzero", 0))
+    infer_at = _copy_zeros(ctx, dims, target, allowzero)
+    numel = ctx.canon(product(dims))
+    if infer_at is not None:
+        others = [(i, t) for i, t in enumerate(target) if i != infer_at]
+        for i, t in others:  # -1 is only defined when every other target dim is non-zero: a fact
+            if isinstance(t, int):
+                if t == 0:
+                    raise ModelError(f"{ctx.where()}: -1 together with a 0-sized target dim is ambiguous")
+            elif _zero_is_invalid(ctx, dims, i, computed[i], allowzero):
+                ctx.assume_range(t, 1, None, "reshape -1 needs other dims >= 1")
+        rest = ctx.canon(product(t for _, t in others))
+        inferred = _quotient(ctx, numel, rest)
+        if inferred is None:
+            inferred = ctx.canon(floordiv(numel, rest))
+            ctx.eq(mul(inferred, rest), numel, "reshape -1", ("the reshaped element count", "the input element count"))
+        target[infer_at] = inferred
+    else:
+        ctx.eq(product(target), numel, "reshape element count", ("the target element count", "the input element count"))
+    ctx.set_output(0, [ctx.canon(t) for t in target], ctx.elements(0))
+
+
+def _zero_is_invalid(ctx: OpContext, dims: tuple[Dim, ...], i: int, element: Dim, allowzero: bool) -> bool:
+    """Whether a 0 at target position ``i`` next to a -1 makes the op invalid (so ``>= 1`` is a
+    fact). Not when a computed element that may be 0 would copy a different input dim: that case
+    is covered by the guard `_check_symbolic_target` lists."""
+    if allowzero or isinstance(element, int):  # a literal 0 copies dims[i]; that copy must be >= 1
+        return True
+    return i >= len(dims) or ctx.prove_eq(element, dims[i]) is True
+
+
+def _copy_zeros(ctx: OpContext, dims: tuple[Dim, ...], target: list[Dim], allowzero: bool) -> int | None:
+    """Replace each ``0`` by the input dim it copies (in place); return the position of ``-1``.
+
+    A symbolic target element that may be 0 would copy instead of being 0: that is a guard.
+    """
+    infer_at = None
+    for i, t in enumerate(target):
+        if not isinstance(t, int):
+            _check_symbolic_target(ctx, dims, i, t, allowzero)
+        elif t == -1:
+            if infer_at is not None:
+                raise ModelError(f"{ctx.where()}: more than one -1 in the target shape")
+            infer_at = i
+        elif t == 0 and not allowzero:
+            if i >= len(dims):
+                raise ModelError(f"{ctx.where()}: target element {i} is 0 but the input has rank {len(dims)}")
+            target[i] = dims[i]
+        elif t < -1:
+            raise ModelError(f"{ctx.where()}: target element {i} is {t}; expected >= -1")
+    return infer_at
+
+
+def _check_symbolic_target(ctx: OpContext, dims: tuple[Dim, ...], i: int, t: Dim, allowzero: bool) -> None:
+    """A computed target element is taken as the size itself: it must not be -1 (inference)
+    nor, without ``allowzero``, 0 (a copy of input dim ``i``) unless that copy is the same."""
+    facts = ctx.facts
+    if facts.prove_ge(t, 1) or (i < len(dims) and ctx.prove_eq(t, dims[i])):
+        return
+    if allowzero:
+        if not prove_nonneg(ctx, t):
+            ctx.guard(t, ">=", 0, "reshape target", f"target element {i} '{t}' is not -1")
+        return
+    ctx.guard(t, ">=", 1, "reshape target", f"target element {i} '{t}' is neither 0 (a copy) nor -1")
+
+
+def _quotient(ctx: OpContext, numel: Dim, rest: Dim) -> Dim | None:
+    """``numel / rest`` when it is a polynomial, also after writing Mods as floors (a padded
+    size ``Mod(-x + 3, 4) + x + 1`` is ``4*floor(x/4) + 4``)."""
+    q = exact_div(numel, rest)
+    if q is None:
+        q = exact_div(ctx.canon(expand_mod(numel)), ctx.canon(expand_mod(rest)))
+    return None if q is None else simplest(ctx, q)
+
+
+def _shape_from_elements_signed(ctx: OpContext) -> tuple[Dim, ...]:
+    els = ctx.elements(1)
+    if els is not None:
+        return els
+    return shape_from_elements(ctx, 1)
+
+
+@register(ONNX, "Flatten")
+def flatten(ctx: OpContext) -> None:
+    """``[prod(d[:axis]), prod(d[axis:])]``. https://onnx.ai/onnx/operators/onnx__Flatten.html"""
+    dims = ctx.shape(0)
+    axis = ctx.attr("axis", 1)  # in [-r, r]; a negative axis counts from the end: -1 is r - 1
+    if not -len(dims) <= axis <= len(dims):
+        raise ModelError(f"{ctx.where()}: axis {axis} is out of range for rank {len(dims)}")
+    axis = axis + len(dims) if axis < 0 else axis
+    ctx.set_output(0, (ctx.canon(product(dims[:axis])), ctx.canon(product(dims[axis:]))), ctx.elements(0))
+
+
+@register(ONNX, "Expand")
+def expand(ctx: OpContext) -> None:
+    """Broadcast of the input shape with the shape in input 1.
+
+    https://onnx.ai/onnx/operators/onnx__Expand.html
+    """
+    target = shape_from_elements(ctx, 1)
+    out = broadcast_shapes(ctx, [ctx.shape(0), target])
+    src = element_array(ctx, 0)
+    elements = None
+    sizes = static(out)
+    if src is not None and sizes is not None:
+        elements = flat(np.broadcast_to(src, sizes))
+    ctx.set_output(0, out, elements)
+
+
+@register(ONNX, "Tile")
+def tile(ctx: OpContext) -> None:
+    """Dim ``i`` times ``repeats[i]``. https://onnx.ai/onnx/operators/onnx__Tile.html"""
+    dims = ctx.shape(0)
+    repeats = ctx.elements(1)
+    if repeats is None:
+        raise GiveUp("Tile repeats are not known")
+    if len(repeats) != len(dims):
+        raise ModelError(f"{ctx.where()}: {len(repeats)} repeats for rank {len(dims)}")
+    out = [ctx.canon(mul(d, r)) for d, r in zip(dims, repeats, strict=True)]
+    elements = None
+    src = element_array(ctx, 0)
+    reps = static(repeats)
+    if src is not None and reps is not None:
+        elements = flat(np.tile(src, reps))
+    ctx.set_output(0, out, elements)
+
+
+@register(ONNX, "Transpose")
+def transpose(ctx: OpContext) -> None:
+    """Dims permuted by ``perm`` (reversed by default).
+
+    https://onnx.ai/onnx/operators/onnx__Transpose.html
+    """
+    dims = ctx.shape(0)
+    perm = ctx.attr("perm") or list(reversed(range(len(dims))))
+    if sorted(perm) != list(range(len(dims))):
+        raise ModelError(f"{ctx.where()}: perm {perm} is not a permutation of rank {len(dims)}")
+    src = element_array(ctx, 0)
+    ctx.set_output(0, [dims[p] for p in perm], None if src is None else flat(src.transpose(perm)))

@@ -1,0 +1,366 @@
+"""Ops that move dims around as values (seed 004): Shape, Size, Constant, ConstantOfShape,
+Gather, Unsqueeze, Squeeze, Concat, Slice, Split, Range.
+
+Each keeps the elements of small integer tensors, so a shape read with ``Shape`` and cut,
+gathered and concatenated arrives at ``Reshape``/``Expand`` as exact expressions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from symshape.context import GiveUp, OpContext
+from symshape.errors import ModelError
+from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mul, product, smax
+from symshape.program import ConstTensor
+from symshape.rules.registry import ONNX, register
+from symshape.rules.shared.common import (
+    axes_input_or_attr,
+    element_array,
+    flat,
+    normalize_axis,
+    static,
+)
+from symshape.rules.shared.relations import prove_nonneg, simplest
+
+BIG = 2**31 - 1  # a bound this large (INT32_MAX or more) means "to the end"; past 2**62 provably so
+
+
+@register(ONNX, "Shape")
+def shape_op(ctx: OpContext) -> None:
+    """A 1-D tensor of the input's dims, optionally ``[start:end]`` (opset 15).
+
+    https://onnx.ai/onnx/operators/onnx__Shape.html
+    """
+    dims = ctx.shape(0)
+    rank = len(dims)
+    start = ctx.attr("start", 0)
+    end = ctx.attr("end", rank)
+    start = min(max(start + rank if start < 0 else start, 0), rank)
+    end = min(max(end + rank if end < 0 else end, 0), rank)
+    picked = dims[start:end] if end > start else ()
+    ctx.set_output(0, (len(picked),), picked)
+
+
+@register(ONNX, "Size")
+def size_op(ctx: OpContext) -> None:
+    """A scalar holding the element count. https://onnx.ai/onnx/operators/onnx__Size.html"""
+    ctx.set_output(0, (), (ctx.canon(product(ctx.shape(0))),))
+
+
+@register(ONNX, "Constant")
+def constant(ctx: OpContext) -> None:
+    """The tensor in ``value`` (or ``value_int(s)``/``value_float(s)``).
+
+    https://onnx.ai/onnx/operators/onnx__Constant.html
+    """
+    value = ctx.attr("value")
+    if isinstance(value, ConstTensor):
+        ctx.set_output(0, value.dims, value.values)
+    elif "value_int" in ctx.op.attrs:
+        ctx.set_output(0, (), (int(ctx.attr("value_int")),))
+    elif "value_ints" in ctx.op.attrs:
+        ints = [int(x) for x in ctx.attr("value_ints")]
+        ctx.set_output(0, (len(ints),), tuple(ints))
+    elif "value_float" in ctx.op.attrs:
+        ctx.set_output(0, ())
+    elif "value_floats" in ctx.op.attrs:
+        ctx.set_output(0, (len(ctx.attr("value_floats")),))
+    else:
+        raise GiveUp("Constant with a sparse or string value")
+
+
+@register(ONNX, "ConstantOfShape")
+def constant_of_shape(ctx: OpContext) -> None:
+    """A tensor whose shape is the elements of input 0.
+
+    https://onnx.ai/onnx/operators/onnx__ConstantOfShape.html
+    """
+    dims = shape_from_elements(ctx, 0)
+    value = ctx.attr("value")
+    fill = value.values[0] if isinstance(value, ConstTensor) and value.values else None
+    elements = None
+    if fill is not None and all(isinstance(d, int) for d in dims):
+        n = product(dims)
+        if isinstance(n, int) and n <= 64:
+            elements = (fill,) * n
+    ctx.set_output(0, dims, elements)
+
+
+def shape_from_elements(ctx: OpContext, i: int) -> tuple[Dim, ...]:
+    """Dims given as the elements of input ``i``; fresh symbols when only the rank is known."""
+    els = ctx.elements(i)
+    if els is not None:
+        for k, e in enumerate(els):
+            if isinstance(e, int) and e < 0:
+                raise ModelError(f"{ctx.where()}: shape element {k} is {e}; dims must be >= 0")
+        return els
+    shape = ctx.shape(i)
+    if len(shape) != 1 or not isinstance(shape[0], int):
+        raise GiveUp("the shape input has unknown length")
+    return tuple(ctx.fresh(f"shape{k}") for k in range(shape[0]))
+
+
+@register(ONNX, "Gather")
+def gather(ctx: OpContext) -> None:
+    """``data[:axis] + indices.shape + data[axis+1:]``; elements picked when indices are known.
+
+    https://onnx.ai/onnx/operators/onnx__Gather.html
+    """
+    data = ctx.shape(0)
+    indices = ctx.shape(1)
+    axis = normalize_axis(ctx, ctx.attr("axis", 0), len(data))
+    out = data[:axis] + indices + data[axis + 1 :]
+    ctx.set_output(0, out, _gather_elements(ctx, axis))
+
+
+def _gather_elements(ctx: OpContext, axis: int) -> tuple[Dim, ...] | None:
+    """Gathered tracked elements when the data layout and the indices are known."""
+    idx = ctx.const_ints(1)
+    vector = ctx.elements(0)
+    if idx is not None and vector is not None and len(ctx.shape(0)) == 1:  # the common case
+        n = len(vector)
+        return tuple(vector[k] for k in idx) if all(-n <= k < n for k in idx) else None
+    src = element_array(ctx, 0)
+    indices = static(ctx.shape(1))
+    if src is None or idx is None or indices is None:
+        return None
+    n = src.shape[axis]
+    if not all(-n <= k < n for k in idx):
+        return None
+    picked = np.array([k + n if k < 0 else k for k in idx], dtype=np.int64).reshape(indices)
+    return flat(np.take(src, picked, axis=axis))
+
+
+@register(ONNX, "Unsqueeze")
+def unsqueeze(ctx: OpContext) -> None:
+    """Insert 1s at ``axes`` (attribute before opset 13, input after).
+
+    https://onnx.ai/onnx/operators/onnx__Unsqueeze.html
+    """
+    dims = list(ctx.shape(0))
+    axes = axes_input_or_attr(ctx, 1)
+    if axes is None:
+        raise ModelError(f"{ctx.where()}: Unsqueeze needs axes")
+    rank = len(dims) + len(axes)
+    for a in sorted(normalize_axis(ctx, a, rank) for a in axes):
+        dims.insert(a, 1)
+    ctx.set_output(0, dims, ctx.elements(0))
+
+
+@register(ONNX, "Squeeze")
+def squeeze(ctx: OpContext) -> None:
+    """Drop the listed axes (each must be 1: a fact), or every dim that is 1.
+
+    https://onnx.ai/onnx/operators/onnx__Squeeze.html
+    """
+    dims = ctx.shape(0)
+    axes = axes_input_or_attr(ctx, 1)
+    if axes is None:
+        keep: list[Dim] = []
+        for d in dims:
+            if isinstance(d, int):
+                if d != 1:
+                    keep.append(d)
+            elif ctx.facts.prove_eq(d, 1):
+                continue
+            else:
+                ctx.guard(d, "!=", 1, "squeeze", "Squeeze without axes keeps a dim that may be 1")
+                keep.append(d)
+        ctx.set_output(0, keep, ctx.elements(0))
+        return
+    drop = {normalize_axis(ctx, a, len(dims)) for a in axes}
+    for a in sorted(drop):
+        ctx.eq(dims[a], 1, "squeezed axis", (ctx.dim_name(0, a), "1"))
+    ctx.set_output(0, [d for i, d in enumerate(dims) if i not in drop], ctx.elements(0))
+
+
+@register(ONNX, "Concat")
+def concat(ctx: OpContext) -> None:
+    """Sum along ``axis``; every other dim is equal across inputs (a fact).
+
+    https://onnx.ai/onnx/operators/onnx__Concat.html
+    """
+    shapes = [(i, ctx.shape(i)) for i in range(ctx.num_inputs) if ctx.has_input(i)]
+    rank = len(shapes[0][1])
+    axis = normalize_axis(ctx, ctx.attr("axis", 0), rank)
+    out = list(shapes[0][1])
+    total: Dim = 0
+    for i, s in shapes:
+        if len(s) != rank:
+            raise ModelError(f"{ctx.where()}: input #{i} has rank {len(s)}, expected {rank}")
+        total = add(total, s[axis])
+        for a in range(rank):
+            if a != axis:
+                ctx.eq(s[a], out[a], "concat non-axis dim", (ctx.dim_name(i, a), ctx.dim_name(shapes[0][0], a)))
+    out[axis] = total
+    ctx.set_output(0, out, _concat_elements(ctx, [i for i, _ in shapes], axis))
+
+
+def _concat_elements(ctx: OpContext, inputs: list[int], axis: int) -> tuple[Dim, ...] | None:
+    parts = [ctx.elements(i) for i in inputs]
+    if any(p is None for p in parts):
+        return None
+    if axis == 0 or all(len(p or ()) == 0 for p in parts):
+        return tuple(e for p in parts for e in (p or ()))  # row-major: axis 0 blocks follow each other
+    arrays = [element_array(ctx, i) for i in inputs]
+    if any(a is None for a in arrays):
+        return None
+    return flat(np.concatenate([a for a in arrays if a is not None], axis=axis))
+
+
+def slice_length(ctx: OpContext, n: Dim, start: Dim, end: Dim, step: int, axis: int) -> tuple[Dim, Dim]:
+    """``(length, normalized start)`` of ``[start:end:step]`` on a dim of size ``n``.
+
+    ONNX clamps start to ``[0, n]`` and end to ``[0, n]`` for a positive step, start to
+    ``[0, n-1]`` and end to ``[-1, n-1]`` for a negative one. Clamping that cannot be decided
+    is assumed (a guard: the slice is in bounds) rather than written as nested Min/Max.
+    """
+    if step == 0:
+        raise ModelError(f"{ctx.where()}: slice step on axis {axis} is 0")
+    if step > 0:
+        s = _clamp(ctx, n, start, (0, n), f"slice start on axis {axis}")
+        e = _clamp(ctx, n, end, (0, n), f"slice end on axis {axis}")
+        span = add(e, mul(s, -1))
+    else:
+        last = add(n, -1)
+        s = _clamp(ctx, n, start, (0, last), f"slice start on axis {axis}")
+        e = _clamp(ctx, n, end, (-1, last), f"slice end on axis {axis}")
+        span = add(s, mul(e, -1))
+    length = ceildiv(span, abs(step))
+    if not prove_nonneg(ctx, span):
+        length = max(length, 0) if isinstance(length, int) else smax(length, 0)
+    return simplest(ctx, length), s
+
+
+def _clamp(ctx: OpContext, n: Dim, v: Dim, bounds: tuple[Dim, Dim], what: str) -> Dim:
+    """A start or end index normalized (negative counts from ``n``) and clamped to ``bounds``."""
+    lo, hi = bounds
+    if isinstance(v, int):
+        if v >= BIG:
+            if v < 2**62 and not ctx.facts.prove_le(hi, v):  # int64 sizes never reach 2**62
+                ctx.guard(v, ">=", hi, "slice bounds", f"{what} {v} reaches the end of the axis")
+            return hi
+        if v <= -BIG:
+            if v > -(2**62) and not prove_nonneg(ctx, add(lo, mul(add(n, v), -1))):
+                ctx.guard(add(lo, -v), ">=", n, "slice bounds", f"{what} {v} reaches the start of the axis")
+            return lo
+        if v < 0:
+            v = add(n, v)
+    elif ctx.facts.prove_le(v, -1):
+        v = add(n, v)  # x[-k:] with a computed k >= 1
+    elif not prove_nonneg(ctx, v):
+        raise GiveUp(f"{what} '{v}' may be negative")
+    v = simplest(ctx, v)
+    if isinstance(v, int) and isinstance(lo, int) and isinstance(hi, int):
+        return min(max(v, lo), hi)
+    if not prove_nonneg(ctx, add(v, mul(lo, -1))):
+        ctx.guard(v, ">=", lo, "slice bounds", f"{what} is in bounds")
+    if not prove_nonneg(ctx, add(hi, mul(v, -1))):
+        ctx.guard(hi, ">=", v, "slice bounds", f"{what} is in bounds")
+    return v
+
+
+@register(ONNX, "Slice")
+def slice_op(ctx: OpContext) -> None:
+    """``data[starts:ends:steps]`` on ``axes`` (inputs since opset 10, attributes before).
+
+    https://onnx.ai/onnx/operators/onnx__Slice.html
+    """
+    dims = list(ctx.shape(0))
+    if ctx.op.version and ctx.op.version < 10 or "starts" in ctx.op.attrs:
+        starts: tuple[Dim, ...] = tuple(ctx.attr("starts"))
+        ends: tuple[Dim, ...] = tuple(ctx.attr("ends"))
+        axes = ctx.attr("axes", list(range(len(starts))))
+        steps: tuple[int, ...] = (1,) * len(starts)
+    else:
+        starts, ends = ctx.require_elements(1), ctx.require_elements(2)
+        axes = list(ctx.const_ints(3) or ()) if ctx.has_input(3) else list(range(len(starts)))
+        if ctx.has_input(3) and ctx.const_ints(3) is None:
+            raise GiveUp("slice axes are not constant")
+        steps_el = ctx.const_ints(4) if ctx.has_input(4) else (1,) * len(starts)
+        if steps_el is None:
+            raise GiveUp("slice steps are not constant")
+        steps = steps_el
+    src = element_array(ctx, 0) if ctx.elements(0) is not None else None
+    for a, s, e, k in zip(axes, starts, ends, steps, strict=True):
+        axis = normalize_axis(ctx, a, len(dims))
+        length, begin = slice_length(ctx, dims[axis], s, e, k, axis)
+        if src is not None and isinstance(begin, int) and isinstance(length, int):
+            src = np.take(src, np.array([begin + i * k for i in range(length)], dtype=np.int64), axis=axis)
+        else:
+            src = None
+        dims[axis] = length
+    ctx.set_output(0, dims, None if src is None else flat(src))
+
+
+@register(ONNX, "Split")
+def split(ctx: OpContext) -> None:
+    """Pieces along ``axis``: explicit sizes, ``num_outputs`` (opset 18), or equal parts.
+
+    https://onnx.ai/onnx/operators/onnx__Split.html
+    """
+    dims = ctx.shape(0)
+    axis = normalize_axis(ctx, ctx.attr("axis", 0), len(dims))
+    n = ctx.num_outputs
+    total = dims[axis]
+    sizes: tuple[Dim, ...]
+    if ctx.has_input(1):
+        sizes = ctx.require_elements(1)
+    elif ctx.attr("split") is not None:
+        sizes = tuple(ctx.attr("split"))
+    elif ctx.attr("num_outputs") is not None:
+        chunk = ceildiv(total, n)
+        last = ctx.canon(add(total, mul(chunk, -(n - 1))))
+        if not prove_nonneg(ctx, last):
+            ctx.guard(last, ">=", 0, "split", "the last of the num_outputs chunks has a size >= 0")
+        sizes = (chunk,) * (n - 1) + (last,)
+    else:
+        ctx.assume_divisible(total, n, "equal split")
+        part = exact_div(ctx.canon(total), n)
+        sizes = (part if part is not None else floordiv(total, n),) * n
+    if len(sizes) != n:
+        raise ModelError(f"{ctx.where()}: {len(sizes)} split sizes for {n} outputs")
+    if ctx.has_input(1) or ctx.attr("split") is not None:
+        ctx.eq(add(0, sum_dims(sizes)), total, "split sizes sum", ("the sum of split sizes", ctx.dim_name(0, axis)))
+    pieces = _split_elements(ctx, axis, sizes)
+    for i, size in enumerate(sizes):
+        out = list(dims)
+        out[axis] = ctx.canon(size)
+        ctx.set_output(i, out, None if pieces is None else pieces[i])
+
+
+def _split_elements(ctx: OpContext, axis: int, sizes: tuple[Dim, ...]) -> list[tuple[Dim, ...]] | None:
+    """The tracked elements of each piece, when the layout and the sizes are known."""
+    src = element_array(ctx, 0)
+    cuts = static(sizes)
+    if src is None or cuts is None or sum(cuts) != src.shape[axis] or min(cuts, default=0) < 0:
+        return None
+    bounds = np.cumsum(cuts)[:-1].tolist()
+    return [flat(part) for part in np.split(src, bounds, axis=axis)]
+
+
+def sum_dims(dims: tuple[Dim, ...]) -> Dim:
+    """The sum of ``dims``."""
+    total: Dim = 0
+    for d in dims:
+        total = add(total, d)
+    return total
+
+
+@register(ONNX, "Range")
+def range_op(ctx: OpContext) -> None:
+    """``max(ceil((limit - start)/delta), 0)`` elements.
+
+    https://onnx.ai/onnx/operators/onnx__Range.html
+    """
+    start, limit, delta = (ctx.require_elements(i) for i in range(3))
+    d = delta[0]
+    if not isinstance(d, int) or d == 0:
+        raise GiveUp("Range with a non-constant delta")
+    span = add(limit[0], mul(start[0], -1)) if d > 0 else add(start[0], mul(limit[0], -1))
+    n = ctx.canon(smax(ceildiv(span, abs(d)), 0))
+    elements = None
+    if isinstance(n, int) and n <= 64:
+        elements = tuple(ctx.canon(add(start[0], mul(d, i))) for i in range(n))
+    ctx.set_output(0, (n,), elements)

@@ -1,0 +1,1 @@
+"""The com.microsoft (onnxruntime contrib) rules."""

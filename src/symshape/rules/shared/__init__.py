@@ -1,0 +1,1 @@
+"""Helpers the rule families share: broadcasting, arithmetic, element tracking, subgraphs."""

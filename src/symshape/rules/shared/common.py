@@ -1,0 +1,262 @@
+"""Helpers shared by the rule families: broadcasting, axes, element arithmetic."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from symshape.context import GiveUp, OpContext
+from symshape.errors import ContradictionError, ModelError
+from symshape.expr import Dim, Expr, as_symbol, expand_mod, floordiv, mod, smax, smin
+from symshape.rules.shared.relations import prove_nonneg
+
+ElementArray = np.ndarray[Any, np.dtype[np.object_]]
+
+INT64_MAX = 2**63 - 1
+INT64_MIN = -(2**63)
+
+
+def normalize_axis(ctx: OpContext, axis: int, rank: int, *, extra: int = 0) -> int:
+    """``axis`` in ``[0, rank + extra)``; ModelError when out of range."""
+    bound = rank + extra
+    if not -bound <= axis < bound:
+        raise ModelError(f"{ctx.where()}: axis {axis} is out of range for rank {rank}")
+    return axis + bound if axis < 0 else axis
+
+
+def axes_input_or_attr(ctx: OpContext, index: int, name: str = "axes") -> list[int] | None:
+    """Axes from input ``index`` (opset >= 13 style) or attribute ``name``; None if absent."""
+    if ctx.has_input(index):
+        axes = ctx.const_ints(index)
+        if axes is None:
+            raise GiveUp(f"the {name} input is not a constant")
+        return list(axes)
+    value = ctx.attr(name)
+    return None if value is None else list(value)
+
+
+def broadcast_dim(ctx: OpContext, dims: Sequence[Dim], axis: int) -> Dim:
+    """The broadcast of ``dims`` on one axis (numpy rules), never merging silently.
+
+    A symbolic dim that may be 1 is not equated with the others: the result is a known constant
+    when one exists, and ``Max(...)`` (exact unless some dim is 0 while another is 1, which is
+    listed as a guard) when all are symbolic.
+    """
+    facts = ctx.facts
+    rest = [d for d in dims if not (isinstance(d, int) and d == 1)]
+    if not rest:
+        return 1
+    distinct: list[Dim] = []
+    for d in rest:
+        if not any(ctx.prove_eq(d, e) for e in distinct):
+            distinct.append(d)
+    if len(distinct) == 1:
+        return distinct[0]
+    consts = sorted({d for d in distinct if isinstance(d, int)})
+    if len(consts) > 1:
+        raise ContradictionError(
+            f"{ctx.where()}: cannot broadcast dims {consts[0]} and {consts[1]} on output axis {axis}"
+        )
+    symbolic = [d for d in distinct if isinstance(d, Expr)]
+    if consts:
+        c = consts[0]
+        for d in symbolic:  # valid broadcasting: d is 1 or c; d != 1 proven means d == c
+            if facts.prove_ge(d, 2) or (c == 0 and facts.prove_ge(d, 0) and facts.prove_le(d, 0)):
+                ctx.eq(d, c, "broadcast")
+            else:
+                ctx.imprecise()
+        return c
+    if all(facts.prove_ge(d, 2) for d in symbolic):
+        for d in symbolic[1:]:
+            ctx.eq(d, symbolic[0], "broadcast", None)
+        return symbolic[0]
+    result = smax(*symbolic)
+    if not all(facts.prove_ge(d, 1) for d in symbolic):
+        names = ", ".join(str(d) for d in symbolic)
+        a, b = sorted(symbolic[:2], key=lambda d: as_symbol(d) is None)  # 'total == past + seq' keeps past
+        plain = len(symbolic) == 2 and not any(f in str(d) for d in symbolic for f in ("Max(", "Min("))
+        hint = f"; if they are always equal, declare it: --assume '{a} == {b}'" if plain else ""
+        ctx.guard(
+            smin(*symbolic),
+            ">=",
+            1,
+            "broadcast",
+            f"Max of broadcast dims {names} is exact unless one is 0 and another 1{hint}",
+        )
+    else:
+        ctx.imprecise()
+    return result
+
+
+def broadcast_shapes(ctx: OpContext, shapes: Sequence[Sequence[Dim]]) -> tuple[Dim, ...]:
+    """Multidirectional (numpy) broadcasting of several shapes."""
+    rank = max((len(s) for s in shapes), default=0)
+    out: list[Dim] = []
+    for axis in range(rank):
+        dims = [s[len(s) - rank + axis] for s in shapes if len(s) - rank + axis >= 0]
+        out.append(broadcast_dim(ctx, dims, axis))
+    return tuple(out)
+
+
+def element_array(ctx: OpContext, i: int) -> ElementArray | None:
+    """The tracked elements of input ``i`` as an object array of its (static) shape, or None.
+
+    Tracked elements are stored flat in row-major order; they can only be laid out again when
+    every dim is a known integer.
+    """
+    els = ctx.elements(i)
+    shape = ctx.shape_or_none(i)
+    dims = None if shape is None else static(shape)
+    if els is None or dims is None or int(np.prod(dims, dtype=np.int64)) != len(els):
+        return None
+    return to_array(els).reshape(dims)
+
+
+def number_array(ctx: OpContext, i: int) -> ElementArray | None:
+    """Like `element_array`, falling back to the contents of a small float constant."""
+    arr = element_array(ctx, i)
+    if arr is not None:
+        return arr
+    floats = ctx.const_floats(i)
+    shape = ctx.shape_or_none(i)
+    dims = None if shape is None else static(shape)
+    if floats is None or dims is None or int(np.prod(dims, dtype=np.int64)) != len(floats):
+        return None
+    out = np.empty(len(floats), dtype=object)
+    for k, f in enumerate(floats):
+        out[k] = f
+    return out.reshape(dims)
+
+
+def exact_float_int(value: float) -> int | None:
+    """``value`` as an int when it is integral and exact in float32 (so a Cast truncates to it)."""
+    if not value.is_integer() or abs(value) >= 2**24:
+        return None
+    return int(value)
+
+
+def static(dims: Sequence[Dim]) -> tuple[int, ...] | None:
+    """``dims`` as ints when every one is a known integer, else None."""
+    out: list[int] = []
+    for d in dims:
+        if not isinstance(d, int):
+            return None
+        out.append(d)
+    return tuple(out)
+
+
+def to_array(values: Sequence[Dim]) -> ElementArray:
+    """A flat object array holding ``values`` (ints and expressions, never unpacked)."""
+    arr = np.empty(len(values), dtype=object)
+    for k, v in enumerate(values):
+        arr[k] = v
+    return arr
+
+
+def flat(arr: ElementArray | Dim) -> tuple[Dim, ...]:
+    """The elements of ``arr`` in row-major order (numpy hands back 0-d results as scalars)."""
+    if not isinstance(arr, np.ndarray):
+        return (arr,)
+    return tuple(arr.reshape(-1).tolist())
+
+
+def broadcast_elements(
+    ctx: OpContext, inputs: Sequence[int], fn: Callable[..., Dim | None], *, numbers: bool = False
+) -> tuple[Dim, ...] | None:
+    """Apply ``fn`` elementwise to the tracked elements of ``inputs`` with numpy broadcasting
+    of their (static) shapes; None if any input or any result is unknown. With ``numbers``,
+    small float constants take part too (``fn`` then sees Python floats)."""
+    columns = _vectors(ctx, inputs) if not numbers else None
+    if columns is None:
+        arrays: list[ElementArray] = []
+        for i in inputs:
+            arr = number_array(ctx, i) if numbers else element_array(ctx, i)
+            if arr is None:
+                return None
+            arrays.append(arr)
+        try:
+            columns = [flat(p) for p in np.broadcast_arrays(*arrays)]
+        except ValueError:
+            return None
+    out: list[Dim] = []
+    for values in zip(*columns, strict=True):
+        r = fn(*values)
+        if r is None:
+            return None
+        out.append(r)
+    return tuple(out)
+
+
+def _vectors(ctx: OpContext, inputs: Sequence[int]) -> list[tuple[Dim, ...]] | None:
+    """The fast path for shape arithmetic: scalars and 1-D vectors, broadcast without numpy.
+
+    None when some input is not tracked or has rank > 1 (numpy lays those out).
+    """
+    parts: list[tuple[Dim, ...]] = []
+    for i in inputs:
+        els, shape = ctx.elements(i), ctx.shape_or_none(i)
+        if els is None or shape is None or len(shape) > 1 or (shape and shape[0] != len(els)):
+            return None
+        parts.append(els)
+    n = max((len(p) for p in parts), default=0)
+    if any(len(p) not in (1, n) for p in parts):
+        return None
+    if any(len(p) == 1 for p in parts) and n == 0:
+        return None
+    return [p * n if len(p) == 1 and n != 1 else p for p in parts]
+
+
+def int_div(ctx: OpContext, a: Dim, b: Dim) -> Dim | None:
+    """ONNX integer Div (truncates toward zero) when it can be written exactly."""
+    if isinstance(a, int) and isinstance(b, int):
+        if b == 0:
+            return None
+        q = abs(a) // abs(b)
+        return q if (a >= 0) == (b > 0) else -q
+    facts = ctx.facts
+    a, b = expand_mod(a), expand_mod(b)  # h - Mod(h, 4) is 4*floor(h/4): provably >= 0, divides
+    if facts.prove_ge(a, 0) and facts.prove_ge(b, 1):
+        return floordiv(a, b)
+    if isinstance(b, int) and b > 0 and facts.prove_le(a, 0):
+        return -floordiv(-a, b)
+    return None
+
+
+def int_mod(ctx: OpContext, a: Dim, b: Dim) -> Dim | None:
+    """ONNX Mod: ``fmod=0`` takes the sign of the divisor (like Python); ``fmod=1`` the sign
+    of the dividend (C's fmod), the same when both are non-negative."""
+    if isinstance(b, int) and b == 0:
+        return None
+    if ctx.attr("fmod", 0) and not (prove_nonneg(ctx, a) and prove_nonneg(ctx, b)):
+        return None
+    if isinstance(b, int) or ctx.facts.prove_ge(b, 1):
+        return mod(a, b)
+    return None
+
+
+def minmax(is_max: bool) -> Callable[[Dim, Dim], Dim]:
+    """An elementwise Max or Min on dims."""
+    return (lambda a, b: smax(a, b)) if is_max else (lambda a, b: smin(a, b))
+
+
+def compare(ctx: OpContext, op: str, a: Dim, b: Dim) -> Dim | None:
+    """An ONNX comparison on dims: 1/0 when decidable, else None."""
+    facts = ctx.facts
+    diff = a - b if isinstance(a, Expr) else -(b - a) if isinstance(b, Expr) else a - b
+    if op == "Equal":
+        r = facts.prove_eq(a, b)
+        return None if r is None else int(r)
+    tests = {
+        "Less": (lambda: facts.prove_le(diff, -1), lambda: facts.prove_ge(diff, 0)),
+        "LessOrEqual": (lambda: facts.prove_le(diff, 0), lambda: facts.prove_ge(diff, 1)),
+        "Greater": (lambda: facts.prove_ge(diff, 1), lambda: facts.prove_le(diff, 0)),
+        "GreaterOrEqual": (lambda: facts.prove_ge(diff, 0), lambda: facts.prove_le(diff, -1)),
+    }
+    yes, no = tests[op]
+    if yes():
+        return 1
+    if no():
+        return 0
+    return None

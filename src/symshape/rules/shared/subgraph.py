@@ -1,0 +1,231 @@
+"""Running a subgraph (If branch, Loop or Scan body) inside the analysis of its parent op.
+
+A subgraph that may not run is analyzed on a scratch copy of the constraint graph (`fork_graph`),
+whose fresh symbols get names the main graph never uses. `run_subgraph` binds the subgraph's
+inputs, applies its ops' rules (outer-scope values stay visible, as the state is shared), reads
+its outputs, and removes its local values again. `candidates` turns a subgraph dim into
+main-graph expressions; `adopt_guards` copies the assumptions a subgraph made.
+`take_branch` runs a branch known to be taken on the main graph; `merge_branches` combines
+branches that may each run (one of them does): a dim is kept where all provably agree.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from symshape.constraints import ConstraintGraph, Guard, Origin
+from symshape.context import OpContext
+from symshape.errors import ContradictionError, ModelError
+from symshape.expr import Dim, Expr
+from symshape.facts import Bound
+from symshape.program import Program
+
+Tensor = tuple[tuple[Dim, ...], tuple[Dim, ...] | None]  # dims and tracked elements
+_SCRATCH_IDS = itertools.count()
+
+
+class _ScratchGraph(ConstraintGraph):
+    """A copy of a constraint graph for a subgraph that may not run; its fresh symbols get
+    names no main graph uses, so none can be mistaken for a main-graph symbol."""
+
+    def fresh(self, origin: Origin, *, kind: str = "derived", lo: Bound = 0, hi: Bound = None) -> Expr:
+        return self.add_symbol(f"_sub{next(_SCRATCH_IDS)}", kind, origin, lo=lo, hi=hi)
+
+
+def fork_graph(graph: ConstraintGraph) -> ConstraintGraph:
+    """An independent copy of ``graph`` whose fresh symbols cannot collide with the original's."""
+    new = graph.copy()
+    new.__class__ = _ScratchGraph
+    return new
+
+
+@dataclass
+class SubResult:
+    """What one run of a subgraph produced: raw output tensors, the graph it ran on, its guards."""
+
+    outputs: list[Tensor | None]
+    graph: ConstraintGraph
+    guards: list[Guard]
+    dead: str = ""  # why the subgraph cannot run under the main graph's facts, if it cannot
+
+    def same(self, a: Dim, b: Dim) -> bool:
+        """Whether ``a == b`` is proven while this subgraph runs."""
+        g = self.graph
+        return g.facts.prove_eq(g.canon(a), g.canon(b)) is True
+
+
+def run_subgraph(ctx: OpContext, sub: Program, tag: str, inputs: Sequence[Tensor], *, scratch: bool) -> SubResult:
+    """Apply the rules of ``sub`` with its inputs bound to ``inputs`` (outer values visible)."""
+    state, main = ctx.state, ctx.state.graph
+    graph = fork_graph(main) if scratch else main
+    memo_keys = set(state.fresh_memo)
+    guards_before = len(graph.guards)
+    if len(inputs) != len(sub.inputs):
+        raise ModelError(f"{ctx.where()}: subgraph '{tag}' takes {len(sub.inputs)} inputs, {len(inputs)} given")
+    local = list(sub.inputs) + [n for op in sub.ops for n in op.outputs if n]
+    state.graph = graph
+    try:
+        for name, (dims, els) in zip(sub.inputs, inputs, strict=True):
+            _put(state.shapes, state.elements, name, dims, els)
+        for value in sub.values.values():
+            if value.is_initializer and value.type is not None and value.type.dims is not None:
+                local.append(value.name)
+                dims = tuple(d if isinstance(d, int) else 0 for d in value.type.dims)
+                _put(state.shapes, state.elements, value.name, dims, value.const)
+        try:
+            for op in sub.ops:
+                state.run_op(sub, state, replace(op, name=f"{ctx.op.name}/{tag}/{op.name}"))
+        except ContradictionError as err:
+            if not scratch:
+                raise
+            return SubResult([None] * len(sub.outputs), graph, [], str(err))
+        outputs: list[Tensor | None] = []
+        for name in sub.outputs:
+            dims = state.shapes.get(name)
+            outputs.append(None if dims is None else (dims, state.elements.get(name)))
+    finally:
+        state.graph = main
+        # a scratch graph's symbols die with it; a data symbol keyed by a value local to this
+        # subgraph must not be shared with another subgraph that reuses the value's name
+        names = set(local)
+        for key in [k for k in state.fresh_memo if k not in memo_keys and (scratch or names.intersection(k))]:
+            del state.fresh_memo[key]
+        for name in local:
+            state.shapes.pop(name, None)
+            state.elements.pop(name, None)
+    return SubResult(outputs, graph, list(graph.guards[guards_before:]) if scratch else [])
+
+
+def _put(
+    shapes: dict[str, tuple[Dim, ...]],
+    elements: dict[str, tuple[Dim, ...]],
+    name: str,
+    dims: tuple[Dim, ...],
+    els: tuple[Dim, ...] | None,
+) -> None:
+    shapes[name] = dims
+    if els is None:
+        elements.pop(name, None)
+    else:
+        elements[name] = els
+
+
+def _allowed(ctx: OpContext, d: Dim, excluded: frozenset[str]) -> bool:
+    return isinstance(d, int) or all(ctx.in_scope(s) and s not in excluded for s in d.free)
+
+
+def candidates(ctx: OpContext, res: SubResult, raw: Dim, excluded: frozenset[str] = frozenset()) -> list[Dim]:
+    """Main-graph expressions equal to ``raw`` whenever the subgraph runs."""
+    out: list[Dim] = []
+    for d in (raw, res.graph.canon(raw)):
+        if _allowed(ctx, d, excluded):
+            c = ctx.canon(d)
+            if not any(c is e for e in out):
+                out.append(c)
+    return out
+
+
+def adopt_guards(ctx: OpContext, res: SubResult, excluded: frozenset[str] = frozenset()) -> bool:
+    """Copy the subgraph's guards to the main graph; False when one names a subgraph symbol."""
+    usable = [g for g in res.guards if _allowed(ctx, g.lhs, excluded) and _allowed(ctx, g.rhs, excluded)]
+    if len(usable) < len(res.guards):
+        return False
+    for g in usable:
+        ctx.graph.guard(g.lhs, g.rel, g.rhs, g.origin, g.reason)
+    if usable:
+        ctx.imprecise()
+    return True
+
+
+def declared_fallback(ctx: OpContext, i: int, reason: str) -> None:
+    """Output ``i`` from its declared type (fresh symbols for unknown dims) with a warning."""
+    if i < ctx.num_outputs and ctx.op.outputs[i]:
+        ctx.warn(f"output #{i}: {reason}")
+        ctx.declared_output(i, reason, kind="data")
+
+
+def subgraph_of(ctx: OpContext, name: str) -> Program:
+    """The subgraph attribute ``name`` of the op (ModelError when missing)."""
+    sub = ctx.op.subgraphs.get(name)
+    if sub is None:
+        raise ModelError(f"{ctx.where()}: the '{name}' subgraph attribute is missing")
+    return sub
+
+
+def take_branch(ctx: OpContext, sub: Program, tag: str) -> None:
+    """The op's outputs are those of ``sub``, which surely runs: its facts are the program's."""
+    res = run_subgraph(ctx, sub, tag, (), scratch=False)
+    for i, out in enumerate(res.outputs):
+        if out is None:
+            declared_fallback(ctx, i, f"the shape of {tag} output #{i} is unknown")
+        else:
+            ctx.set_output(i, [ctx.canon(d) for d in out[0]], out[1])
+
+
+def merge_branches(ctx: OpContext, results: Sequence[SubResult]) -> None:
+    """Outputs of an op running exactly one of several live branches (each ran on a scratch
+    graph): a dim all branches provably agree on, else a fresh ``data`` symbol within their
+    bounds; the branches' guards are adopted when a kept value rests on them."""
+    adopted = False
+    for i in range(ctx.num_outputs):
+        outs = [r.outputs[i] if i < len(r.outputs) else None for r in results]
+        ranks = {len(o[0]) for o in outs if o is not None}
+        if any(o is None for o in outs) or len(ranks) != 1:
+            declared_fallback(ctx, i, "the branches' output ranks differ or are unknown")
+            continue
+        tensors = [o for o in outs if o is not None]
+        dims = [
+            merge_dim(ctx, [(r, t[0][axis]) for r, t in zip(results, tensors, strict=True)], f"out{i}_d{axis}")
+            for axis in range(ranks.pop())
+        ]
+        els = merge_elements(ctx, [(r, t[1]) for r, t in zip(results, tensors, strict=True)])
+        adopted = adopted or els is not None or any(exact for _, exact in dims)
+        ctx.set_output(i, [d for d, _ in dims], els)
+    if adopted and not all(adopt_guards(ctx, r) for r in results):
+        for i in range(ctx.num_outputs):
+            declared_fallback(ctx, i, "a branch made an assumption about its own symbols")
+
+
+def merge_dim(ctx: OpContext, parts: Sequence[tuple[SubResult, Dim]], tag: str) -> tuple[Dim, bool]:
+    """A main-graph dim equal to each part's dim whenever its subgraph runs (True), else a
+    fresh ``data`` symbol bounded by the parts' bounds (False)."""
+    common = _common(ctx, parts)
+    if common is not None:
+        return common, True
+    cands = [candidates(ctx, r, d) for r, d in parts]
+    lo: Bound = 0
+    hi: Bound = None
+    if all(cands):
+        bounds = [ctx.facts.bounds(c[0]) for c in cands]
+        los = [b[0] for b in bounds if b[0] is not None]
+        his = [b[1] for b in bounds if b[1] is not None]
+        lo = max(0, min(los)) if len(los) == len(bounds) else 0
+        hi = max(his) if len(his) == len(bounds) else None
+    return ctx.fresh(tag, kind="data", lo=lo, hi=hi), False
+
+
+def merge_elements(ctx: OpContext, parts: Sequence[tuple[SubResult, tuple[Dim, ...] | None]]) -> tuple[Dim, ...] | None:
+    """Tracked elements all parts provably agree on, else None."""
+    vectors = [v for _, v in parts]
+    first = vectors[0]
+    if first is None or any(v is None or len(v) != len(first) for v in vectors):
+        return None
+    out: list[Dim] = []
+    for k in range(len(first)):
+        parts_k = [(r, v[k]) for r, v in parts if v is not None]
+        merged = _common(ctx, parts_k)
+        if merged is None:
+            return None
+        out.append(merged)
+    return tuple(out)
+
+
+def _common(ctx: OpContext, parts: Sequence[tuple[SubResult, Dim]]) -> Dim | None:
+    """A main-graph expression provably equal to every part's value, if one is found."""
+    cands = [candidates(ctx, r, d) for r, d in parts]
+    for x in cands[0]:
+        if all(any(ctx.prove_eq(x, y) is True for y in c) for c in cands[1:]):
+            return x
+    return None
