@@ -16,7 +16,7 @@ from onnx import TensorProto, helper
 
 from symshape.api import analyze_file, analyze_onnx
 from symshape.errors import ExpressionSyntaxError, ModelError, UserFactError
-from tests.onnx_builders import const, model
+from tests.oracle import const, make_model, tensor
 
 N = helper.make_node
 F = TensorProto.FLOAT
@@ -40,7 +40,7 @@ def assert_clean_error(proc: subprocess.CompletedProcess[str], message: str) -> 
 
 @pytest.fixture
 def small(tmp_path: Path) -> Path:
-    m = model([N("Reshape", ["x", "t"], ["y"])], {"x": ["batch", "seq", 8]}, ["y"], [const("t", [-1, 8])])
+    m = make_model([N("Reshape", ["x", "t"], ["y"])], [tensor("x", ["batch", "seq", 8])], ["y"], [const("t", [-1, 8])])
     path = tmp_path / "small.onnx"
     onnx.save(m, path)
     return path
@@ -88,13 +88,13 @@ def test_cli_prints_one_line_for_a_garbage_file(tmp_path: Path) -> None:
 
 
 def test_node_reading_an_undefined_value() -> None:
-    m = model([N("Relu", ["nope"], ["y"])], {"x": ["a"]}, ["y"])
+    m = make_model([N("Relu", ["nope"], ["y"])], [tensor("x", ["a"])], ["y"])
     with pytest.raises(ModelError, match=r"Relu \(node 'Relu_0'\): input 'nope' is used before any node produces it"):
         analyze_onnx(m)
 
 
 def test_nodes_out_of_order() -> None:
-    m = model([N("Relu", ["t"], ["y"]), N("Relu", ["x"], ["t"])], {"x": ["a"]}, ["y"])
+    m = make_model([N("Relu", ["t"], ["y"]), N("Relu", ["x"], ["t"])], [tensor("x", ["a"])], ["y"])
     with pytest.raises(ModelError, match="input 't' is used before any node produces it; the graph is not topolog"):
         analyze_onnx(m)
 
@@ -112,13 +112,13 @@ def test_undefined_value_inside_a_subgraph() -> None:
 
 
 def test_a_value_assigned_twice() -> None:
-    m = model([N("Relu", ["x"], ["y"]), N("Sigmoid", ["x"], ["y"])], {"x": ["a"]}, ["y"])
+    m = make_model([N("Relu", ["x"], ["y"]), N("Sigmoid", ["x"], ["y"])], [tensor("x", ["a"])], ["y"])
     with pytest.raises(ModelError, match="Sigmoid .*output 'y' is already assigned by node 'Relu_0'"):
         analyze_onnx(m)
 
 
 def test_a_node_overwriting_a_graph_input() -> None:
-    m = model([N("Relu", ["x"], ["x"])], {"x": ["a"]}, ["x"])
+    m = make_model([N("Relu", ["x"], ["x"])], [tensor("x", ["a"])], ["x"])
     with pytest.raises(ModelError, match="output 'x' is already assigned by a graph input or initializer"):
         analyze_onnx(m)
 
@@ -133,12 +133,12 @@ def test_duplicate_graph_inputs() -> None:
 
 def test_graph_output_that_nothing_produces() -> None:
     with pytest.raises(ModelError, match="graph output 'zz' .* is not a graph input, an initializer or the output"):
-        analyze_onnx(model([], {"x": ["a"]}, ["zz"]))
+        analyze_onnx(make_model([], [tensor("x", ["a"])], ["zz"]))
 
 
 def test_graphs_that_are_legal_but_odd() -> None:
     """No nodes, an output that is an input: not errors."""
-    result = analyze_onnx(model([], {"x": ["a", 2]}, ["x"]))
+    result = analyze_onnx(make_model([], [tensor("x", ["a", 2])], ["x"]))
     assert [str(d) for d in result.shape("x")] == ["a", "2"]
 
 
@@ -191,19 +191,19 @@ def test_node_that_does_not_fit_its_schema(node: onnx.NodeProto, message: str) -
 
 
 def test_einsum_output_label_missing_from_the_inputs() -> None:
-    m = model([N("Einsum", ["x"], ["y"], equation="ij->k")], {"x": ["a", 2]}, ["y"])
+    m = make_model([N("Einsum", ["x"], ["y"], equation="ij->k")], [tensor("x", ["a", 2])], ["y"])
     with pytest.raises(ModelError, match="equation 'ij->k': output label\\(s\\) k appear in no input term"):
         analyze_onnx(m)
 
 
 def test_einsum_term_count_differs_from_the_inputs() -> None:
-    m = model([N("Einsum", ["x"], ["y"], equation="ij,jk->ik")], {"x": ["a", 2]}, ["y"])
+    m = make_model([N("Einsum", ["x"], ["y"], equation="ij,jk->ik")], [tensor("x", ["a", 2])], ["y"])
     with pytest.raises(ModelError, match="equation 'ij,jk->ik' needs one term per input \\(1\\)"):
         analyze_onnx(m)
 
 
 def test_custom_domain_ops_are_not_schema_checked() -> None:
-    m = model([N("Foo", ["x"], ["y"], domain="my.dom", axis="anything")], {"x": ["a"]}, ["y"])
+    m = make_model([N("Foo", ["x"], ["y"], domain="my.dom", axis="anything")], [tensor("x", ["a"])], ["y"])
     m.opset_import.append(helper.make_opsetid("my.dom", 1))
     result = analyze_onnx(m)
     assert [w.op_type for w in result.warnings] == ["Foo"]
@@ -212,7 +212,7 @@ def test_custom_domain_ops_are_not_schema_checked() -> None:
 def test_old_opset_model_is_read_with_its_own_schemas() -> None:
     """Upsample-7 takes its scales as an attribute (a later opset's input form would be an error)."""
     node = N("Upsample", ["x"], ["y"], scales=[1.0, 1.0, 2.0, 2.0])
-    result = analyze_onnx(model([node], {"x": [1, 2, "h", "w"]}, ["y"], opset=7))
+    result = analyze_onnx(make_model([node], [tensor("x", [1, 2, "h", "w"])], ["y"], opset=7))
     assert [str(d) for d in result.shape("y")] == ["1", "2", "2*h", "2*w"]
 
 
@@ -220,7 +220,7 @@ def test_old_opset_model_is_read_with_its_own_schemas() -> None:
 
 
 def _reshape_with(init: onnx.TensorProto) -> onnx.ModelProto:
-    return model([N("Reshape", ["x", "s"], ["y"])], {"x": ["a", 2]}, ["y"], [init])
+    return make_model([N("Reshape", ["x", "s"], ["y"])], [tensor("x", ["a", 2])], ["y"], [init])
 
 
 def test_initializer_with_wrong_raw_data_size() -> None:
@@ -253,7 +253,7 @@ def test_initializer_without_data_is_allowed() -> None:
     """Weight-stripped models (dims only) are fine: contents are only read for small ints."""
     w = helper.make_tensor("w", F, [2, 3], [0.0] * 6)
     del w.float_data[:]
-    result = analyze_onnx(model([N("MatMul", ["x", "w"], ["y"])], {"x": ["a", 2]}, ["y"], [w]))
+    result = analyze_onnx(make_model([N("MatMul", ["x", "w"], ["y"])], [tensor("x", ["a", 2])], ["y"], [w]))
     assert [str(d) for d in result.shape("y")] == ["a", "3"]
 
 
@@ -261,7 +261,8 @@ def test_initializer_without_data_is_allowed() -> None:
 
 
 def test_odd_dim_params_become_symbols() -> None:
-    m = model([N("Add", ["x", "z"], ["y"])], {"x": ["batch size", "长度"], "z": ["batch size", 1]}, ["y"])
+    inputs = [tensor("x", ["batch size", "长度"]), tensor("z", ["batch size", 1])]
+    m = make_model([N("Add", ["x", "z"], ["y"])], inputs, ["y"])
     result = analyze_onnx(m)
     assert [str(d) for d in result.shape("y")] == ["batch_size", "长度"]
 
@@ -381,7 +382,7 @@ def test_cli_verify_needs_a_positive_sample_count(small: Path) -> None:
 def test_cli_last_resort_names_the_op_and_asks_for_a_report(tmp_path: Path) -> None:
     """A bug in a rule (simulated: a rule that divides by zero) is one line, not a traceback."""
     path = tmp_path / "boom.onnx"
-    m = model([N("Boom", ["x"], ["y"], domain="test.bug", name="kaboom")], {"x": ["a"]}, ["y"])
+    m = make_model([N("Boom", ["x"], ["y"], domain="test.bug", name="kaboom")], [tensor("x", ["a"])], ["y"])
     m.opset_import.append(helper.make_opsetid("test.bug", 1))
     onnx.save(m, path)
     script = (

@@ -21,6 +21,7 @@ BENCH = ROOT / "benchmarks"
 sys.path.insert(0, str(BENCH))
 
 import score  # noqa: E402
+
 from oracle import Observation, Sample  # noqa: E402
 
 

@@ -11,7 +11,7 @@ import onnx
 import pytest
 from onnx import helper
 
-from tests.onnx_builders import const, model
+from tests.oracle import const, make_model, tensor
 
 N = helper.make_node
 
@@ -22,9 +22,9 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def small_model(tmp_path: Path) -> Path:
-    m = model(
+    m = make_model(
         [N("Reshape", ["x", "t"], ["y"]), N("Add", ["y", "z"], ["out"])],
-        {"x": ["batch", "seq", 8], "z": ["n", 8]},
+        [tensor("x", ["batch", "seq", 8]), tensor("z", ["n", 8])],
         ["out"],
         [const("t", [-1, 8])],
     )

@@ -16,7 +16,7 @@ from onnx import helper as h
 from symshape.api import analyze_onnx
 from symshape.expr import Dim, floordiv, sym
 from symshape.parse import parse_dim
-from tests.ort_oracle import assert_exact, check, make_model
+from tests.oracle import OPSET, array, assert_exact, check, make_model, tensor
 
 F = T.FLOAT
 
@@ -53,9 +53,11 @@ class Graph:
         items = [self.op("Unsqueeze", p, zero) if p.startswith(("gather", "div", "mod", "sub")) else p for p in parts]
         return self.op("Concat", *items, axis=0)
 
-    def model(self, inputs: list, opset: int = 18):
-        return make_model(self.nodes, inputs, outputs=[self.nodes[-1].output[0]], initializers=self.inits,
-                          opset=opset)
+    def model(self, inputs: list, opset: int = OPSET):
+        """A model over ``(name, elem type, dims)`` inputs whose output is the last op's."""
+        ins = [tensor(n, d, t) for n, t, d in inputs]
+        inits = [array(k, v) for k, v in self.inits.items()]
+        return make_model(self.nodes, ins, [self.nodes[-1].output[0]], inits, opset)
 
 
 def expr(text: str) -> Dim:

@@ -12,7 +12,7 @@ from onnx import TensorProto, helper
 
 from symshape.api import analyze_onnx
 from symshape.expr import as_symbol
-from tests._ort_helpers import check_model, make_model, rand, tensor
+from tests.oracle import check_model, make_model, rand, tensor
 
 F, I64, B = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
 

@@ -20,7 +20,8 @@ from symshape.expr import evaluate
 from symshape.parse import parse_dim
 from symshape.result import Analysis
 from symshape.verify import Report, check, make_feeds, run_values
-from tests.onnx_builders import const, model
+from tests.oracle import assert_sound, const, make_model, tensor
+from tests.oracle import check as check_runtime
 
 pytest.importorskip("onnxruntime")
 BIG = 2**63 - 1
@@ -29,7 +30,8 @@ BIG = 2**63 - 1
 def verified(
     tmp_path: Path, m: onnx.ModelProto, envs: Sequence[Mapping[str, int]], facts: Sequence[str] = ()
 ) -> tuple[Analysis, Report]:
-    """Analyze ``m`` and check it against onnxruntime at each assignment."""
+    """Analyze ``m`` and check it against onnxruntime at each assignment, with both the product's
+    verifier (``symshape.verify``) and the tests' own oracle."""
     path = tmp_path / "m.onnx"
     onnx.save(m, path)
     analysis = analyze_onnx(path, facts=facts)
@@ -39,6 +41,7 @@ def verified(
         report = report.merge(check(analysis, {k: tuple(v.shape) for k, v in values.items()}, env, values))
     assert report.wrong == [] and report.wrong_elements == [], report.summary()
     assert report.excused == [] and report.missing == []
+    assert_sound(check_runtime(m, envs, analysis=analysis))
     return analysis, report
 
 
@@ -64,7 +67,7 @@ def test_pad_amounts_through_reshape_reverse_transpose(tmp_path: Path) -> None:
     ]
     inits = [const("three", 3), const("four", 4), const("zero1", [0]), const("zeros6", [0] * 6),
              const("m1_2", [-1, 2]), const("m1", [-1]), const("minbig", [-BIG])]
-    m = model(nodes, {"x": ["n", 3, "h", "w"]}, ["y"], inits)
+    m = make_model(nodes, [tensor("x", ["n", 3, "h", "w"])], ["y"], inits)
     analysis, report = verified(tmp_path, m, [{"n": 2, "h": 5, "w": 7}, {"n": 3, "h": 6, "w": 8}])
     els = [str(e) for e in analysis.elements("pads") or ()]
     assert els == ["0", "0", "0", "0", "0", "0", "0", "-Mod(w, 4) + 4"]
@@ -80,7 +83,7 @@ def test_elementwise_elements_broadcast_by_shape(tmp_path: Path) -> None:
              helper.make_node("Reshape", ["x", "d4"], ["y"])]
     cond = helper.make_tensor("cond", TensorProto.BOOL, [2, 1], [True, False])
     inits = [a, b, cond, helper.make_tensor("d4", TensorProto.INT64, [2], [-1, 1])]
-    analysis, _ = verified(tmp_path, model(nodes, {"x": ["n"]}, ["y"], inits), [{"n": 3}])
+    analysis, _ = verified(tmp_path, make_model(nodes, [tensor("x", ["n"])], ["y"], inits), [{"n": 3}])
     expected_c = (np.array([[1], [2]]) + np.array([[10, 20]])).reshape(-1).tolist()
     expected_d = np.where(np.array([[True], [False]]), np.array(expected_c).reshape(2, 2),
                           np.array([[10, 20]])).reshape(-1).tolist()
@@ -93,7 +96,7 @@ def test_cast_to_bool_and_back_is_zero_or_one(tmp_path: Path) -> None:
              helper.make_node("Cast", ["s"], ["b"], to=TensorProto.BOOL),
              helper.make_node("Cast", ["b"], ["i"], to=TensorProto.INT64),
              helper.make_node("Not", ["b"], ["nb"])]
-    m = model(nodes, {"x": [0, 3, 5]}, ["i", "nb"])
+    m = make_model(nodes, [tensor("x", [0, 3, 5])], ["i", "nb"])
     analysis, report = verified(tmp_path, m, [{}])
     assert analysis.elements("i") == (0, 1, 1)
     assert analysis.elements("nb") == (1, 0, 0)
@@ -110,7 +113,7 @@ def test_slice_negative_steps_and_clamping(tmp_path: Path) -> None:
              helper.make_node("Reshape", ["x", "srev"], ["y"])]
     inits = [const("m1", [-1]), const("minbig", [-BIG]), const("one", [1]), const("ten", [10]),
              const("zero", [0]), const("m2", [-2])]
-    m = model(nodes, {"x": [5, "n"]}, ["rev", "odd", "y"], inits)
+    m = make_model(nodes, [tensor("x", [5, "n"])], ["rev", "odd", "y"], inits)
     analysis, _ = verified(tmp_path, m, [{"n": 3}, {"n": 8}, {"n": 1}])
     assert dims(analysis, "rev") == ["5", "n"]
     assert dims(analysis, "odd") == ["3", "n"]  # rows 4, 2, 0
@@ -123,7 +126,7 @@ def test_slice_with_a_computed_negative_start(tmp_path: Path) -> None:
     nodes = [helper.make_node("Shape", ["z"], ["zs"]),
              helper.make_node("Neg", ["zs"], ["start"]),
              helper.make_node("Slice", ["x", "start", "big", "one", "one"], ["y"])]
-    m = model(nodes, {"x": [2, "n"], "z": ["k"]}, ["y"], [const("big", [BIG]), const("one", [1])])
+    m = make_model(nodes, [tensor("x", [2, "n"]), tensor("z", ["k"])], ["y"], [const("big", [BIG]), const("one", [1])])
     analysis, _ = verified(tmp_path, m, [{"n": 7, "k": 3}, {"n": 5, "k": 5}], facts=["k >= 1"])
     assert dims(analysis, "y") == ["2", "k"]
     [(cond, _, _)] = analysis.guards()
@@ -138,7 +141,7 @@ def test_split_keeps_the_pieces_of_a_shape_tensor(tmp_path: Path) -> None:
              helper.make_node("Split", ["s", "sizes"], ["head", "tail"], axis=0),
              helper.make_node("Concat", ["tail", "head"], ["swapped"], axis=0),
              helper.make_node("Reshape", ["x", "swapped"], ["y"])]
-    m = model(nodes, {"x": ["a", "b", "c"]}, ["y"], [const("sizes", [1, 2])])
+    m = make_model(nodes, [tensor("x", ["a", "b", "c"])], ["y"], [const("sizes", [1, 2])])
     analysis, _ = verified(tmp_path, m, [{"a": 2, "b": 3, "c": 5}])
     assert [str(e) for e in analysis.elements("tail") or ()] == ["b", "c"]
     assert dims(analysis, "y") == ["b", "c", "a"]
@@ -147,7 +150,7 @@ def test_split_keeps_the_pieces_of_a_shape_tensor(tmp_path: Path) -> None:
 def test_einsum_label_of_size_one_broadcasts(tmp_path: Path) -> None:
     """onnxruntime broadcasts a labelled dim of 1: no equality may be derived from it."""
     nodes = [helper.make_node("Einsum", ["a", "b"], ["c"], equation="bij,bjk->bik")]
-    m = model(nodes, {"a": [1, "i", "j"], "b": ["n", "j", "k"]}, ["c"])
+    m = make_model(nodes, [tensor("a", [1, "i", "j"]), tensor("b", ["n", "j", "k"])], ["c"])
     analysis, _ = verified(tmp_path, m, [{"i": 2, "j": 3, "k": 4, "n": 5}, {"i": 2, "j": 3, "k": 4, "n": 1}])
     assert dims(analysis, "c") == ["n", "i", "k"]
 
@@ -156,7 +159,7 @@ def test_gemm_bias_broadcasts_one_way(tmp_path: Path) -> None:
     nodes = [helper.make_node("Gemm", ["a", "w", "bias"], ["y"], transB=1)]
     inits = [helper.make_tensor("w", TensorProto.FLOAT, [4, 3], [0.0] * 12),
              helper.make_tensor("bias", TensorProto.FLOAT, [1, 4], [0.0] * 4)]
-    analysis, _ = verified(tmp_path, model(nodes, {"a": ["m", 3]}, ["y"], inits), [{"m": 5}, {"m": 1}])
+    analysis, _ = verified(tmp_path, make_model(nodes, [tensor("a", ["m", 3])], ["y"], inits), [{"m": 5}, {"m": 1}])
     assert dims(analysis, "y") == ["m", "4"]
     assert analysis.guards() == []
 
@@ -166,7 +169,7 @@ def test_reshape_with_a_computed_target_that_may_be_zero_is_guarded(tmp_path: Pa
     nodes = [helper.make_node("Shape", ["z"], ["k"]),
              helper.make_node("Concat", ["k", "m1"], ["target"], axis=0),
              helper.make_node("Reshape", ["x", "target"], ["y"])]
-    m = model(nodes, {"x": ["a", 6], "z": ["k"]}, ["y"], [const("m1", [-1])])
+    m = make_model(nodes, [tensor("x", ["a", 6]), tensor("z", ["k"])], ["y"], [const("m1", [-1])])
     path = tmp_path / "m.onnx"
     onnx.save(m, path)
     analysis = analyze_onnx(path)
@@ -191,7 +194,8 @@ def test_float_power_of_constants_gives_an_exact_grid_side(tmp_path: Path) -> No
              helper.make_node("Reshape", ["pos", "target"], ["grid"]),
              helper.make_node("Add", ["grid", "x"], ["y"])]
     pos = helper.make_tensor("pos", f, [1, 16, 8], [0.0] * 128)
-    m = model(nodes, {"x": ["b", 4, 4, 8]}, ["y"], [pos, const("zero", [0]), const("one", [1]), const("m1", [-1])])
+    inits = [pos, const("zero", [0]), const("one", [1]), const("m1", [-1])]
+    m = make_model(nodes, [tensor("x", ["b", 4, 4, 8])], ["y"], inits)
     analysis, _ = verified(tmp_path, m, [{"b": 3}, {"b": 1}])
     assert dims(analysis, "grid") == ["1", "4", "4", "8"]
     assert analysis.dim_kinds()["fresh"] == 0

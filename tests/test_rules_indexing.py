@@ -8,7 +8,7 @@ from onnx import TensorProto, helper
 
 from symshape.api import analyze_onnx
 from symshape.errors import ContradictionError, ModelError
-from tests._ort_helpers import check_model, make_model, rand, tensor
+from tests.oracle import check_model, make_model, rand, tensor
 
 F, I64, I32 = TensorProto.FLOAT, TensorProto.INT64, TensorProto.INT32
 

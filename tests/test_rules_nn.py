@@ -2,7 +2,7 @@
 
 Every case is one small model run at several concrete sizes (odd sizes, and 1 where the op
 allows it); each symbolic dim must evaluate to the observed size and be expressed in the input
-symbols (see `tests/ort_oracle.py`). Facts, guards and errors have their own tests below.
+symbols (see `tests/oracle.py`). Facts, guards and errors have their own tests below.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from symshape.errors import ContradictionError, ModelError
 from symshape.expr import Dim, ceildiv, evaluate, floordiv, mod, sym
 from symshape.rules.onnx.conv import fdiv
 from symshape.rules.onnx.resize_pad import tidy_mod
-from tests.ort_oracle import assert_exact, check, make_model
+from tests.oracle import OPSET, array, assert_exact, check, check_value, make_model, tensor
 
 F = T.FLOAT
 NCHW = ("x", F, ["N", "C", "H", "W"])
@@ -47,7 +47,14 @@ class Case:
     envs: list[dict[str, int]]
     inputs: list = field(default_factory=lambda: [NCHW])
     inits: dict = field(default_factory=dict)
-    opset: int = 18
+    opset: int = OPSET
+
+
+def build(nodes: list, inputs: list, inits: dict | None = None, opset: int = OPSET):
+    """A model from ``(name, elem type, dims)`` inputs and ``name -> array`` initializers."""
+    return make_model(
+        nodes, [tensor(n, d, t) for n, t, d in inputs], None, [array(k, v) for k, v in (inits or {}).items()], opset
+    )
 
 
 def env(**kw: int) -> dict[str, int]:
@@ -232,7 +239,7 @@ SPACE = [
 
 
 def _run_case(case: Case) -> None:
-    m = make_model(case.nodes, case.inputs, initializers=case.inits, opset=case.opset)
+    m = build(case.nodes, case.inputs, case.inits, case.opset)
     feed = _rois if case.name.startswith(("roi", "max_roi")) else None
     report = check(m, case.envs, feed=feed)
     assert_exact(report)
@@ -255,8 +262,8 @@ def test_resize_pad_space_match_onnxruntime(case: Case) -> None:
 
 
 # ------------------------------------------------------------ facts, guards, errors
-def _analyze(nodes: list, inputs: list, inits: dict | None = None, opset: int = 18):
-    return analyze_onnx(make_model(nodes, inputs, initializers=inits or {}, opset=opset))
+def _analyze(nodes: list, inputs: list, inits: dict | None = None, opset: int = OPSET):
+    return analyze_onnx(build(nodes, inputs, inits, opset))
 
 
 def test_conv_window_fit_is_a_fact_on_the_input_symbol() -> None:
@@ -406,11 +413,9 @@ def test_fdiv_folds_nested_floors() -> None:
 
 
 def test_the_oracle_reports_a_wrong_dim() -> None:
-    from tests.ort_oracle import _check_value
-
-    report = check(make_model([node("Relu", ["x"])], [NCHW]), [env(N=1, C=2, H=3, W=4)])
+    report = check(build([node("Relu", ["x"])], [NCHW]), [env(N=1, C=2, H=3, W=4)])
     assert_exact(report)
-    _check_value(report, "y", np.zeros((1, 2, 3, 5), np.float32), env(N=1, C=2, H=3, W=4))
+    check_value(report, "y", np.zeros((1, 2, 3, 5), np.float32), env(N=1, C=2, H=3, W=4))
     assert report.mismatches == ["{'N': 1, 'C': 2, 'H': 3, 'W': 4}: 'y' dim 3 = 'W' = 4, observed 5"]
     with pytest.raises(AssertionError, match="observed 5"):
         assert_exact(report)

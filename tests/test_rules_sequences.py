@@ -1,7 +1,7 @@
 """Sequence ops against onnxruntime: SplitToSequence / ConcatFromSequence round trips, lengths
 feeding Range and ConstantOfShape, SequenceAt at negative and unknown positions, insert and erase.
 
-Each model is run at several sizes (1 included) by `tests._ort_helpers.check_model`, which
+Each model is run at several sizes (1 included) by `tests.oracle.check_model`, which
 compares every tensor dim and tracked element the analysis claims with what onnxruntime computes.
 Sequence values themselves are not tensors: the analysis gives them no shape.
 """
@@ -19,7 +19,7 @@ from symshape.api import analyze_onnx
 from symshape.errors import ModelError
 from symshape.onnx.reader import elem_types
 from symshape.result import Analysis
-from tests._ort_helpers import check_model, make_model, rand, tensor
+from tests.oracle import check_model, make_model, rand, tensor
 
 F, I64 = TensorProto.FLOAT, TensorProto.INT64  # element types of inputs and outputs
 OPSET = 17
