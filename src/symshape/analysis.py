@@ -13,6 +13,7 @@ import gc
 from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 
+from symshape.causes import Cause
 from symshape.constraints import ConstraintGraph, Origin
 from symshape.context import GiveUp, OpContext, State
 from symshape.errors import ModelError, SymshapeError
@@ -120,7 +121,9 @@ def _analyze(
         state.warnings = []
         graph.clear_guards()  # the walk owns guard lifetime
     graph.recheck()  # facts set directly by rules may close or cancel residual equations
-    return Analysis(program, graph, state.shapes, state.elements, state.unresolved, state.warnings, source)
+    return Analysis(
+        program, graph, state.shapes, state.elements, state.unresolved, state.warnings, source, state.causes.symbols
+    )
 
 
 def _constants(program: Program, state: State) -> None:
@@ -154,14 +157,16 @@ def _walk(program: Program, state: State, progress: ProgressFn | None) -> None:
 def run_op(program: Program, state: State, op: Op) -> None:
     """Apply the rule of ``op``; without one, fall back to declared types and fresh symbols."""
     ctx = OpContext(state, program, op)
+    state.causes.ran(op)
     rule = lookup(op.dialect, op.op_type, op.version)
     if rule is None:
-        _fallback(ctx, f"no rule for {ctx.where().split(' (')[0]}")
+        reason = f"no rule for {ctx.where().split(' (')[0]}"
+        _fallback(ctx, reason, ctx.new_cause(reason))
         return
     try:
         rule(ctx)
     except GiveUp as stop:
-        _fallback(ctx, stop.reason)
+        _fallback(ctx, stop.reason, ctx.cause_of(stop))
     except SymshapeError:
         raise
     except Exception as err:  # a bug in a rule: name the op for the report, keep the traceback
@@ -173,8 +178,12 @@ def run_op(program: Program, state: State, op: Op) -> None:
 INTERNAL_NOTE = "symshape: while analyzing "
 
 
-def _fallback(ctx: OpContext, reason: str) -> None:
-    """Declared output types with fresh symbols for their unknown dims; else unresolved."""
+def _fallback(ctx: OpContext, reason: str, cause: Cause) -> None:
+    """Declared output types with fresh symbols for their unknown dims; else unresolved.
+
+    ``cause`` is the root cause the outputs' unknown dims point to: this op, or the earlier op
+    that left the input it needed unknown.
+    """
     ctx.warn(reason)
     for i in range(ctx.num_outputs):
-        ctx.declared_output(i, reason)
+        ctx.declared_output(i, reason, cause=cause)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import tempfile
@@ -38,6 +37,17 @@ def fact_options(fn: click.decorators.FC) -> click.decorators.FC:
     return fn
 
 
+def check_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``value`` when it names an output format of `symshape.outputs`, else a usage error listing
+    them (checked when used, so ``--help`` stays fast)."""
+    from symshape.outputs import format_names
+
+    names = format_names()
+    if value not in names:
+        raise click.BadParameter(f"'{value}' is not an output format; choose one of: {', '.join(names)}")
+    return value
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="symshape")
 def main() -> None:
@@ -53,12 +63,21 @@ def main() -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the symshape.analysis/1 JSON here ('-' for stdout).",
 )
+@click.option(
+    "--format",
+    "fmt",
+    default="summary",
+    callback=check_format,
+    show_default=True,
+    help="What to print: an output format of symshape.outputs (summary, json, ...).",
+)
 @click.option("--all-values", is_flag=True, help="List every value's dims in the summary.")
 @fact_options
 def analyze(
     model: Path | None,
     example: bool,
     json_out: Path | None,
+    fmt: str,
     all_values: bool,
     assume: tuple[str, ...],
     dim: tuple[str, ...],
@@ -66,22 +85,22 @@ def analyze(
 ) -> None:
     """Infer every dim of MODEL (.onnx or .mlir) in terms of the input symbols."""
     from symshape.api import analyze_file, example_path
-    from symshape.report import print_summary, progress_bar
+    from symshape.outputs import OutputOptions, render, writer
+    from symshape.outputs.progress import progress_bar
 
     if example:
         model = example_path()
     if model is None:
         raise click.UsageError("give a MODEL path or --example")
+    to_stdout = json_out is not None and str(json_out) == "-"
+    if to_stdout and fmt not in ("summary", "json"):
+        raise click.UsageError(f"--json - and --format {fmt} both write to standard output; choose one")
     with progress_bar() as progress:
         result = analyze_file(model, facts=collect_facts(assume, dim, likely), progress=progress)
-    if json_out is not None:
-        text = json.dumps(result.to_json(), indent=1) + "\n"
-        if str(json_out) == "-":
-            sys.stdout.write(text)
-            return
+    if json_out is not None and not to_stdout:
         guard_input(json_out, model)
-        write_output(json_out, text)
-    print_summary(result, all_values=all_values)
+        write_output(json_out, render(result, "json"))
+    writer("json" if to_stdout else fmt)(result, sys.stdout, OutputOptions(all_values=all_values))
 
 
 def guard_input(out: Path, *inputs: Path) -> None:
@@ -113,7 +132,7 @@ def write_output(out: Path, text: str) -> None:
 def annotate(model: Path, out: Path, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> None:
     """Write MODEL with every value's shape as value_info (ints or sympy-syntax dim_params)."""
     from symshape.onnx.annotate import annotate_file
-    from symshape.report import progress_bar
+    from symshape.outputs.progress import progress_bar
 
     guard_input(out, model)
     with progress_bar() as progress:

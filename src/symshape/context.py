@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
+from symshape.causes import Cause, CauseLog, ValueView, earlier_cause
 from symshape.constraints import ConstraintGraph, Origin
 from symshape.errors import ModelError
 from symshape.expr import Dim, Expr, product
@@ -26,11 +27,17 @@ T = TypeVar("T")
 
 
 class GiveUp(Exception):  # noqa: N818 - control flow, never user-facing
-    """Raised by a rule through the context when an input it needs is unknown."""
+    """Raised by a rule through the context when an input it needs is unknown.
 
-    def __init__(self, reason: str) -> None:
+    ``unknown_input`` names the input it needed (so the unknown dims point to that input's own
+    cause, not to this op); ``fact`` is a user fact that would let the rule go on.
+    """
+
+    def __init__(self, reason: str, *, unknown_input: int | None = None, fact: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.unknown_input = unknown_input
+        self.fact = fact
 
 
 def _no_runner(program: Program, state: State, op: Op) -> None:
@@ -42,7 +49,8 @@ class State:
     """What the walk knows about values: raw shapes and tracked integer elements.
 
     ``tables`` holds per-walk side tables that a rule family owns (sequence values, say), each
-    under the family's own key, so the walker needs no field for them.
+    under the family's own key, so the walker needs no field for them. ``causes`` records why
+    each fresh symbol was needed (`symshape.causes`).
     """
 
     graph: ConstraintGraph
@@ -54,6 +62,7 @@ class State:
     warnings: list[Warning_] = field(default_factory=list[Warning_])
     fresh_memo: dict[tuple[str, ...], Expr] = field(default_factory=dict[tuple[str, ...], Expr])
     watched: dict[str, SymbolFacts] = field(default_factory=dict[str, SymbolFacts])
+    causes: CauseLog = field(default_factory=CauseLog)
     run_op: Callable[[Program, State, Op], None] = _no_runner
 
     def watch(self, dims: Iterable[Dim]) -> None:
@@ -105,7 +114,8 @@ class OpContext:
         """Canonical dims of input ``i``; gives up on the op when unknown."""
         dims = self.shape_or_none(i)
         if dims is None:
-            raise GiveUp(f"the shape of input #{i} ('{self.op.inputs[i] if self.has_input(i) else ''}') is unknown")
+            name = self.op.inputs[i] if self.has_input(i) else ""
+            raise GiveUp(f"the shape of input #{i} ('{name}') is unknown", unknown_input=i)
         return dims
 
     def elements(self, i: int) -> tuple[Dim, ...] | None:
@@ -124,7 +134,7 @@ class OpContext:
         """Tracked elements of input ``i``; gives up on the op when they are unknown."""
         els = self.elements(i)
         if els is None:
-            raise GiveUp(f"the values of input #{i} are not known statically")
+            raise GiveUp(f"the values of input #{i} are not known statically", unknown_input=i)
         return els
 
     def const_ints(self, i: int) -> tuple[int, ...] | None:
@@ -190,25 +200,31 @@ class OpContext:
         v = self.program.values.get(self.op.outputs[i])
         return v.type.dtype if v is not None and v.type is not None else None
 
-    def declared_output(self, i: int, reason: str, *, kind: str = "derived") -> None:
-        """Output ``i`` from its declared type: fresh symbols (listed as unresolved) for unknown dims."""
+    def declared_output(self, i: int, reason: str, *, kind: str = "derived", cause: Cause | None = None) -> None:
+        """Output ``i`` from its declared type: fresh symbols (listed as unresolved) for unknown dims.
+
+        ``cause`` is why (default: this op, for ``reason``); the output's unknown dims and any
+        later op that needs them point to it.
+        """
         out = self.op.outputs[i] if i < self.num_outputs else ""
         if not out:
             return
         state = self.state
+        cause = cause or self.new_cause(reason)
+        state.causes.values[out] = cause
         value = self.program.values.get(out)
         declared = value.type.dims if value is not None and value.type is not None else None
         if declared is None:
             state.shapes.pop(out, None)
-            state.unresolved.append(Unresolved(out, -1, f"{self.where()}: {reason}"))
+            state.unresolved.append(Unresolved(out, -1, f"{self.where()}: {reason}", cause))
             return
         dims: list[Dim] = []
         for axis, d in enumerate(declared):
             if isinstance(d, int) and d >= 0:
                 dims.append(d)
             else:
-                dims.append(self.fresh(f"out{i}_d{axis}", kind=kind))
-                state.unresolved.append(Unresolved(out, axis, f"{self.where()}: {reason}"))
+                dims.append(self.fresh(f"out{i}_d{axis}", kind=kind, cause=cause))
+                state.unresolved.append(Unresolved(out, axis, f"{self.where()}: {reason}", cause))
         self.set_output(i, dims)
 
     # ------------------------------------------------------------ running
@@ -289,19 +305,61 @@ class OpContext:
         self.imprecise()
         self.graph.guard(lhs, rel, rhs, self.origin(rule), reason)
 
-    def fresh(self, tag: str, *, kind: str = "derived", lo: int | None = 0, hi: int | None = None) -> Expr:
+    def fresh(
+        self,
+        tag: str,
+        *,
+        kind: str = "derived",
+        lo: int | None = 0,
+        hi: int | None = None,
+        cause: Cause | None = None,
+    ) -> Expr:
         """A symbol for something the rules cannot express, stable across walks."""
-        return self.memo_fresh((self.op.name, self.op.op_type, tag), tag, kind=kind, lo=lo, hi=hi)
+        return self.memo_fresh((self.op.name, self.op.op_type, tag), tag, kind=kind, lo=lo, hi=hi, cause=cause)
 
     def memo_fresh(
-        self, key: tuple[str, ...], rule: str, *, kind: str = "derived", lo: int | None = 0, hi: int | None = None
+        self,
+        key: tuple[str, ...],
+        rule: str,
+        *,
+        kind: str = "derived",
+        lo: int | None = 0,
+        hi: int | None = None,
+        cause: Cause | None = None,
     ) -> Expr:
-        """The fresh symbol memoized under ``key`` (shared by every op that uses the same key)."""
+        """The fresh symbol memoized under ``key`` (shared by every op that uses the same key).
+
+        A ``derived`` symbol (no formula, unlike a data-dependent size) records its root cause:
+        ``cause``, else the earlier cause of this op's unknown inputs, else this op.
+        """
         s = self.state.fresh_memo.get(key)
         if s is None:
             s = self.graph.fresh(self.origin(rule), kind=kind, lo=lo, hi=hi)
             self.state.fresh_memo[key] = s
+        if kind == "derived":
+            found = cause or self.earlier_cause() or self.new_cause(f"no formula for its {rule}")
+            for name in s.free:
+                self.state.causes.symbols[name] = found
         return s
+
+    # -------------------------------------------------------------- causes
+    def new_cause(self, reason: str, fact: str | None = None) -> Cause:
+        """A root cause at this op."""
+        return Cause(self.op.op_type, self.op.name, reason, fact)
+
+    def cause_of(self, stop: GiveUp) -> Cause:
+        """Why this op gave up: the earlier cause of the input it needed, else this op."""
+        return self.earlier_cause(stop.unknown_input) or self.new_cause(stop.reason, stop.fact)
+
+    def earlier_cause(self, i: int | None = None) -> Cause | None:
+        """The cause behind input ``i`` (None: behind all unknown inputs, when they share one)."""
+        state = self.state
+        view = ValueView(state.shapes, state.elements, state.floats, self._declared_dtype, MAX_TRACKED)
+        return earlier_cause(state.causes, view, self.op, self.canon, i)
+
+    def _declared_dtype(self, name: str) -> str | None:
+        v = self.program.values.get(name)
+        return v.type.dtype if v is not None and v.type is not None else None
 
     def input_symbol(self, name: str, rule: str, *, lo: int | None = 0) -> Expr:
         """The program input symbol ``name`` (a scalar argument's value), declared on first use."""

@@ -10,22 +10,32 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from symshape.constraints import ConstraintGraph
+from symshape.causes import Cause
+from symshape.constraints import ConstraintGraph, SymbolInfo
 from symshape.expr import Dim, Expr, add, mul, product, subs, sym
 from symshape.program import Program
 
-FORMAT = "symshape.analysis/1"
 _PRIVATE_NAME = re.compile(r"\b_t\d+_*")
 DimRef = tuple[str, int]
 
 
 @dataclass(frozen=True)
 class Unresolved:
-    """A dim (axis -1: the whole value) the analysis could not express, with the reason."""
+    """A dim (axis -1: the whole value) the analysis could not express, the reason, the root cause."""
 
     value: str
     axis: int
     reason: str
+    cause: Cause | None = None
+
+
+@dataclass(frozen=True)
+class CauseGroup:
+    """The unresolved dims (axis -1: a whole value) and fresh symbols one root cause explains."""
+
+    cause: Cause
+    dims: tuple[DimRef, ...]
+    symbols: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -49,6 +59,7 @@ class Analysis:
         unresolved: list[Unresolved],
         warnings: list[Warning_],
         source: str = "",
+        causes: dict[str, Cause] | None = None,
     ) -> None:
         self.program = program
         self.graph = graph
@@ -60,6 +71,7 @@ class Analysis:
         self._names: list[str] | None = None
         self._rename: dict[str, Dim] = {}
         self._shapes: dict[str, tuple[Dim, ...]] = {}
+        self._symbol_causes = causes or {}
         self._name_fresh_symbols()
         self.unresolved = unresolved + self._derived_dims({(u.value, u.axis) for u in unresolved})
 
@@ -116,11 +128,45 @@ class Analysis:
                 if not isinstance(d, Expr) or (name, axis) in listed:
                     continue
                 for s in sorted(d.free):
-                    info = graph.symbols.get(back.get(s, s))
+                    private = back.get(s, s)
+                    info = graph.symbols.get(private)
                     if info is not None and info.kind == "derived":
-                        out.append(Unresolved(name, axis, f"'{d}' depends on '{s}', made by {info.origin}"))
+                        cause = self._cause_of_symbol(private, info)
+                        reason = f"'{d}' depends on '{s}', made by {info.origin}, because {cause}"
+                        out.append(Unresolved(name, axis, reason, cause))
                         break
         return out
+
+    def _cause_of_symbol(self, private: str, info: SymbolInfo) -> Cause:
+        found = self._symbol_causes.get(private)
+        if found is None:
+            origin = info.origin
+            found = Cause(origin.op_type, origin.op_name, f"no formula for its {origin.rule or 'result'}")
+        return found
+
+    def causes(self) -> list[CauseGroup]:
+        """Unresolved dims grouped by root cause, most dims first: "165 dims from 3 causes"."""
+        groups: dict[Cause, list[DimRef]] = {}
+        for u in self.unresolved:
+            cause = u.cause or Cause("input" if u.value in self.program.inputs else "value", u.value, u.reason)
+            groups.setdefault(cause, []).append((u.value, u.axis))
+        symbols: dict[Cause, list[str]] = {}
+        back = {str(v): k for k, v in self._rename.items()}
+        for public, private in back.items():
+            info = self.graph.symbols.get(private)
+            if info is not None and info.kind == "derived":
+                symbols.setdefault(self._cause_of_symbol(private, info), []).append(public)
+        order = sorted(groups, key=lambda c: -len(groups[c]))
+        return [CauseGroup(c, tuple(groups[c]), tuple(symbols.get(c, ()))) for c in order]
+
+    def fresh_symbols(self) -> list[tuple[str, list[str]]]:
+        """Fresh symbols still in some shape, grouped by the op that made them (in order)."""
+        out: dict[str, list[str]] = {}
+        for private, public in self._rename.items():
+            info = self.graph.symbols.get(private)
+            if info is not None:
+                out.setdefault(info.origin.where(), []).append(str(public))
+        return list(out.items())
 
     def public(self, d: Dim) -> Dim:
         """``d`` in canonical form with public symbol names."""
@@ -274,29 +320,7 @@ class Analysis:
         return counts
 
     def to_json(self) -> dict[str, Any]:
-        """The ``symshape.analysis/1`` document (see README)."""
-        values: dict[str, Any] = {}
-        for name in self.value_names():
-            entry: dict[str, Any] = {"dims": [_jdim(d) for d in self._shapes[name]]}
-            els = self.elements(name)
-            if els is not None:
-                entry["elements"] = [_jdim(d) for d in els]
-            values[name] = entry
-        return {
-            "format": FORMAT,
-            "source": self.source,
-            "symbols": {
-                k: {key: v[key] for key in ("range", "divisor", "likely", "origin")} for k, v in self.symbols().items()
-            },
-            "values": values,
-            "classes": [[[v, a] for v, a in c] for c in self.classes()],
-            "guards": [{"condition": c, "origin": o, "reason": r} for c, o, r in self.guards()],
-            "unresolved": [[u.value, u.axis, self.public_text(u.reason)] for u in self.unresolved],
-            "warnings": [
-                {"op": w.op_name, "op_type": w.op_type, "message": self.public_text(w.message)} for w in self.warnings
-            ],
-        }
+        """The ``symshape.analysis/1`` document (see README; written by `symshape.outputs.json`)."""
+        from symshape.outputs.json import document
 
-
-def _jdim(d: Dim) -> int | str:
-    return d if isinstance(d, int) else str(d)
+        return document(self)
