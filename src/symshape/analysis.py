@@ -148,6 +148,7 @@ def _constants(program: Program, state: State) -> None:
 
 def _walk(program: Program, state: State, progress: ProgressFn | None) -> None:
     total = len(program.ops)
+    state.causes.new_walk(program)
     for index, op in enumerate(program.ops):
         run_op(program, state, op)
         if progress is not None and (index % 1000 == 0 or index == total - 1):
@@ -157,7 +158,6 @@ def _walk(program: Program, state: State, progress: ProgressFn | None) -> None:
 def run_op(program: Program, state: State, op: Op) -> None:
     """Apply the rule of ``op``; without one, fall back to declared types and fresh symbols."""
     ctx = OpContext(state, program, op)
-    state.causes.ran(op)
     rule = lookup(op.dialect, op.op_type, op.version)
     if rule is None:
         reason = f"no rule for {ctx.where().split(' (')[0]}"
@@ -184,6 +184,6 @@ def _fallback(ctx: OpContext, reason: str, cause: Cause) -> None:
     ``cause`` is the root cause the outputs' unknown dims point to: this op, or the earlier op
     that left the input it needed unknown.
     """
-    ctx.warn(reason)
+    ctx.warn(reason, cause)
     for i in range(ctx.num_outputs):
         ctx.declared_output(i, reason, cause=cause)

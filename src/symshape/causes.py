@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from symshape.expr import Dim, Expr
-from symshape.program import Op
+from symshape.program import Op, Program
 
 _FLOAT_PREFIXES = ("f", "bf", "complex")  # float32, f32, bfloat16, bf16, complex64
 
@@ -38,29 +38,47 @@ class Cause:
 
 @dataclass
 class CauseLog:
-    """Per-walk causes: by fresh symbol, by unknown value, and who produced each value.
+    """Per-walk causes: by fresh symbol and by unknown value.
 
-    ``values`` says why a value's shape or contents are unknown: set for the outputs of an op
-    that fell back to its declared types, and memoized for every value a trace passes through.
+    ``values`` says why a value's shape or contents are unknown in this walk: set for the
+    outputs of an op that fell back to its declared types (or whose rule explained why), and
+    memoized for every value a trace passes through. Nothing is recorded for an op that
+    succeeds, so the walk pays nothing when all is known; producers are looked up on demand.
     """
 
     symbols: dict[str, Cause] = field(default_factory=dict[str, Cause])
     values: dict[str, Cause] = field(default_factory=dict[str, Cause])
-    producers: dict[str, Op] = field(default_factory=dict[str, Op])
+    top: Program | None = None
+    _producers: dict[int, tuple[Program, dict[str, Op]]] = field(
+        default_factory=dict[int, tuple[Program, dict[str, Op]]]
+    )
 
-    def ran(self, op: Op) -> None:
-        """``op`` runs now: it produces its outputs, and what was known about them is stale."""
-        producers, values = self.producers, self.values
-        for out in op.outputs:
-            producers[out] = op
-            if out in values:
-                del values[out]
+    def new_walk(self, program: Program) -> None:
+        """A walk of ``program`` starts: why values were unknown in the last one no longer holds."""
+        self.values.clear()
+        self.top = program
+
+    def producer(self, program: Program, name: str) -> Op | None:
+        """The op of ``program`` (or of the walked program) that computes ``name``."""
+        for p in (program, self.top):
+            if p is not None:
+                found = self._producer_map(p).get(name)
+                if found is not None:
+                    return found
+        return None
+
+    def _producer_map(self, program: Program) -> dict[str, Op]:
+        entry = self._producers.get(id(program))
+        if entry is None or entry[0] is not program:
+            entry = self._producers[id(program)] = (program, {o: op for op in program.ops for o in op.outputs if o})
+        return entry[1]
 
 
 @dataclass(frozen=True)
 class ValueView:
     """What a trace reads of the walk: shapes, tracked contents, and declared element types."""
 
+    program: Program
     shapes: Mapping[str, tuple[Dim, ...]]
     elements: Mapping[str, tuple[Dim, ...]]
     floats: Mapping[str, tuple[float, ...]]
@@ -109,7 +127,7 @@ def trace(log: CauseLog, view: ValueView, value: str) -> Cause:
         found = log.values.get(name)
         if found is not None:
             break
-        op = log.producers.get(name)
+        op = log.producer(view.program, name)
         if op is None:
             found = _unproduced(view, name)
             break
@@ -161,9 +179,10 @@ def _symbol_causes(
 
 
 def _unproduced(view: ValueView, name: str) -> Cause:
-    what = "shape" if name not in view.shapes else "values"
-    reason = "the input has no declared rank" if what == "shape" else f"the {what} of '{name}' are not known"
-    return Cause("input", name, reason)
+    """A value no op made: a graph input (or one from outside the graph being walked)."""
+    if name not in view.shapes:
+        return Cause("input", name, "the input has no declared rank")
+    return Cause("input", name, "its values are data, not known statically")
 
 
 def _broken_at(view: ValueView, op: Op, name: str) -> Cause:

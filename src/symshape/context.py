@@ -252,9 +252,9 @@ class OpContext:
             found = self.state.tables[key] = factory()
         return cast(T, found)
 
-    def warn(self, reason: str) -> None:
-        """A warning about this op for the report."""
-        self.state.warnings.append(Warning_(self.op.name, self.op.op_type, reason))
+    def warn(self, reason: str, cause: Cause | None = None) -> None:
+        """A warning about this op for the report (``cause``: the root cause it gave up for)."""
+        self.state.warnings.append(Warning_(self.op.name, self.op.op_type, reason, cause))
 
     # ---------------------------------------------------------- decisions
     @property
@@ -347,6 +347,12 @@ class OpContext:
         """A root cause at this op."""
         return Cause(self.op.op_type, self.op.name, reason, fact)
 
+    def explain_unknown(self, i: int, reason: str, fact: str | None = None) -> None:
+        """Say why output ``i``'s values are not tracked (a division whose sign is unknown) and
+        which user fact would let the rule track them: dims that later depend on them point here."""
+        if i < self.num_outputs and self.op.outputs[i]:
+            self.state.causes.values[self.op.outputs[i]] = self.new_cause(reason, fact)
+
     def cause_of(self, stop: GiveUp) -> Cause:
         """Why this op gave up: the earlier cause of the input it needed, else this op."""
         return self.earlier_cause(stop.unknown_input) or self.new_cause(stop.reason, stop.fact)
@@ -354,7 +360,7 @@ class OpContext:
     def earlier_cause(self, i: int | None = None) -> Cause | None:
         """The cause behind input ``i`` (None: behind all unknown inputs, when they share one)."""
         state = self.state
-        view = ValueView(state.shapes, state.elements, state.floats, self._declared_dtype, MAX_TRACKED)
+        view = ValueView(self.program, state.shapes, state.elements, state.floats, self._declared_dtype, MAX_TRACKED)
         return earlier_cause(state.causes, view, self.op, self.canon, i)
 
     def _declared_dtype(self, name: str) -> str | None:

@@ -40,11 +40,18 @@ class CauseGroup:
 
 @dataclass(frozen=True)
 class Warning_:
-    """Something the analysis skipped: an op without a rule, or a rule that gave up."""
+    """Something the analysis skipped: an op without a rule, or a rule that gave up (and the
+    root cause it points to, which is another op's when an input it needed was unknown)."""
 
     op_name: str
     op_type: str
     message: str
+    cause: Cause | None = None
+
+    def follows_earlier_cause(self) -> bool:
+        """Whether this op gave up only because an earlier cause left its input unknown."""
+        cause = self.cause
+        return cause is not None and (cause.op_type, cause.op_name) != (self.op_type, self.op_name)
 
 
 class Analysis:

@@ -30,11 +30,7 @@ def print_summary(result: Analysis, *, all_values: bool = False, console: Consol
     _print_list(console, "guards", [f"{escape(c)}   [dim]{escape(o)}: {escape(r)}[/]" for c, o, r in result.guards()])
     _unresolved(console, result)
     _fresh_symbols(console, result)
-    _print_list(
-        console,
-        "warnings",
-        [escape(f"{w.op_type} '{w.op_name}': {result.public_text(w.message)}") for w in result.warnings],
-    )
+    _warnings(console, result)
     if all_values:
         for name in result.value_names():
             console.print(f"  {escape(name)}: {_dims(result.shape(name) or ())}")
@@ -94,7 +90,7 @@ def _cause_text(result: Analysis, group: CauseGroup) -> str:
     if cause.fact:
         text += f"; declare '{result.public_text(cause.fact)}' to resolve it"
     value, axis = group.dims[0]
-    return text + f"  e.g. {value}" + ("" if axis < 0 else f"[{axis}]")
+    return text + f"  e.g. {value}" + (" (unknown rank)" if axis < 0 else f"[{axis}]")
 
 
 def _fresh_symbols(console: Console, result: Analysis) -> None:
@@ -112,11 +108,23 @@ def _fresh_symbols(console: Console, result: Analysis) -> None:
         console.print(f"  ... {len(origins) - MAX_ROWS} more ops (--json lists every symbol)")
 
 
-def _print_list(console: Console, title: str, rows: list[str], limit: int = MAX_ROWS) -> None:
+def _warnings(console: Console, result: Analysis) -> None:
+    """Ops that were skipped, except those that only gave up because of an earlier cause."""
+    later = sum(1 for w in result.warnings if w.follows_earlier_cause())
+    rows = [
+        escape(f"{w.op_type} '{w.op_name}': {result.public_text(w.message)}")
+        for w in result.warnings
+        if not w.follows_earlier_cause()
+    ]
+    note = f" (and {later} {_plural(later, 'op')} that gave up because of a cause above)" if later else ""
+    _print_list(console, "warnings", rows, note=note)
+
+
+def _print_list(console: Console, title: str, rows: list[str], limit: int = MAX_ROWS, note: str = "") -> None:
     if not rows:
-        console.print(f"[bold]{title}[/]: none")
+        console.print(f"[bold]{title}[/]: none{escape(note)}")
         return
-    console.print(f"[bold]{title}[/]: {len(rows)}")
+    console.print(f"[bold]{title}[/]: {len(rows)}{escape(note)}")
     for row in rows[:limit]:
         console.print(f"  {row}")
     if len(rows) > limit:
