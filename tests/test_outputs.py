@@ -20,6 +20,7 @@ from symshape.api import analyze_onnx
 from symshape.cli import main
 from symshape.errors import OutputError
 from symshape.outputs import OutputOptions, format_names, render
+from symshape.outputs.json import document
 from tests.oracle import const, make_model, tensor
 from tests.test_causes import CONSTS, div_chain, three_breaks
 
@@ -91,7 +92,7 @@ def test_format_json_prints_the_same_document_as_json_to_stdout(broken_model: Pa
     assert by_format.returncode == 0, by_format.stderr
     assert by_format.stdout == by_option.stdout
     doc = json.loads(by_format.stdout)
-    assert doc == json.loads(json.dumps(analyze_onnx(broken_model).to_json()))
+    assert doc == json.loads(json.dumps(document(analyze_onnx(broken_model))))
 
 
 def test_json_out_writes_the_file_and_prints_the_chosen_format(broken_model: Path, tmp_path: Path):
@@ -115,7 +116,7 @@ def _documented_keys(block: str) -> tuple[list[str], list[str]]:
 def test_the_json_document_has_exactly_the_documented_keys(broken_model: Path):
     top, cause_keys = _documented_keys(readme_block("## JSON output"))
     assert "causes" in top and "unresolved" in top
-    doc = analyze_onnx(broken_model).to_json()
+    doc = document(analyze_onnx(broken_model))
     assert list(doc) == top
     assert len(doc["causes"]) == 3
     for entry in doc["causes"]:
@@ -127,7 +128,7 @@ def test_the_json_document_has_exactly_the_documented_keys(broken_model: Path):
 
 def test_a_committed_model_has_no_causes_and_says_so():
     result = analyze_onnx(MODELS / "gpt2_past_ts.onnx")
-    doc = result.to_json()
+    doc = document(result)
     assert doc["causes"] == [] and doc["unresolved"] == []
     summary = render(result, "summary").splitlines()
     assert "unresolved: none" in summary and "warnings: none" in summary

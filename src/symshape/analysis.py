@@ -122,7 +122,14 @@ def _analyze(
         graph.clear_guards()  # the walk owns guard lifetime
     graph.recheck()  # facts set directly by rules may close or cancel residual equations
     return Analysis(
-        program, graph, state.shapes, state.elements, state.unresolved, state.warnings, source, state.causes.symbols
+        program,
+        graph,
+        state.shapes,
+        state.elements,
+        state.unresolved,
+        state.warnings,
+        source,
+        causes=state.causes.symbols,
     )
 
 

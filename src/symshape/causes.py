@@ -33,7 +33,7 @@ class Cause:
 
     def __str__(self) -> str:
         text = f"{self.where()}: {self.reason}"
-        return f"{text}; declaring '{self.fact}' would resolve it" if self.fact else text
+        return f"{text}; declare '{self.fact}' to resolve it" if self.fact else text
 
 
 @dataclass

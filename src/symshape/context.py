@@ -337,7 +337,7 @@ class OpContext:
             s = self.graph.fresh(self.origin(rule), kind=kind, lo=lo, hi=hi)
             self.state.fresh_memo[key] = s
         if kind == "derived":
-            found = cause or self.earlier_cause() or self.new_cause(f"no formula for its {rule}")
+            found = cause or self.earlier_cause() or self.new_cause(f"its rule has no formula for '{rule}'")
             for name in s.free:
                 self.state.causes.symbols[name] = found
         return s

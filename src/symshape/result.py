@@ -148,15 +148,15 @@ class Analysis:
         found = self._symbol_causes.get(private)
         if found is None:
             origin = info.origin
-            found = Cause(origin.op_type, origin.op_name, f"no formula for its {origin.rule or 'result'}")
+            found = Cause(origin.op_type, origin.op_name, f"its rule has no formula for '{origin.rule or 'a dim'}'")
         return found
 
     def causes(self) -> list[CauseGroup]:
         """Unresolved dims grouped by root cause, most dims first: "165 dims from 3 causes"."""
-        groups: dict[Cause, list[DimRef]] = {}
+        groups: dict[Cause, dict[DimRef, None]] = {}  # dims in order, each once
         for u in self.unresolved:
             cause = u.cause or Cause("input" if u.value in self.program.inputs else "value", u.value, u.reason)
-            groups.setdefault(cause, []).append((u.value, u.axis))
+            groups.setdefault(cause, {})[(u.value, u.axis)] = None
         symbols: dict[Cause, list[str]] = {}
         back = {str(v): k for k, v in self._rename.items()}
         for public, private in back.items():
@@ -325,9 +325,3 @@ class Analysis:
                 else:
                     counts["symbolic"] += 1
         return counts
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``symshape.analysis/1`` document (see README; written by `symshape.outputs.json`)."""
-        from symshape.outputs.json import document
-
-        return document(self)

@@ -21,7 +21,7 @@ def write_json(result: Analysis, out: TextIO, options: OutputOptions) -> None:
 
 
 def document(result: Analysis) -> dict[str, Any]:
-    """The document as plain data (what ``Analysis.to_json`` returns)."""
+    """The document as plain data (`write_json` prints it)."""
     values: dict[str, Any] = {}
     for name in result.value_names():
         entry: dict[str, Any] = {"dims": [_jdim(d) for d in result.shape(name) or ()]}

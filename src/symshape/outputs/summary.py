@@ -85,10 +85,7 @@ def _unresolved(console: Console, result: Analysis) -> None:
 
 
 def _cause_text(result: Analysis, group: CauseGroup) -> str:
-    cause = group.cause
-    text = f"{cause.where()}: {result.public_text(cause.reason)}"
-    if cause.fact:
-        text += f"; declare '{result.public_text(cause.fact)}' to resolve it"
+    text = result.public_text(str(group.cause))
     value, axis = group.dims[0]
     return text + f"  e.g. {value}" + (" (unknown rank)" if axis < 0 else f"[{axis}]")
 
