@@ -1,12 +1,106 @@
-"""Shared fixtures: where the committed test models live."""
+"""Shared fixtures, and the markers for tests that need an outside tool.
+
+A test that needs a tool carries a marker (registered in pyproject.toml):
+
+* ``needs_jax``: jax and jaxlib (the test extra installs them);
+* ``needs_iree``: the ``iree-opt`` command (iree-base-compiler, in the test extra);
+* ``needs_filecheck``: the ``filecheck`` and ``symshape`` commands (filecheck is in the test extra);
+* ``needs_torch``: torch and transformers (the optional ``models`` extra);
+* ``needs_bench``: onnx-shape-inference (the optional ``bench`` extra).
+
+When the tool is missing, the test is skipped with a reason that names it, and the run's summary
+lists every such skip. Tools named in ``SYMSHAPE_REQUIRE`` (comma-separated, e.g.
+``SYMSHAPE_REQUIRE=jax,iree,filecheck``, which ``.ci/run`` sets) are required: a missing one
+fails the test instead, and so does any other skip of a test marked as needing it.
+"""
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import shutil
+from collections.abc import Callable, Generator
 from pathlib import Path
 
 import pytest
 
 MODELS_DIR = Path(__file__).parent / "models"
+
+
+def _importable(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ImportError:
+        return False
+
+
+def _modules(*names: str) -> Callable[[], list[str]]:
+    return lambda: [n for n in names if not _importable(n)]
+
+
+def _commands(*names: str) -> Callable[[], list[str]]:
+    return lambda: [n for n in names if shutil.which(n) is None]
+
+
+# marker -> (tool name for SYMSHAPE_REQUIRE, what provides it, which of its parts are missing)
+TOOLS: dict[str, tuple[str, str, Callable[[], list[str]]]] = {
+    "needs_jax": ("jax", "pip install -e '.[test]'", _modules("jax", "jaxlib")),
+    "needs_iree": ("iree", "pip install -e '.[test]' (iree-base-compiler)", _commands("iree-opt")),
+    "needs_filecheck": ("filecheck", "pip install -e '.[test]'", _commands("filecheck", "symshape")),
+    "needs_torch": ("torch", "pip install -e '.[models]'", _modules("torch", "transformers")),
+    "needs_bench": ("bench", "pip install -e '.[bench]'", _modules("onnx_shape_inference")),
+}
+_missing_cache: dict[str, list[str]] = {}
+_skipped: list[tuple[str, str]] = []
+
+
+def _required() -> set[str]:
+    return {t.strip() for t in os.environ.get("SYMSHAPE_REQUIRE", "").split(",") if t.strip()}
+
+
+def _missing(marker: str) -> list[str]:
+    if marker not in _missing_cache:
+        _missing_cache[marker] = TOOLS[marker][2]()
+    return _missing_cache[marker]
+
+
+def _markers(item: pytest.Item) -> list[str]:
+    return [m for m in TOOLS if item.get_closest_marker(m) is not None]
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip (or, when required, fail) a marked test whose tool is missing."""
+    for marker in _markers(item):
+        missing = _missing(marker)
+        if not missing:
+            continue
+        tool, provider, _ = TOOLS[marker]
+        reason = f"{marker}: {', '.join(missing)} not found ({provider})"
+        if tool in _required():
+            pytest.fail(f"{reason}, and SYMSHAPE_REQUIRE names '{tool}'", pytrace=False)
+        _skipped.append((item.nodeid, reason))
+        pytest.skip(reason)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, None, None]:
+    """A test needing a required tool may not skip for any reason."""
+    del call
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    required = [m for m in _markers(item) if TOOLS[m][0] in _required()]
+    if report.skipped and required:
+        report.outcome = "failed"
+        report.longrepr = f"{item.nodeid} skipped, but it is marked {required[0]} and SYMSHAPE_REQUIRE requires it"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """List the tests skipped because a tool is missing."""
+    if not _skipped:
+        return
+    terminalreporter.section("skipped: a tool is missing")
+    for nodeid, reason in _skipped:
+        terminalreporter.write_line(f"{nodeid}: {reason}")
 
 
 @pytest.fixture(scope="session")

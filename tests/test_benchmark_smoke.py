@@ -13,9 +13,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("onnxruntime")
-pytest.importorskip("onnx_shape_inference")
-
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks"
 sys.path.insert(0, str(BENCH))
@@ -25,6 +22,7 @@ import score  # noqa: E402
 from oracle import Observation, Sample  # noqa: E402
 
 
+@pytest.mark.needs_bench
 def test_quick_run_prints_the_table(tmp_path: Path) -> None:
     out = tmp_path / "bench"
     proc = subprocess.run([sys.executable, str(BENCH / "run.py"), "--quick", "--out", str(out)],

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import importlib
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -44,7 +43,7 @@ def test_every_file_has_a_run_line() -> None:
         assert run_lines(path), f"{path.name} has no RUN line"
 
 
-@pytest.mark.skipif(shutil.which("filecheck") is None or shutil.which("symshape") is None, reason="needs filecheck")
+@pytest.mark.needs_filecheck
 @pytest.mark.parametrize(("path", "index", "command"), CASES, ids=[f"{p.stem}:{i}" for p, i, _ in CASES])
 def test_run_line(path: Path, index: int, command: str) -> None:
     del index

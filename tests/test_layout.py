@@ -1,5 +1,6 @@
-"""The shape of the code (STYLE A3, A4, A7, A13): module sizes, a light ``import symshape``, the
-one-way arrows of the core modules, and a docs section for every error class."""
+"""The shape of the code (STYLE A3, A4, A7, A13; issue 13): module sizes, no import cycle, rule
+modules only under ``rules/<dialect>/``, a light ``import symshape``, the one-way arrows of the
+core modules, and a docs section for every error class."""
 
 from __future__ import annotations
 
@@ -18,16 +19,118 @@ from symshape.errors import SymshapeError
 
 SRC = Path(symshape.__file__).parent
 ROOT = SRC.parent.parent
-MAX_LINES = 600
+MAX_LINES = 400
+# Temporary: modules over the limit that other helpers of issue 13 are splitting, each capped at its
+# size when this list was written (it may shrink, never grow). This list must end empty.
+_BEING_SPLIT = {
+    "constraints.py": 533,
+    "exprcore.py": 591,
+    "facts.py": 570,
+    "mlir/dialects/stablehlo.py": 555,
+    "mlir/frontend.py": 543,
+    "rules/hlo/core.py": 529,
+    "rules/mlir/std.py": 445,
+}
+RULE_DIALECTS = ("onnx", "onnx_contrib", "hlo", "mlir")
 
 
 def _modules() -> list[Path]:
     return sorted(SRC.rglob("*.py"))
 
 
-def test_no_module_is_over_600_lines():
-    too_long = {str(p.relative_to(SRC)): n for p in _modules() if (n := len(p.read_text().splitlines())) > MAX_LINES}
+def _lines(path: Path) -> int:
+    return len(path.read_text().splitlines())
+
+
+def test_no_module_is_over_400_lines():
+    sizes = {str(p.relative_to(SRC)): _lines(p) for p in _modules()}
+    too_long = {rel: n for rel, n in sizes.items() if n > _BEING_SPLIT.get(rel, MAX_LINES)}
     assert not too_long, f"split these modules (limit {MAX_LINES} lines): {too_long}"
+
+
+def test_the_temporary_allow_list_has_no_stale_entry():
+    stale = [rel for rel in _BEING_SPLIT if not (SRC / rel).exists() or _lines(SRC / rel) <= MAX_LINES]
+    assert not stale, f"now within {MAX_LINES} lines (or gone): remove {stale} from _BEING_SPLIT"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Module -> the symshape modules it imports, anywhere in it (top level, in functions, under
+    TYPE_CHECKING); ``from pkg import mod`` counts as importing both ``pkg`` and ``pkg.mod``."""
+    files = {_module_name(p): p for p in _modules()}
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                targets.add(node.module)
+                targets.update(f"{node.module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                targets.update(a.name for a in node.names)
+        graph[name] = {t for t in targets if t in files and t != name}
+    return graph
+
+
+def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle (as a closed path) for every back edge of a depth-first walk; none when acyclic."""
+    cycles: list[list[str]] = []
+    done: set[str] = set()
+    for root in sorted(graph):
+        if root in done:
+            continue
+        path: list[str] = [root]
+        stack = [iter(sorted(graph[root]))]
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                done.add(path.pop())
+                stack.pop()
+            elif nxt in path:
+                cycles.append(path[path.index(nxt) :] + [nxt])
+            elif nxt not in done:
+                path.append(nxt)
+                stack.append(iter(sorted(graph.get(nxt, ()))))
+    return cycles
+
+
+def test_the_cycle_finder_names_a_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}
+    assert find_cycles(graph) == [["a", "b", "c", "a"]]
+    assert find_cycles({"a": {"b"}, "b": {"d"}, "c": {"d"}, "d": set()}) == []
+
+
+def test_no_import_cycle_in_src():
+    graph = _import_graph()
+    assert "symshape.rules.registry" in graph["symshape.rules.onnx.shape_ops"]  # the walk sees imports
+    cycles = find_cycles(graph)
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def _registers_rules(path: Path) -> bool:
+    """``path`` calls ``register(...)`` or imports ``register`` from the registry."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if (isinstance(func, ast.Name) and func.id == "register") or (
+                isinstance(func, ast.Attribute) and func.attr == "register"
+            ):
+                return True
+        if isinstance(node, ast.ImportFrom) and node.module == "symshape.rules.registry":
+            if any(a.name == "register" for a in node.names):
+                return True
+    return False
+
+
+def test_every_rule_module_lives_under_rules_dialect():
+    registering = [p.relative_to(SRC) for p in _modules() if p != SRC / "rules" / "registry.py" and _registers_rules(p)]
+    assert len(registering) > 10  # the check sees the rule modules
+    homes = {Path("rules", dialect) for dialect in RULE_DIALECTS}
+    misplaced = [str(p) for p in registering if p.parent not in homes]
+    assert not misplaced, f"modules that register rules must live under rules/<{'|'.join(RULE_DIALECTS)}>/: {misplaced}"
 
 
 @pytest.mark.parametrize(

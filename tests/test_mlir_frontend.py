@@ -5,7 +5,6 @@ exported StableHLO against the shapes jax computes when it runs the function."""
 from __future__ import annotations
 
 import io
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -289,11 +288,12 @@ def _jax_cases() -> list[str]:
             "while", "pad_transpose"]
 
 
+@pytest.mark.needs_jax
 @pytest.mark.parametrize("name", _jax_cases())
 def test_jax_export_matches_jax_at_run_time(name: str) -> None:
     """Re-export with jax, analyze, and compare the output dims with what jax computes for
     several concrete sizes of the symbols."""
-    jax = pytest.importorskip("jax")
+    import jax
     import numpy as np
 
     from tests.mlir_inputs.make_jax_inputs import FUNCTIONS, export_text
@@ -319,8 +319,8 @@ def _dim(text: str):
     return parse_dim(text.strip())
 
 
+@pytest.mark.needs_jax
 def test_jaxlib_turns_unknown_pretty_forms_into_generic_and_keeps_names() -> None:
-    pytest.importorskip("jax")
     text = """
     func.func @main(%arg0: tensor<?x3xf32>) -> tensor<?x3xf32> {
       %cst = stablehlo.constant dense<2.0> : tensor<f32>
@@ -335,7 +335,7 @@ def test_jaxlib_turns_unknown_pretty_forms_into_generic_and_keeps_names() -> Non
     assert dims(result, "@main:%1") == ["arg0_d0", "3"]
 
 
-@pytest.mark.skipif(shutil.which("iree-opt") is None, reason="needs iree-opt (iree-base-compiler)")
+@pytest.mark.needs_iree
 @pytest.mark.parametrize("path", [INPUTS / f for f in ("seed001_several_ops.mlir", "seed000_split.mlir",
                                                        "jax_concat_2b.mlir", "jax_while.mlir")], ids=lambda p: p.stem)
 def test_pass_output_is_accepted_by_iree_opt(path: Path, tmp_path: Path) -> None:

@@ -5,7 +5,6 @@ shape-optimization output and of the constraint dialect, and its verifiers of th
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -13,9 +12,7 @@ import pytest
 
 from symshape.mlir.opt import SPLIT_MARKER, parse_text, print_module, run_passes
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("iree-opt") is None, reason="needs iree-opt (pip install iree-base-compiler)"
-)
+pytestmark = pytest.mark.needs_iree
 
 HERE = Path(__file__).parent
 FILECHECK = HERE / "filecheck"

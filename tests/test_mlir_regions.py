@@ -176,7 +176,8 @@ def test_while_guard_on_a_carried_symbol_falls_back() -> None:
 
 # --------------------------------------------------------------------- jax as the oracle
 def _switch(x: Any) -> Any:
-    jnp, lax = pytest.importorskip("jax.numpy"), pytest.importorskip("jax.lax")
+    import jax.numpy as jnp
+    from jax import lax
     return lax.switch(jnp.asarray(x.shape[0]) % 3, [
         lambda a: a[1:] * 2,
         lambda a: a[:-1],
@@ -186,7 +187,8 @@ def _switch(x: Any) -> Any:
 
 def _rotate_or_double(x: Any) -> Any:
     """A cond nested in a loop body: the inner branches run on a scratch copy of a scratch graph."""
-    jnp, lax = pytest.importorskip("jax.numpy"), pytest.importorskip("jax.lax")
+    import jax.numpy as jnp
+    from jax import lax
 
     def body(i: Any, a: Any) -> Any:
         return lax.cond(i % 2 == 0, lambda b: jnp.concatenate([b[1:], b[:1]]), lambda b: b * 2.0, a)
@@ -195,7 +197,7 @@ def _rotate_or_double(x: Any) -> Any:
 
 
 def _jax_cases() -> dict[str, tuple[Callable[..., Any], tuple[str, ...]]]:
-    jax = pytest.importorskip("jax")
+    import jax
     jnp, lax = jax.numpy, jax.lax
     return {
         "cond": (lambda x: lax.cond(x.sum() > 0, lambda a: a[1:] * 2, lambda a: a[:-1], x), ("n",)),
@@ -210,10 +212,11 @@ def _jax_cases() -> dict[str, tuple[Callable[..., Any], tuple[str, ...]]]:
     }
 
 
+@pytest.mark.needs_jax
 @pytest.mark.parametrize("name", ["cond", "cond two operands", "switch", "while rotate", "fori symbolic trips",
                                   "fori matmul", "cond in fori"])
 def test_lax_control_flow_matches_jax(name: str) -> None:
-    jax = pytest.importorskip("jax")
+    import jax
     import numpy as np
     from jax import export
 
@@ -229,9 +232,10 @@ def test_lax_control_flow_matches_jax(name: str) -> None:
         assert tuple(evaluate(d, env) for d in result.shape(out)) == want, (name, env, result.shape(out))
 
 
+@pytest.mark.needs_jax
 def test_a_function_inlined_into_a_while_body_is_not_a_separate_root() -> None:
     """jnp.flip in a while body is a private callee inlined there: no second, argument-less analysis."""
-    jax = pytest.importorskip("jax")
+    import jax
     import jax.numpy as jnp
     from jax import export, lax
 

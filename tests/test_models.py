@@ -24,8 +24,6 @@ from symshape.expr import Expr
 from symshape.result import Analysis
 from symshape.verify import Report, assignments, check, make_feeds, run_shapes, run_values
 
-pytest.importorskip("onnxruntime")
-
 MODELS = Path(__file__).parent / "models"
 IMAGE = {"height": (38, 45, 62), "width": (45, 29, 55)}  # Swin (traced): ceil(x/4) even, x % 4 != 0
 
@@ -205,11 +203,10 @@ def test_assignments_respect_facts_and_include_edges() -> None:
     assert {(e["batch"] == 1, e["seq"] == 1) for e in plain[3:]} == {(True, False), (False, True), (True, True)}
 
 
+@pytest.mark.needs_torch
 @pytest.mark.slow
 def test_make_models_regenerates_bert(tmp_path: Path) -> None:
     """The generation script is deterministic: BERT comes out byte-identical."""
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
     script = Path(__file__).parents[1] / "scripts" / "make_models.py"
     done = subprocess.run([sys.executable, str(script), "bert", "--exporters", "ts", "--out", str(tmp_path)],
                           capture_output=True, text=True, timeout=600, check=False)

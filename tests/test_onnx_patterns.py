@@ -10,8 +10,6 @@ from symshape.errors import ContradictionError, ModelError
 from symshape.expr import sym
 from tests.oracle import assert_sound, check, const, make_model, tensor, weight
 
-pytest.importorskip("onnxruntime")
-
 N = helper.make_node
 b, s = sym("batch"), sym("seq")
 

@@ -257,7 +257,7 @@ def test_float_constant_scales_are_read() -> None:
 
 # ------------------------------------------------- the same patterns, exported by torch
 def _export(dynamo: bool, path: str):
-    torch = pytest.importorskip("torch")
+    import torch
     nn, fn = torch.nn, torch.nn.functional
 
     class Block(nn.Module):
@@ -295,6 +295,7 @@ def _export(dynamo: bool, path: str):
 EXPORT_SIZES = [dict(H=33, W=47, A=12, B=16), dict(H=64, W=9, A=8, B=9), dict(H=17, W=100, A=30, B=11)]
 
 
+@pytest.mark.needs_torch
 @pytest.mark.slow
 @pytest.mark.parametrize("dynamo", [False, True], ids=["torchscript", "dynamo"])
 def test_exported_vision_block(dynamo: bool, tmp_path) -> None:

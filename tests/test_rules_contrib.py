@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
@@ -24,8 +25,6 @@ from symshape.errors import ContradictionError, ModelError
 from symshape.expr import evaluate
 from symshape.result import Analysis
 from symshape.rules.registry import ONNX, lookup
-
-ort = pytest.importorskip("onnxruntime")
 
 MODELS = Path(__file__).parent / "contrib_models"
 SCRIPT = Path(__file__).parents[1] / "scripts" / "make_contrib_models.py"
@@ -166,10 +165,9 @@ def test_fused_bert_dims_are_the_declared_symbols() -> None:
     assert [str(d) for d in result.shape(embed.outputs[1]) or ()] == ["batch"]
 
 
+@pytest.mark.needs_torch
 @pytest.mark.slow
 def test_regenerated_models_match_onnxruntime(tmp_path: Path) -> None:
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
     spec = importlib.util.spec_from_file_location("make_contrib_models", SCRIPT)
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)
@@ -387,8 +385,8 @@ def test_gelus_and_embed_layer_norm() -> None:
     assert check_model(model, [feeds_for(model, e) for e in envs]).unresolved == []
 
 
-@pytest.mark.skipif(lookup(ONNX, "Conv") is None, reason="no ai.onnx Conv rule")
 def test_fused_conv_uses_the_conv_contract() -> None:
+    assert lookup(ONNX, "Conv") is not None, "FusedConv reuses the ai.onnx Conv rule"
     node = ms_node("FusedConv", ["x", "w", "bias", "z"], ["y"], activation="Relu", strides=[2, 2], pads=[1, 1, 1, 1])
     model = single_op_model([node], [vi("x", F, ["n", 3, "h", "w"]), vi("z", F, ["n", 4, "zh", "zw"])],
                             {"w": RNG.random((4, 3, 3, 3)).astype(np.float32), "bias": np.zeros(4, np.float32)})

@@ -26,13 +26,7 @@ def apply_fact(graph: ConstraintGraph, text: str) -> None:
     origin = Origin("user fact", text)
     m = _RANGE.match(text)
     if m:
-        name, lo, hi = m.group(1), m.group(2), m.group(3)
-        _require_symbol(graph, name, text)
-        if lo is not None and hi is not None and int(lo) > int(hi):
-            raise UserFactError(f"user fact '{text}': the range {lo}..{hi} is empty; write LO..HI with LO <= HI")
-        graph.assume_range(
-            graph.canon(parse_dim(name)), None if lo is None else int(lo), None if hi is None else int(hi), origin
-        )
+        _apply_range(graph, m, text, origin)
         return
     if ".." in text:
         raise UserFactError(
@@ -40,13 +34,8 @@ def apply_fact(graph: ConstraintGraph, text: str) -> None:
             "(seq=1..4096, batch=1..)"
         )
     m = _LIKELY.match(text)
-    if m:
-        name = m.group(1)
-        _require_symbol(graph, name, text)
-        values = tuple(int(v) for v in m.group(2).replace(" ", "").split(",") if v)
-        if values:
-            graph.facts.restrict(name, likely=values)
-            return
+    if m and _apply_likely(graph, m, text):
+        return
     if "~=" in text:
         raise UserFactError(
             f"user fact '{text}': likely values are NAME=V1,V2,... with integers >= 0 (--likely seq=128,512)"
@@ -63,6 +52,27 @@ def apply_fact(graph: ConstraintGraph, text: str) -> None:
             for name in d.free:
                 _require_symbol(graph, name, text)
     _apply_relation(graph, lhs, rel, rhs, origin)
+
+
+def _apply_range(graph: ConstraintGraph, m: re.Match[str], text: str, origin: Origin) -> None:
+    """``NAME=LO..HI`` (either end may be empty)."""
+    name, lo, hi = m.group(1), m.group(2), m.group(3)
+    _require_symbol(graph, name, text)
+    if lo is not None and hi is not None and int(lo) > int(hi):
+        raise UserFactError(f"user fact '{text}': the range {lo}..{hi} is empty; write LO..HI with LO <= HI")
+    graph.assume_range(
+        graph.canon(parse_dim(name)), None if lo is None else int(lo), None if hi is None else int(hi), origin
+    )
+
+
+def _apply_likely(graph: ConstraintGraph, m: re.Match[str], text: str) -> bool:
+    """``NAME~=V1,V2,...``; False when no value is listed."""
+    name = m.group(1)
+    _require_symbol(graph, name, text)
+    values = tuple(int(v) for v in m.group(2).replace(" ", "").split(",") if v)
+    if values:
+        graph.facts.restrict(name, likely=values)
+    return bool(values)
 
 
 def _side(part: str, text: str, which: str) -> Dim:

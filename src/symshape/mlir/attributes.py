@@ -56,6 +56,11 @@ def py_attr(attr: Attribute) -> Any:
         return float(attr.value.data)
     if isinstance(attr, StringAttr):
         return attr.data
+    return _py_structured_attr(attr)
+
+
+def _py_structured_attr(attr: Attribute) -> Any:
+    """`py_attr` for arrays, dictionaries, references, units and unregistered dialect attributes."""
     if isinstance(attr, DenseArrayBase):
         return [int(v) if not isinstance(v, float) else v for v in attr.get_values()]
     if isinstance(attr, DenseIntOrFPElementsAttr):

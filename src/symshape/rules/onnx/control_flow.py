@@ -125,6 +125,24 @@ def _trip_count(ctx: OpContext, cond_true: bool) -> Dim:
     return trips
 
 
+def _scan_slices(ctx: OpContext, n: int, m: int) -> tuple[list[Tensor], Dim]:
+    """One iteration's slice of each of the ``m`` scan inputs (after ``n`` states), and the
+    sequence length they share (equal across scan inputs: a fact)."""
+    in_axes = list(ctx.attr("scan_input_axes", [0] * m))
+    slices: list[Tensor] = []
+    length: Dim | None = None
+    for k in range(m):
+        dims = ctx.shape(n + k)
+        axis = normalize_axis(ctx, in_axes[k], len(dims))
+        if length is None:
+            length = dims[axis]
+        else:
+            ctx.eq(dims[axis], length, "scan lengths", (ctx.dim_name(n + k, axis), ctx.dim_name(n, in_axes[0])))
+        slices.append((dims[:axis] + dims[axis + 1 :], None))
+    assert length is not None
+    return slices, length
+
+
 @register(ONNX, "Scan")
 def scan(ctx: OpContext) -> None:
     """Final states keep the dims an iteration provably keeps; scan outputs stack the body's
@@ -145,19 +163,8 @@ def scan(ctx: OpContext) -> None:
             f"{ctx.where()}: the body has {len(body.inputs)} inputs and {len(body.outputs)} outputs; "
             f"the node has {n} states + {m} scan inputs and {ctx.num_outputs} outputs"
         )
-    in_axes = list(ctx.attr("scan_input_axes", [0] * m))
     states: list[Tensor] = [(ctx.shape(j), ctx.elements(j)) for j in range(n)]
-    slices: list[Tensor] = []
-    length: Dim | None = None
-    for k in range(m):
-        dims = ctx.shape(n + k)
-        axis = normalize_axis(ctx, in_axes[k], len(dims))
-        if length is None:
-            length = dims[axis]
-        else:
-            ctx.eq(dims[axis], length, "scan lengths", (ctx.dim_name(n + k, axis), ctx.dim_name(n, in_axes[0])))
-        slices.append((dims[:axis] + dims[axis + 1 :], None))
-    assert length is not None
+    slices, length = _scan_slices(ctx, n, m)
     res, final, excluded = _settle_scan(ctx, body, states, slices, n)
     for j, (dims, els) in enumerate(final):
         ctx.set_output(j, dims, els)

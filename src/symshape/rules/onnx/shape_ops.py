@@ -233,25 +233,35 @@ def slice_length(ctx: OpContext, n: Dim, start: Dim, end: Dim, step: int, axis: 
     return simplest(ctx, length), s
 
 
+def _clamp_huge(ctx: OpContext, n: Dim, v: int, bounds: tuple[Dim, Dim], what: str) -> Dim:
+    """An index at least INT32_MAX past either end: the end (or the start) of the axis."""
+    lo, hi = bounds
+    if v >= BIG:
+        if v < 2**62 and not ctx.facts.prove_le(hi, v):  # int64 sizes never reach 2**62
+            ctx.guard(v, ">=", hi, "slice bounds", f"{what} {v} reaches the end of the axis")
+        return hi
+    if v > -(2**62) and not prove_nonneg(ctx, add(lo, mul(add(n, v), -1))):
+        ctx.guard(add(lo, -v), ">=", n, "slice bounds", f"{what} {v} reaches the start of the axis")
+    return lo
+
+
+def _from_end(ctx: OpContext, n: Dim, v: Dim, what: str) -> Dim:
+    """A negative index counted from the end ``n``; GiveUp when its sign is unknown."""
+    if isinstance(v, int):
+        return add(n, v) if v < 0 else v
+    if ctx.facts.prove_le(v, -1):
+        return add(n, v)  # x[-k:] with a computed k >= 1
+    if not prove_nonneg(ctx, v):
+        raise GiveUp(f"{what} '{v}' may be negative")
+    return v
+
+
 def _clamp(ctx: OpContext, n: Dim, v: Dim, bounds: tuple[Dim, Dim], what: str) -> Dim:
     """A start or end index normalized (negative counts from ``n``) and clamped to ``bounds``."""
     lo, hi = bounds
-    if isinstance(v, int):
-        if v >= BIG:
-            if v < 2**62 and not ctx.facts.prove_le(hi, v):  # int64 sizes never reach 2**62
-                ctx.guard(v, ">=", hi, "slice bounds", f"{what} {v} reaches the end of the axis")
-            return hi
-        if v <= -BIG:
-            if v > -(2**62) and not prove_nonneg(ctx, add(lo, mul(add(n, v), -1))):
-                ctx.guard(add(lo, -v), ">=", n, "slice bounds", f"{what} {v} reaches the start of the axis")
-            return lo
-        if v < 0:
-            v = add(n, v)
-    elif ctx.facts.prove_le(v, -1):
-        v = add(n, v)  # x[-k:] with a computed k >= 1
-    elif not prove_nonneg(ctx, v):
-        raise GiveUp(f"{what} '{v}' may be negative")
-    v = simplest(ctx, v)
+    if isinstance(v, int) and (v >= BIG or v <= -BIG):
+        return _clamp_huge(ctx, n, v, bounds, what)
+    v = simplest(ctx, _from_end(ctx, n, v, what))
     if isinstance(v, int) and isinstance(lo, int) and isinstance(hi, int):
         return min(max(v, lo), hi)
     if not prove_nonneg(ctx, add(v, mul(lo, -1))):

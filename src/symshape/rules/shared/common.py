@@ -44,7 +44,6 @@ def broadcast_dim(ctx: OpContext, dims: Sequence[Dim], axis: int) -> Dim:
     when one exists, and ``Max(...)`` (exact unless some dim is 0 while another is 1, which is
     listed as a guard) when all are symbolic.
     """
-    facts = ctx.facts
     rest = [d for d in dims if not (isinstance(d, int) and d == 1)]
     if not rest:
         return 1
@@ -61,13 +60,24 @@ def broadcast_dim(ctx: OpContext, dims: Sequence[Dim], axis: int) -> Dim:
         )
     symbolic = [d for d in distinct if isinstance(d, Expr)]
     if consts:
-        c = consts[0]
-        for d in symbolic:  # valid broadcasting: d is 1 or c; d != 1 proven means d == c
-            if facts.prove_ge(d, 2) or (c == 0 and facts.prove_ge(d, 0) and facts.prove_le(d, 0)):
-                ctx.eq(d, c, "broadcast")
-            else:
-                ctx.imprecise()
-        return c
+        return _broadcast_to_const(ctx, consts[0], symbolic)
+    return _broadcast_symbolic(ctx, symbolic)
+
+
+def _broadcast_to_const(ctx: OpContext, c: int, symbolic: Sequence[Expr]) -> Dim:
+    """Symbolic dims broadcast with the constant ``c``: each is 1 or ``c``."""
+    facts = ctx.facts
+    for d in symbolic:  # valid broadcasting: d is 1 or c; d != 1 proven means d == c
+        if facts.prove_ge(d, 2) or (c == 0 and facts.prove_ge(d, 0) and facts.prove_le(d, 0)):
+            ctx.eq(d, c, "broadcast")
+        else:
+            ctx.imprecise()
+    return c
+
+
+def _broadcast_symbolic(ctx: OpContext, symbolic: Sequence[Expr]) -> Dim:
+    """Distinct symbolic dims broadcast together: equal when none may be 1, else ``Max(...)``."""
+    facts = ctx.facts
     if all(facts.prove_ge(d, 2) for d in symbolic):
         for d in symbolic[1:]:
             ctx.eq(d, symbolic[0], "broadcast", None)

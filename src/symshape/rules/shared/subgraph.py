@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from symshape.constraints import ConstraintGraph, Guard, Origin
-from symshape.context import OpContext
+from symshape.context import OpContext, State
 from symshape.errors import ContradictionError, ModelError
 from symshape.expr import Dim, Expr
 from symshape.facts import Bound
@@ -67,13 +67,7 @@ def run_subgraph(ctx: OpContext, sub: Program, tag: str, inputs: Sequence[Tensor
     local = list(sub.inputs) + [n for op in sub.ops for n in op.outputs if n]
     state.graph = graph
     try:
-        for name, (dims, els) in zip(sub.inputs, inputs, strict=True):
-            _put(state.shapes, state.elements, name, dims, els)
-        for value in sub.values.values():
-            if value.is_initializer and value.type is not None and value.type.dims is not None:
-                local.append(value.name)
-                dims = tuple(d if isinstance(d, int) else 0 for d in value.type.dims)
-                _put(state.shapes, state.elements, value.name, dims, value.const)
+        local += _bind_inputs(state, sub, inputs)
         try:
             for op in sub.ops:
                 state.run_op(sub, state, replace(op, name=f"{ctx.op.name}/{tag}/{op.name}"))
@@ -96,6 +90,19 @@ def run_subgraph(ctx: OpContext, sub: Program, tag: str, inputs: Sequence[Tensor
             state.shapes.pop(name, None)
             state.elements.pop(name, None)
     return SubResult(outputs, graph, list(graph.guards[guards_before:]) if scratch else [])
+
+
+def _bind_inputs(state: State, sub: Program, inputs: Sequence[Tensor]) -> list[str]:
+    """Put the subgraph's inputs and its own initializers in ``state``; the initializers' names."""
+    for name, (dims, els) in zip(sub.inputs, inputs, strict=True):
+        _put(state.shapes, state.elements, name, dims, els)
+    initializers: list[str] = []
+    for value in sub.values.values():
+        if value.is_initializer and value.type is not None and value.type.dims is not None:
+            initializers.append(value.name)
+            dims = tuple(d if isinstance(d, int) else 0 for d in value.type.dims)
+            _put(state.shapes, state.elements, value.name, dims, value.const)
+    return initializers
 
 
 def _put(
