@@ -50,6 +50,14 @@ REDUCE += [
     row("ReduceSum-opset11-attr-axes[-2]", [node("ReduceSum", ["x"], ["y"], axes=[-2], keepdims=0)], X, NCH,
         opset=11),
     row("ReduceProd-rank1-to-scalar", [node("ReduceProd", ["v"], ["y"], keepdims=0)], [tensor("v", ["n"])], NCH),
+    row("ReduceSum-of-shape-elements-is-their-sum", [node("Shape", ["x"], ["s"], start=1),
+                                                     node("ReduceSum", ["s"], ["t"], keepdims=1),
+                                                     node("ConstantOfShape", ["t"], ["y"])], X, NCH),
+    row("ReduceProd-of-shape-elements-keepdims0", [node("Shape", ["x"], ["s"]), node("ReduceProd", ["s"], ["t"],
+                                                                                     keepdims=0),
+                                                   node("Unsqueeze", ["t", "zero"], ["t1"]),
+                                                   node("ConstantOfShape", ["t1"], ["y"])], X, NCH,
+        [const("zero", [0])]),
 ]
 
 ARG = [
@@ -58,6 +66,8 @@ ARG = [
     for op in ("ArgMax", "ArgMin") for axis, keep, last in [(0, 1, 0), (-1, 0, 1), (1, 0, 0), (-2, 1, 1)]
 ]
 ARG += [
+    row("ArgMin-rank1-keepdims0-scalar", [node("ArgMin", ["v"], ["y"], keepdims=0)], [tensor("v", ["n"])],
+        NONEMPTY),
     row("ArgMax-default-axis-nonempty-reduced-axis", [node("ArgMax", ["x"], ["y"], keepdims=0)], X,
         [{"n": 2, "c": 0, "h": 3}, {"n": 1, "c": 2, "h": 0}, {"n": 4, "c": 1, "h": 1}]),
 ]
@@ -66,7 +76,11 @@ SOFTMAX = [
     row(f"{op}-axis{axis}", [node(op, ["x"], ["y"], axis=axis)], X, NCH)
     for op in ("Softmax", "LogSoftmax", "Hardmax") for axis in (-1, 0, 1)
 ]
-SOFTMAX += [row("Softmax-opset11-2d-coercion-axis1", [node("Softmax", ["x"], ["y"], axis=1)], X, NCH, opset=11)]
+SOFTMAX += [
+    row("Softmax-opset11-2d-coercion-axis1", [node("Softmax", ["x"], ["y"], axis=1)], X, NCH, opset=11),
+    row("LogSoftmax-opset11-axis-neg2", [node("LogSoftmax", ["x"], ["y"], axis=-2)], X, NCH, opset=11),
+    row("Hardmax-opset11-default-axis", [node("Hardmax", ["x"], ["y"])], X, NCH, opset=11),
+]
 
 C4 = [tensor("x", ["n", 4, "h", "w"])]
 NHW = [{"n": 2, "h": 3, "w": 5}, {"n": 1, "h": 1, "w": 1}, {"n": 3, "h": 2, "w": 1}]
@@ -81,6 +95,9 @@ NORM = [
         [array("g", np.ones((1, 4), np.float32))]),
     row("LayerNormalization-axis-neg2-stats", [node("LayerNormalization", ["x", "g"], ["y", "mu", "rs"], axis=-2)],
         [tensor("x", ["n", 3, 4])], [{"n": 2}, {"n": 1}, {"n": 0}], [array("g", np.ones((3, 4), np.float32))]),
+    row("LayerNormalization-axis0-stats-all-ones", [node("LayerNormalization", ["x", "g"], ["y", "mu", "rs"],
+                                                         axis=0)],
+        [tensor("x", ["n", 3])], [{"n": 2}, {"n": 1}, {"n": 4}], [array("g", np.ones((1, 3), np.float32))]),
     row("LayerNormalization-scale-broadcast-1", [node("LayerNormalization", ["x", "g"], ["y"])],
         [tensor("x", ["n", "h", "w"])], [{"n": 2, "h": 3, "w": 5}, {"n": 1, "h": 1, "w": 1}],
         [array("g", np.ones(1, np.float32))]),
@@ -99,6 +116,10 @@ NORM = [
     row("InstanceNormalization", [node("InstanceNormalization", ["x", "g", "b"], ["y"])], C4, NHW, [ones4, zeros4]),
     row("GroupNormalization-opset21-2-groups", [node("GroupNormalization", ["x", "g", "b"], ["y"], num_groups=2)],
         C4, NHW, [ones4, zeros4], outputs=[tensor("y", None)]),
+    row("GroupNormalization-opset18-scale-per-group", [node("GroupNormalization", ["x", "g2", "b2"], ["y"],
+                                                            num_groups=2)],
+        C4, NHW, [array("g2", np.ones(2, np.float32)), array("b2", np.zeros(2, np.float32))], opset=18,
+        outputs=[tensor("y", None)]),
     row("MeanVarianceNormalization-default-axes", [node("MeanVarianceNormalization", ["x"], ["y"])], C4, NHW),
     row("MeanVarianceNormalization-axes[1]", [node("MeanVarianceNormalization", ["x"], ["y"], axes=[1])], C4, NHW),
     row("LpNormalization-axis0-p1", [node("LpNormalization", ["x"], ["y"], axis=0, p=1)], X, NCH),
@@ -123,6 +144,9 @@ TOPK = [
     row("TopK-k0-axis1", [node("TopK", ["x", "k"], ["v", "i"], axis=1)], X, NCH, [const("k", [0])], feed=_distinct),
     row("TopK-k-is-the-whole-axis", [node("Shape", ["x"], ["s"], start=-2, end=-1),
                                      node("TopK", ["x", "s"], ["v", "i"], axis=-2)], X, NCH, feed=_distinct),
+    row("TopK-k-is-min-of-dim-and-3", [node("Shape", ["x"], ["s"], start=-1), node("Min", ["s", "three"], ["k"]),
+                                       node("TopK", ["x", "k"], ["v", "i"])], X, NCH, [const("three", [3])],
+        feed=_distinct),
     row("TopK-k-from-another-tensor", [node("Shape", ["z"], ["s"]), node("TopK", ["x", "s"], ["v", "i"], axis=2)],
         [*X, tensor("z", ["k"])], [{"n": 2, "c": 3, "h": 5, "k": 3}, {"n": 1, "c": 1, "h": 1, "k": 1},
                                    {"n": 2, "c": 2, "h": 4, "k": 0}, {"n": 0, "c": 1, "h": 2, "k": 2}],
