@@ -24,6 +24,9 @@ NCH = [{"n": 2, "c": 5, "h": 4}, {"n": 1, "c": 1, "h": 1}, {"n": 0, "c": 3, "h":
        {"n": 2, "c": 7, "h": 0}]
 WIDE = [s for s in NCH if s["c"] >= 3]  # every slice of c below stays in bounds
 ISSUE14 = "issue 14: a slice that may run past the end is guarded instead of clamped exactly"
+INT_MAX_END = ("SOUNDNESS: onnxruntime reads an end of exactly INT32_MAX or INT64_MAX as numpy's None "
+               "(slice_helper.h: 'end = step < 0 ? -1 : dim'): with a negative step the slice runs down to "
+               "index 0, but the analysis clamps the end to the last index and claims length 0")
 
 
 def sl(starts: list[int], ends: list[int], axes: list[int] | None = None, steps: list[int] | None = None,
@@ -58,6 +61,14 @@ SLICE = [
     slice_row("start-INT64MIN-to-INT64MAX", [-BIG], [BIG], [-1]),
     slice_row("end-INT32MAX-means-the-end", [1], [I32MAX], [0], samples=[s for s in NCH if s["n"] >= 1]),
     slice_row("two-axes-mixed-steps", [0, BIG], [BIG, -BIG], [2, 0], [1, -2]),
+    slice_row("reverse-end-INT64MAX", [-1], [BIG], [1], [-1], samples=[s for s in NCH if s["c"]], xfail=INT_MAX_END),
+    row("Slice-reverse-end-INT32MAX-int32-step-minus2", [node("Slice", ["x", "st", "en", "ax", "sp"], ["y"])], X,
+        [s for s in NCH if s["c"]], [const("st", [I32MAX], I32), const("en", [I32MAX], I32), const("ax", [1], I32),
+                                     const("sp", [-2], I32)], xfail=INT_MAX_END),
+    row("Slice-reverse-a-shape-tensor-end-INT64MAX", [node("Shape", ["x"], ["s"]),
+                                                      node("Slice", ["s", "m1", "big", "zero", "m1"], ["r"]),
+                                                      node("ConstantOfShape", ["r"], ["y"])], X, NCH,
+        [const("m1", [-1]), const("big", [BIG]), const("zero", [0])], xfail=INT_MAX_END),
     slice_row("head-0:3-in-bounds", [0], [3], [1], samples=WIDE),
     slice_row("head-0:3-past-the-end", [0], [3], [1], xfail=ISSUE14 + ": x[:, :3] should be Min(c, 3)"),
     slice_row("tail-2:-in-bounds", [2], [BIG], [1], samples=WIDE),
