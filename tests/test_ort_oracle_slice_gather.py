@@ -69,6 +69,10 @@ SLICE = [
                                                       node("Slice", ["s", "m1", "big", "zero", "m1"], ["r"]),
                                                       node("ConstantOfShape", ["r"], ["y"])], X, NCH,
         [const("m1", [-1]), const("big", [BIG]), const("zero", [0])], xfail=INT_MAX_END),
+    slice_row("reverse-from-INT64MIN-to-minus1-nonempty", [-BIG], [-1], [1], [-1], samples=[s for s in NCH if s["c"]]),
+    slice_row("reverse-from-INT64MIN-to-minus1-on-empty-axis", [-BIG], [-1], [1], [-1],
+              xfail="SOUNDNESS: a negative-step start of -INT64_MAX is clamped to index 0 even on an empty axis: "
+                    "x[:, -INT64MAX:-1:-1] is claimed Max(0, 1 - c) = 1 at c = 0, onnxruntime gives 0"),
     slice_row("head-0:3-in-bounds", [0], [3], [1], samples=WIDE),
     slice_row("head-0:3-past-the-end", [0], [3], [1], xfail=ISSUE14 + ": x[:, :3] should be Min(c, 3)"),
     slice_row("tail-2:-in-bounds", [2], [BIG], [1], samples=WIDE),

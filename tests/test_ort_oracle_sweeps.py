@@ -160,12 +160,26 @@ BIG, I32MAX = 2**63 - 1, 2**31 - 1
 BOUNDS = [-BIG, -9, -4, -2, -1, 0, 1, 2, 3, 5, 9, I32MAX, 2**40, BIG]
 STEPS = [-3, -2, -1, 1, 2, 3]
 SLICE_SEED = 7031
-MUST = [(-1, BIG, -1), (BIG, BIG, -2), (2, I32MAX, -1), (0, BIG, 1), (BIG, -BIG, -1), (-1, 2**40, -1)]
+MUST = [(-1, BIG, -1), (BIG, BIG, -2), (2, I32MAX, -1), (0, BIG, 1), (BIG, -BIG, -1), (-1, 2**40, -1),
+        (-BIG, -BIG, -1), (-BIG, -1, -2), (-BIG, -2, -1)]
 INT_MAX_END = (
     "SOUNDNESS: onnxruntime reads an end of exactly INT32_MAX or INT64_MAX as numpy's None "
     "(slice_helper.h: 'end = step < 0 ? -1 : dim'), so with a negative step it slices down to index 0; "
     "the analysis clamps it to L - 1 and claims length 0"
 )
+START_ON_EMPTY_AXIS = (
+    "SOUNDNESS: with a negative step a start of -INT64_MAX is clamped to index 0 even when L = 0, so "
+    "x[:, -INT64MAX:-1:-1] (and :-INT64MAX:-1) is claimed to have 1 element on an empty axis; "
+    "onnxruntime gives 0 (exact: Min(L, 1))"
+)
+
+
+def _known_bug(st: int, en: int, sp: int) -> str:
+    if sp < 0 and en in (BIG, I32MAX):
+        return INT_MAX_END
+    if sp < 0 and st == -BIG and en in (-BIG, -1):
+        return START_ON_EMPTY_AXIS
+    return ""
 
 
 def slices() -> list[object]:
@@ -173,7 +187,8 @@ def slices() -> list[object]:
     drawn = {(rng.choice(BOUNDS), rng.choice(BOUNDS), rng.choice(STEPS)) for _ in range(48)}
     out = []
     for st, en, sp in [*MUST, *sorted(drawn - set(MUST))]:
-        marks = [pytest.mark.xfail(strict=True, reason=INT_MAX_END)] if en in (BIG, I32MAX) and sp < 0 else []
+        bug = _known_bug(st, en, sp)
+        marks = [pytest.mark.xfail(strict=True, reason=bug)] if bug else []
         out.append(pytest.param((st, en, sp), id=f"{_bound(st)}:{_bound(en)}:{sp}", marks=marks))
     return out
 
@@ -191,6 +206,54 @@ def test_slice_matches_onnxruntime_at_every_length(sl: tuple[int, int, int]) -> 
     m = make_model(nodes, [tensor("x", [2, "L"])], [tensor("y", None)], inits)
     tally = sweep(m, [{"L": n} for n in LENGTHS])  # up to 11: past every bound but INT_MAX
     assert tally.rejected == 0 and tally.checked + tally.guarded == len(LENGTHS), tally
+
+
+# Bounds computed from the shape of z: [k] (the issue-14 case x[:, k:] and x[:, :k] and their kin).
+SYMBOLIC = {"k": [], "k+1": [("Add", "one")], "-k-1": [("Add", "one"), ("Neg", "")], "-k": [("Neg", "")],
+            "L-k": [("Sub", "L")]}
+CONSTANT = {"0": 0, "2": 2, "-2": -2, "INT64MAX": BIG, "-INT64MAX": -BIG}
+SYMBOLIC_SEED = 515
+
+
+def _bound_nodes(name: str, kind: str) -> list[onnx.NodeProto]:
+    """Nodes computing the 1-element bound ``name`` of the given kind."""
+    if kind in CONSTANT:
+        return [helper.make_node("Constant", [], [name], value_ints=[CONSTANT[kind]])]
+    nodes = [helper.make_node("Shape", ["z"], [f"{name}0"])]
+    for i, (op, other) in enumerate(SYMBOLIC[kind]):
+        if op == "Sub":  # L - k
+            nodes += [helper.make_node("Shape", ["x"], [f"{name}L"], start=1),
+                      helper.make_node("Sub", [f"{name}L", f"{name}{i}"], [f"{name}{i + 1}"])]
+        else:
+            nodes.append(helper.make_node(op, [f"{name}{i}", other] if other else [f"{name}{i}"], [f"{name}{i + 1}"]))
+    return [*nodes, helper.make_node("Identity", [f"{name}{len(SYMBOLIC[kind])}"], [name])]
+
+
+def symbolic_slices() -> list[object]:
+    rng = random.Random(SYMBOLIC_SEED)
+    kinds = [*SYMBOLIC, *CONSTANT]
+    combos = sorted({(rng.choice(kinds), rng.choice(kinds), rng.choice([1, 2, -1, -2])) for _ in range(40)})
+    combos = [c for c in combos if c[0] in SYMBOLIC or c[1] in SYMBOLIC][:16]
+    out = []
+    for st, en, sp in [("k", "INT64MAX", 1), ("0", "k", 1), ("-k-1", "-INT64MAX", -1), ("-INT64MAX", "-k-1", -1),
+                       *combos]:
+        bug = INT_MAX_END if sp < 0 and en == "INT64MAX" else ""
+        bug = START_ON_EMPTY_AXIS if sp < 0 and st == "-INT64MAX" and en == "-k-1" else bug
+        marks = [pytest.mark.xfail(strict=True, reason=bug)] if bug else []
+        out.append(pytest.param((st, en, sp), id=f"{st}:{en}:{sp}", marks=marks))
+    return out
+
+
+@pytest.mark.parametrize("sl", symbolic_slices())
+def test_slice_with_bounds_from_a_shape_matches_onnxruntime(sl: tuple[str, str, int]) -> None:
+    print(f"seed={SYMBOLIC_SEED}")
+    st, en, sp = sl
+    nodes = [*_bound_nodes("st", st), *_bound_nodes("en", en),
+             helper.make_node("Slice", ["x", "st", "en", "ax", "sp"], ["y"])]
+    inits = [const("one", [1]), const("ax", [1]), const("sp", [sp])]
+    m = make_model(nodes, [tensor("x", [2, "L"]), tensor("z", ["k"])], [tensor("y", None)], inits)
+    tally = sweep(m, [{"L": n, "k": k} for n in range(5) for k in range(4)])
+    assert tally.rejected == 0, tally
 
 
 # ----------------------------------------------------------------------------- broadcasting
