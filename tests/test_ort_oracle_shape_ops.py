@@ -196,7 +196,36 @@ ONEHOT += [
         [array("v", np.array([0, 1], np.int64))], feed=_indices),
 ]
 
-ROWS = SHAPE + RESHAPE + CONCAT + SPLIT + EXPAND_TILE + RANGE + ONEHOT
+# Sizes that are the values of a runtime input: the dims are data symbols, so only soundness is
+# asked (each symbol is bound to the first size observed and must agree everywhere else).
+RUNTIME = "sizes are the values of a runtime input: data symbols, not expressions in the input dims"
+V = np.array
+DATA = [
+    row("ConstantOfShape-of-a-runtime-shape", [node("ConstantOfShape", ["t"], ["c"]), node("Shape", ["c"], ["s"]),
+                                               node("ConstantOfShape", ["s"], ["y"])], [tensor("t", [3], I64)],
+        [{"t": V([2, 3, 1])}, {"t": V([0, 4, 2])}, {"t": V([1, 1, 1])}], inexact=RUNTIME),
+    row("Reshape-to-a-runtime-target-then-Add", [node("Reshape", ["x", "t"], ["r"]), node("Add", ["r", "r"], ["y"])],
+        [tensor("x", ["n", 6]), tensor("t", [2], I64)],
+        # an empty result breaks the listed guard that each unknown target dim is >= 1 (0 would copy)
+        [{"x": np.zeros((2, 6), np.float32), "t": V([3, 4])}, {"x": np.zeros((1, 6), np.float32), "t": V([-1, 2])},
+         {"x": np.zeros((4, 6), np.float32), "t": V([24, 1])}], inexact=RUNTIME),
+    row("Expand-[1,1]-to-a-runtime-shape", [node("Expand", ["x", "t"], ["y"]), node("ConstantOfShape", ["t"], ["c"])],
+        [tensor("x", [1, 1]), tensor("t", [2], I64)], [{"x": np.zeros((1, 1), np.float32), "t": V([2, 5])},
+                                                       {"x": np.zeros((1, 1), np.float32), "t": V([3, 0])}],
+        inexact=RUNTIME),
+    row("Tile-by-runtime-repeats", [node("Tile", ["x", "t"], ["y"])], [tensor("x", ["n", 2]), tensor("t", [2], I64)],
+        [{"x": np.zeros((2, 2), np.float32), "t": V([3, 1])}, {"x": np.zeros((0, 2), np.float32), "t": V([2, 0])}],
+        inexact=RUNTIME, xfail="gap: Tile with runtime repeats gives up; n*r0 with data symbols r0, r1 is sound"),
+    row("Range-to-a-runtime-limit", [node("Range", ["zero", "t", "one"], ["y"])], [tensor("t", [], I64)],
+        [{"t": V(5)}, {"t": V(0)}, {"t": V(-2)}], [const("zero", 0), const("one", 1)], inexact=RUNTIME,
+        xfail="gap: Range with a runtime limit gives up; Max(t, 0) with a data symbol t is sound"),
+    row("OneHot-runtime-depth", [node("OneHot", ["i", "d", "v"], ["y"])],
+        [tensor("i", ["n"], I64), tensor("d", [1], I64)],
+        [{"i": V([0, 1, 2]), "d": V([4])}, {"i": V([1]), "d": V([2])}],
+        [array("v", np.array([0.0, 1.0], np.float32))], inexact=RUNTIME),
+]
+
+ROWS = SHAPE + RESHAPE + CONCAT + SPLIT + EXPAND_TILE + RANGE + ONEHOT + DATA
 
 
 @pytest.mark.parametrize("r", SHAPE + RESHAPE + CONCAT)
@@ -214,6 +243,19 @@ def test_split_in_two_by_num_outputs_needs_no_guard() -> None:
     """ceil(c/2) <= c for every c >= 0: the last of two chunks is never negative."""
     split = next(p.values[0] for p in SPLIT if p.id == "Split-opset18-num_outputs2-axis1")
     assert run_row(split).analysis.guards() == []
+
+
+@pytest.mark.parametrize("r", DATA)
+def test_sizes_from_runtime_values_are_sound(r: Row) -> None:
+    report = run_row(r)
+    assert report.data_dependent, "a runtime size should need a data symbol"
+
+
+@pytest.mark.xfail(strict=True, reason="imprecise: each op reading the same runtime shape gets its own fresh symbols")
+def test_two_readers_of_one_runtime_shape_share_its_symbols() -> None:
+    expand = next(p.values[0] for p in DATA if p.id.startswith("Expand"))
+    analysis = run_row(expand).analysis
+    assert analysis.shape("y") == analysis.shape("c")
 
 
 @pytest.mark.parametrize("r", RANGE + ONEHOT)
