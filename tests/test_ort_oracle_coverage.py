@@ -1,9 +1,11 @@
 """The row type of the ``test_ort_oracle_*`` tables, and the test that every ONNX op rule has a row.
 
-Each family module (elementwise, reduce, shape ops, indexing, nn, contrib, chains) lists rows: a
-model built with `tests.oracle.make_model`, the symbol assignments (or input arrays) to run it
-at, and whether every dim must be expressed in the input symbols (`assert_exact`) or may only
-be sound (`assert_sound`, with the reason it cannot be exact). `run_row` is the one way a row is
+Each family module (``FAMILIES``: elementwise, reduce, shape ops, slice/gather, nn, contrib,
+exporter chains, signal) lists ``ROWS``: a model built with `tests.oracle.make_model`, the symbol
+assignments (or input arrays) to run it at, and whether every dim must be expressed in the input
+symbols (`assert_exact`) or may only be sound (`assert_sound`, with the reason it cannot be
+exact). A strict xfail on a row names a soundness bug, an issue-14 guard or a gap, so it flips
+when fixed. tests/test_ort_oracle_sweeps.py adds seeded sweeps over attribute spaces. `run_row` is the one way a row is
 checked: onnxruntime runs the model at each sample and `tests.oracle.check` compares every
 analyzed dim, element, range, predicate and guard with what it observed.
 """
