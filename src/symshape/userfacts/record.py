@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from symshape.constraints import ConstraintGraph, Origin
+from symshape.constraints import ConstraintGraph
 from symshape.errors import UserFactError
 from symshape.expr import Dim, add, as_symbol, mod, mul, sym
 from symshape.parse import is_identifier
+from symshape.provenance import Origin
 from symshape.userfacts.syntax import parse_fact
 from symshape.userfacts.values import Divisible, Fact, Likely, Range, Relation, relation
 
