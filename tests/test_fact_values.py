@@ -95,7 +95,7 @@ def test_the_printed_fact_reads_back_as_the_same_value(fact: Fact):
         ("seq = ..-3", Range("seq", None, -3)),
         ("h % 8 == 0", Divisible(sym("h"), 8)),
         ("Mod(h, 8) == 0", Divisible(sym("h"), 8)),
-        ("Mod(2*h, 8) == 0", Relation(2 * mod(sym("h"), 4), "==", 0)),  # Mod keeps h whole only for k | 2
+        ("Mod(2*h, 8) == 0", Relation(2 * mod(sym("h"), 4), "==", 0)),  # Mod(2*h, 8) is 2*Mod(h, 4)
         ("seq~=128, 512", Likely("seq", (128, 512))),
         ("a + b == 1024", Relation(a + b, "==", 1024)),
         ("a + b = 1024", Relation(a + b, "==", 1024)),
