@@ -155,14 +155,28 @@ def _symshape_imports(path: Path) -> set[str]:
 
 
 # Each core module may import only the modules listed for it: the arrows point one way,
-# exprcore <- expr <- parse / facts <- constraints (errors is a leaf anyone may use).
+# exprcore <- expr <- parse / intervals, fact_rules <- facts <- equations, provenance,
+# contradictions <- constraints (errors is a leaf anyone may use); fact values need only expr.
 _ALLOWED = {
     "exprcore": set(),
     "expr": {"symshape.exprcore"},
     "errors": set(),
     "parse": {"symshape.expr", "symshape.errors"},
-    "facts": {"symshape.expr"},
-    "constraints": {"symshape.expr", "symshape.facts", "symshape.errors"},
+    "intervals": set(),
+    "fact_rules": {"symshape.expr"},
+    "facts": {"symshape.expr", "symshape.intervals", "symshape.fact_rules"},
+    "equations": {"symshape.expr", "symshape.facts"},
+    "provenance": {"symshape.expr"},
+    "contradictions": {"symshape.expr", "symshape.facts", "symshape.errors", "symshape.provenance"},
+    "constraints": {
+        "symshape.expr",
+        "symshape.facts",
+        "symshape.errors",
+        "symshape.equations",
+        "symshape.provenance",
+        "symshape.contradictions",
+    },
+    "userfacts/values": {"symshape.expr", "symshape.errors"},
 }
 
 

@@ -16,6 +16,7 @@ from symshape.expr import Dim, floordiv, mod, smax, smin, sym
 from symshape.mlir.opt import parse_text
 from symshape.mlir.passes.constraint_load import load_constraints
 from symshape.mlir.passes.dim_exprs import ArithBuilder, ArithReader, from_affine, to_affine
+from symshape.userfacts import Divisible, Likely, Range, Relation
 
 NAMES = ("a", "b", "c")
 
@@ -158,7 +159,17 @@ def test_constraint_ir_becomes_facts_over_argument_symbols() -> None:
     assert "symshape" not in str(module), "the constraint IR is removed after loading"
     view = module_to_programs(module)[0]
     facts = loaded.facts_for("f", view.program, list(view.program.inputs))
+    x, y0, y1, z = sym("x_d0"), sym("y_d0"), sym("y_d1"), sym("z_d0")
     assert facts == [
+        Range("x_d0", 2, 64),
+        Divisible(x, 2),
+        Likely("x_d0", (8,)),
+        Range("y_d0", 0, None),
+        Relation(z, "==", y0 * y1),
+        Relation(y0, "<", x),
+        Relation(y1, "==", floordiv(x, 2) + 1),
+    ]
+    assert [str(f) for f in facts] == [  # the --assume syntax, for messages
         "x_d0=2..64",
         "Mod(x_d0, 2) == 0",
         "x_d0~=8",

@@ -22,6 +22,7 @@ from symshape.parse import is_identifier, parse_dim
 from symshape.program import ConstTensor, Op, Program
 from symshape.result import Analysis, Unresolved
 from symshape.rules.registry import lookup
+from symshape.userfacts import Fact, apply, as_facts
 
 MAX_WALKS = 3
 
@@ -74,14 +75,15 @@ def _declared_dim(label: str, graph: ConstraintGraph, origin: Origin) -> Dim:
 def analyze(
     program: Program,
     *,
-    facts: Sequence[str] = (),
+    facts: Sequence[Fact | str] = (),
     graph: ConstraintGraph | None = None,
     progress: ProgressFn | None = None,
     source: str = "",
 ) -> Analysis:
-    """Analyze ``program`` under user ``facts`` (``--assume`` syntax, see `symshape.userfacts`)."""
+    """Analyze ``program`` under user ``facts``: fact values, or strings in ``--assume`` syntax that
+    are read here, once (see `symshape.userfacts`)."""
     with gc_paused():
-        return _analyze(program, facts, graph, progress, source)
+        return _analyze(program, as_facts(facts), graph, progress, source)
 
 
 @contextmanager
@@ -99,18 +101,16 @@ def gc_paused() -> Generator[None, None, None]:
 
 def _analyze(
     program: Program,
-    facts: Sequence[str],
+    facts: Sequence[Fact],
     graph: ConstraintGraph | None,
     progress: ProgressFn | None,
     source: str,
 ) -> Analysis:
-    from symshape.userfacts import apply_fact
-
     graph = graph or ConstraintGraph()
     state = State(graph, run_op=run_op)
     input_symbols(program, graph, state)
-    for text in facts:
-        apply_fact(graph, text)
+    for fact in facts:
+        apply(graph, fact)
     _constants(program, state)
     for _ in range(MAX_WALKS):
         state.watched.clear()

@@ -2,7 +2,8 @@
 
 Example:
     >>> from symshape.api import analyze_onnx
-    >>> result = analyze_onnx("model.onnx", facts=["batch >= 1"])  # doctest: +SKIP
+    >>> from symshape.userfacts import Range
+    >>> result = analyze_onnx("model.onnx", facts=[Range("batch", 1), "seq <= 4096"])  # doctest: +SKIP
     >>> result.shape("logits")  # doctest: +SKIP
     (batch, seq, 30522)
 """
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from symshape.analysis import ProgressFn, analyze, gc_paused
 from symshape.result import Analysis
+from symshape.userfacts import Fact
 
 if TYPE_CHECKING:
     import onnx
@@ -25,10 +27,13 @@ __all__ = ["Analysis", "analyze_onnx", "analyze_file", "example_path"]
 def analyze_onnx(
     model: str | Path | onnx.ModelProto,
     *,
-    facts: Sequence[str] = (),
+    facts: Sequence[Fact | str] = (),
     progress: ProgressFn | None = None,
 ) -> Analysis:
-    """Analyze an ONNX model file or ModelProto (weights are never loaded)."""
+    """Analyze an ONNX model file or ModelProto (weights are never loaded).
+
+    ``facts`` are fact values (`symshape.userfacts`) or strings in ``--assume`` syntax.
+    """
     from symshape.onnx.reader import load_model, model_to_program
 
     source = ""
@@ -40,7 +45,9 @@ def analyze_onnx(
     return analyze(program, facts=facts, progress=progress, source=source)
 
 
-def analyze_file(path: str | Path, *, facts: Sequence[str] = (), progress: ProgressFn | None = None) -> Analysis:
+def analyze_file(
+    path: str | Path, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
+) -> Analysis:
     """Analyze an ``.onnx`` model or an ``.mlir`` module, chosen by the file's suffix."""
     path = Path(path)
     if path.suffix == ".mlir":

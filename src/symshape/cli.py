@@ -15,15 +15,19 @@ from symshape.io import write_text_atomic
 
 if TYPE_CHECKING:
     from symshape.result import Analysis
+    from symshape.userfacts import Fact
 
 FACT_HELP = "A fact about input symbols, e.g. 'a + b == 1024', 'seq <= 4096', 'h % 8 == 0'. Repeatable."
 
 
-def collect_facts(assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> list[str]:
-    """``--assume``, ``--dim NAME=LO..HI`` and ``--likely NAME=V,..`` as fact strings."""
-    facts = list(assume)
-    facts.extend(dim)
-    facts.extend(item.replace("=", "~=", 1) for item in likely)
+def collect_facts(assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> list[Fact]:
+    """``--assume FACT``, ``--dim NAME=LO..HI`` and ``--likely NAME=V,..`` read into fact values
+    (the one place the command line reads fact text)."""
+    from symshape.userfacts import parse_fact, parse_likely, parse_range
+
+    facts = [parse_fact(item) for item in assume]
+    facts.extend(parse_range(item) for item in dim)
+    facts.extend(parse_likely(item) for item in likely)
     return facts
 
 

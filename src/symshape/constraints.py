@@ -14,111 +14,36 @@ divide the rest (``2*t == n``) is bound to ``floor(n/2)`` and ``2 | n`` is learn
 be solved stays a residual, re-solved whenever a symbol in it is bound or a fact changes; a
 residual ``k*Mod(s, m) == 0`` (from ``s == m*floor(s/m)``) teaches ``m | s``.
 
-A contradiction raises `ContradictionError` naming both origins, e.g. ``MatMul 'mm' (contraction):
-dim 1 of 'x' (hidden = 768) must equal dim 0 of 'w' (512); 'hidden' = 768 since Reshape 'r'
-(reshape element count)``: DESIGN's wording, with the rule after the op as in `Origin`'s text.
+A contradiction raises `ContradictionError` naming both origins, worded by
+`symshape.contradictions`; the records the graph keeps (`Origin`, `Guard`, `Predicate`,
+`Residual`) are in `symshape.provenance` (re-exported here).
 """
 
 from __future__ import annotations
 
 import copy
-import math
 from dataclasses import dataclass, field
-from typing import NoReturn
 
+import symshape.contradictions as say
+from symshape.equations import cancel, divisibility_lessons, exact_quotient
 from symshape.errors import ContradictionError
 from symshape.expr import (
-    Atom,
     Dim,
     Expr,
-    ModAtom,
-    Mono,
     add,
     as_symbol,
     content,
     degree_in,
     floordiv,
-    from_terms,
     mul,
     subs,
     sym,
 )
 from symshape.facts import Bound, Facts, SymbolFacts
+from symshape.provenance import Ctx, Guard, Origin, Predicate, Residual, SymbolInfo
 
 KIND_ORDER = {"input": 0, "user": 1, "derived": 2, "data": 3}
 _MAX_RECHECK_ROUNDS = 16
-Ctx = tuple[Dim, Dim, tuple[str, str] | None]  # the two sides as given, and how to name them
-
-
-@dataclass(frozen=True)
-class Origin:
-    """Where a symbol or constraint comes from: an op (type and name), the rule, a detail."""
-
-    op_type: str
-    op_name: str
-    rule: str = ""
-    detail: str = ""
-
-    def __str__(self) -> str:
-        text = self.where()
-        if self.rule:
-            text += f" ({self.rule})"
-        return text
-
-    def where(self) -> str:
-        """``Type 'name'`` (or just the type), without the rule."""
-        return f"{self.op_type} '{self.op_name}'" if self.op_name else self.op_type
-
-
-@dataclass
-class SymbolInfo:
-    """A symbol: its kind (input, user, derived, data), where it was made, its creation index."""
-
-    name: str
-    kind: str
-    origin: Origin
-    index: int
-
-
-@dataclass(frozen=True)
-class Guard:
-    """An assumption the analysis needed: ``lhs rel rhs`` (rel is ``==``, ``>=``, ``!=``)."""
-
-    lhs: Dim
-    rel: str
-    rhs: Dim
-    origin: Origin
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class Predicate:
-    """A kept predicate: ``lhs rel rhs`` with rel ``<=``, ``<`` or ``divisible`` (rhs | lhs)."""
-
-    lhs: Dim
-    rel: str
-    rhs: Dim
-    origin: Origin
-
-
-@dataclass(frozen=True)
-class Residual:
-    """An equation ``expr == 0`` that could not be solved for any symbol yet.
-
-    ``lhs``, ``rhs`` and ``what`` keep the equation as first stated, for messages.
-    """
-
-    expr: Dim
-    origin: Origin
-    lhs: Dim | None = None
-    rhs: Dim | None = None
-    what: tuple[str, str] | None = None
-
-    def ctx(self) -> Ctx:
-        """The equation as first stated (``expr == 0`` when unknown)."""
-        if self.lhs is None or self.rhs is None:
-            return (self.expr, 0, self.what)
-        return (self.lhs, self.rhs, self.what)
 
 
 @dataclass
@@ -245,13 +170,13 @@ class ConstraintGraph:
         d = self.canon(d)
         decided = self.facts.prove_eq(d, 0)
         if decided is False:
-            self._contradiction(origin, ctx, self._facts_text(d))
+            raise say.mismatch(self, origin, ctx, say.facts_text(self, d))
         if decided or isinstance(d, int):
             return
-        d = self._cancel(d)
+        d = cancel(d, self.facts)
         if isinstance(d, int):
             if d:
-                self._contradiction(origin, ctx)
+                raise say.mismatch(self, origin, ctx)
             return
         if self._solve_linear(d, origin, ctx, eliminate):
             return
@@ -274,7 +199,7 @@ class ConstraintGraph:
                 continue
             coeff, rest = found  # coeff*name + rest == 0
             if content(rest) % coeff == 0:
-                self._bind_symbol(name, _exact_quotient(rest, -coeff), origin, ctx)
+                self._bind_symbol(name, exact_quotient(rest, -coeff), origin, ctx)
                 return True
             if self.symbols[name].kind in ("derived", "data"):
                 return self._bind_floor(name, coeff, rest, origin, ctx)
@@ -294,37 +219,14 @@ class ConstraintGraph:
         names.sort(key=lambda n: (-KIND_ORDER.get(self.symbols[n].kind, 2), -self.symbols[n].index))
         return names
 
-    def _cancel(self, d: Expr) -> Dim:
-        """Divide out the coefficient gcd (signed, so the leading coefficient is positive: ``d == 0``
-        and ``-d == 0`` are one equation) and every common factor proven non-zero."""
-        g = content(d) if d.terms[0][1] > 0 else -content(d)
-        terms: dict[Mono, int] = {m: c // g for m, c in d.terms}
-        common = set(d.terms[0][0])
-        for mono in terms:
-            common &= set(mono)
-        for atom in sorted(common, key=lambda a: a.order):
-            if self.facts.prove_nonzero(from_terms({(atom,): 1})):
-                while all(atom in m for m in terms):
-                    terms = {_drop_one(m, atom): c for m, c in terms.items()}
-        return from_terms(terms)
-
     def _learn_divisibility(self, d: Expr, origin: Origin) -> bool:
         """Learn ``k | s`` from ``c*s + k*R == 0`` or ``c*Mod(a*s, k) == 0``; True when learned."""
+        lessons, kept = divisibility_lessons(d)
+        if kept is not None:
+            self._predicate(Predicate(kept[0], "divisible", kept[1], origin))
         learned = False
-        atom = d.terms[0][0][0] if len(d.terms) == 1 and len(d.terms[0][0]) == 1 else None
-        if isinstance(atom, ModAtom) and isinstance(atom.den, int):
-            found = _scaled_symbol(atom.num)
-            if found is not None:
-                a, name = found
-                learned |= self._learn(name, atom.den // math.gcd(a, atom.den), origin)
-            else:
-                self._predicate(Predicate(atom.num, "divisible", atom.den, origin))
-            return learned
-        for mono, coeff in d.terms:
-            name = as_symbol(from_terms({mono: 1}))
-            if name is not None:
-                k = content(add(d, from_terms({mono: -coeff})))
-                learned |= self._learn(name, k // math.gcd(k, abs(coeff)) if k else 1, origin)
+        for name, k in lessons:
+            learned |= self._learn(name, k, origin)
         return learned
 
     def _learn(self, name: str, k: int, origin: Origin) -> bool:
@@ -368,7 +270,7 @@ class ConstraintGraph:
                 facts.hi is not None and lo is not None and lo > facts.hi
             )
         if not ok:
-            self._contradiction(origin, ctx, extra=f"'{name}' lies in {_range(facts)}{_div(facts)}")
+            raise say.mismatch(self, origin, ctx, say.symbol_outside(name, facts))
 
     def _track_users(self, name: str) -> None:
         value = self._bind[name]
@@ -381,11 +283,6 @@ class ConstraintGraph:
         if pending:
             self._resolve(pending)
 
-    def _recheck_all(self) -> None:
-        """Re-solve every residual now (kept for callers of the first version; see `recheck`)."""
-        self._facts_seen = -1
-        self.recheck()
-
     # ------------------------------------------------------------ predicates
     def assume_range(self, d: Dim, lo: Bound, hi: Bound, origin: Origin) -> None:
         """Record ``lo <= d <= hi`` as a fact; a single symbol's range is tightened."""
@@ -396,10 +293,7 @@ class ConstraintGraph:
             new = self.facts.restrict(name, lo=lo, hi=hi)
             if new.lo is not None and new.hi is not None and new.lo > new.hi:
                 self.facts.set(name, before)
-                raise ContradictionError(
-                    f"{origin}: '{d}' must lie in {_range(SymbolFacts(lo, hi))}, but "
-                    f"{self._fact_source(name)} already bounds it to {_range(before)}"
-                )
+                raise say.symbol_range_conflict(self, origin, d, name, (lo, hi), before)
             if new != before:
                 self._fact_origin[name] = origin
                 self._range_set.add(name)
@@ -407,10 +301,7 @@ class ConstraintGraph:
             return
         blo, bhi = self.facts.tight_bounds(c)
         if (lo is not None and bhi is not None and bhi < lo) or (hi is not None and blo is not None and blo > hi):
-            raise ContradictionError(
-                f"{origin}: '{c}' must lie in {_range(SymbolFacts(lo, hi))}, but it lies in "
-                f"{_range(SymbolFacts(blo, bhi))}{self._sources_text((d,))}"
-            )
+            raise say.range_conflict(self, origin, c, d, (lo, hi), (blo, bhi))
         if lo is not None:
             self._predicate(Predicate(lo, "<=", c, origin))
         if hi is not None:
@@ -427,7 +318,7 @@ class ConstraintGraph:
             self.facts.restrict(name, divisor=k)
             self.recheck()
         elif isinstance(c, int) and c % k:
-            raise ContradictionError(f"{origin}: '{d}' = {c} must be divisible by {k}")
+            raise say.divisibility_conflict(origin, d, c, k)
         self._predicate(Predicate(c, "divisible", k, origin))
 
     def guard(self, lhs: Dim, rel: str, rhs: Dim, origin: Origin, reason: str = "") -> None:
@@ -442,92 +333,22 @@ class ConstraintGraph:
         self.guards.clear()
         self._guard_keys.clear()
 
-    # --------------------------------------------------------------- errors
-    def _fact_source(self, name: str) -> str:
-        origin = self._fact_origin.get(name)
-        return str(origin) if origin else "an earlier fact"
+    # ------------------------------------------------- what the wording reads
+    def fact_origin(self, name: str) -> Origin | None:
+        """The origin of the latest constraint that set the facts of ``name``."""
+        return self._fact_origin.get(name)
 
-    def _facts_text(self, d: Dim) -> str:
-        """The declared facts of the symbols in ``d`` that no other constraint set (those are
-        named with their origin by `_sources_text`)."""
-        lo, hi = self.facts.tight_bounds(d)
-        by_range = (lo is not None and lo > 0) or (hi is not None and hi < 0)
-        parts: list[str] = []
-        for name in sorted(d.free) if isinstance(d, Expr) else ():
-            f = self.facts.get(name)
-            shown = (f.lo is not None or f.hi is not None) if by_range else f.divisor > 1
-            if name not in self._range_set and shown:
-                parts.append(f"'{name}' lies in {_range(f)}{_div(f)}")
-        return "; ".join(parts)
+    def restricted(self, name: str) -> bool:
+        """Whether a constraint other than the declaration narrowed the facts of ``name``."""
+        return name in self._range_set
 
-    def _sources_text(self, dims: tuple[Dim, ...]) -> str:
-        """``; 'n' = 'a*b' since <origin>; 'm' in [0, 5] since <origin>`` for the symbols of
-        ``dims`` that were bound or range-restricted by another constraint."""
-        sources: list[str] = []
-        names = sorted({n for d in dims if isinstance(d, Expr) for n in d.free})
-        for name in names:
-            bound = self.binding(name)
-            if bound is not None:
-                value = bound[0] if isinstance(bound[0], int) else f"'{bound[0]}'"
-                sources.append(f"'{name}' = {value} since {bound[1]}")
-            elif name in self._range_set:
-                f = self.facts.get(name)
-                sources.append(f"'{name}' in {_range(f)}{_div(f)} since {self._fact_source(name)}")
-        return "".join(f"; {s}" for s in sources)
-
-    def _contradiction(self, origin: Origin, ctx: Ctx, extra: str = "") -> NoReturn:
-        a, b, what = ctx
-        a, b = self._named_constant(a), self._named_constant(b)
-        left = _describe(what[0] if what else None, a, self.canon(a))
-        right = _describe(what[1] if what else None, b, self.canon(b))
-        why = f"; {extra}" if extra else ""
-        raise ContradictionError(f"{origin}: {left} must equal {right}{why}{self._sources_text((a, b))}")
-
-    def _named_constant(self, d: Dim) -> Dim:
-        """A rule sees canonical dims, so a declared name solved to a constant reaches it as that
-        constant: give the name back (``hidden`` for 768) when exactly one input or user symbol
-        was solved to ``d``, so the message can say where the constant came from."""
-        if not isinstance(d, int):
-            return d
-        names = [
+    def solved_to(self, value: int) -> list[str]:
+        """The input and user symbols solved to the constant ``value``."""
+        return [
             n
             for n, v in self._bind.items()
-            if isinstance(v, int) and v == d and self.symbols[n].kind in ("input", "user")
+            if isinstance(v, int) and v == value and self.symbols[n].kind in ("input", "user")
         ]
-        return sym(names[0]) if len(names) == 1 else d
 
 
-def _exact_quotient(rest: Dim, by: int) -> Dim:
-    """``rest / by`` where ``by`` divides every coefficient of ``rest``."""
-    if isinstance(rest, int):
-        return rest // by
-    return from_terms({m: c // by for m, c in rest.terms})
-
-
-def _scaled_symbol(d: Dim) -> tuple[int, str] | None:
-    """``(a, name)`` when ``d`` is ``a*name``."""
-    if isinstance(d, Expr) and len(d.terms) == 1:
-        mono, coeff = d.terms[0]
-        name = as_symbol(from_terms({mono: 1}))
-        if name is not None:
-            return abs(coeff), name
-    return None
-
-
-def _describe(what: str | None, raw: Dim, canon: Dim) -> str:
-    shown = str(canon) if raw is canon or str(raw) == str(canon) else f"{raw} = {canon}"
-    return f"{what} ({shown})" if what else f"'{shown}'"
-
-
-def _range(f: SymbolFacts) -> str:
-    return f"[{'-inf' if f.lo is None else f.lo}, {'inf' if f.hi is None else f.hi}]"
-
-
-def _div(f: SymbolFacts) -> str:
-    return f" and is a multiple of {f.divisor}" if f.divisor > 1 else ""
-
-
-def _drop_one(mono: Mono, atom: Atom) -> Mono:
-    out = list(mono)
-    out.remove(atom)
-    return tuple(out)
+__all__ = ["KIND_ORDER", "ConstraintGraph", "Guard", "Origin", "Predicate", "Residual", "SymbolInfo"]

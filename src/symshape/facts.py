@@ -7,10 +7,10 @@ whoever needs decisions; its ``version`` changes with every new fact, which drop
 A symbol with no recorded facts is an unconstrained integer. The constraint graph declares every
 dimension symbol with ``lo = 0`` (empty tensors are legal).
 
-The fact-aware rewrites are tables (tinygrad's habit): `ATOM_RULES` rewrite one compound atom
-whose operands are already simplified, `EXPR_RULES` rewrite a whole sum. Each rule is one line
-with its identity as a comment; ``tests/test_rule_tables.py`` checks every row against random
-integer evaluation under the facts it needs.
+Three layers: interval arithmetic (`symshape.intervals`) gives the bounds of an expression from
+its symbols' ranges; the decisions here (``prove_ge``, ``prove_eq``, ``divides``) read bounds and
+divisors; `simplify` applies the fact-aware rewrite tables of `symshape.fact_rules`
+(`ATOM_RULES`, `EXPR_RULES`, re-exported here), which ask these decisions.
 """
 
 from __future__ import annotations
@@ -25,26 +25,31 @@ from symshape.expr import (
     Expr,
     FloorDiv,
     MaxAtom,
-    MinAtom,
     ModAtom,
     Mono,
     NaryAtom,
     Sym,
     add,
-    exact_div,
     expand_mod,
     floordiv,
-    from_terms,
     map_atoms,
     mod,
     mul,
     single_atom,
-    smax,
-    smin,
 )
-
-Bound = int | None  # None is -inf as a lower bound, +inf as an upper bound
-Interval = tuple[Bound, Bound]
+from symshape.fact_rules import ATOM_RULES, EXPR_RULES, contract_mod
+from symshape.intervals import (
+    Bound,
+    Interval,
+    add_intervals,
+    floor_divide,
+    maximum,
+    minimum,
+    modulo,
+    multiply,
+    scale,
+    tighter,
+)
 
 
 @dataclass(frozen=True)
@@ -59,8 +64,8 @@ class SymbolFacts:
     def merged(self, other: SymbolFacts) -> SymbolFacts:
         """The facts of a symbol known to equal another: the intersection of both."""
         return SymbolFacts(
-            lo=_max_bound(self.lo, other.lo, low=True),
-            hi=_max_bound(self.hi, other.hi, low=False),
+            lo=tighter(self.lo, other.lo, low=True),
+            hi=tighter(self.hi, other.hi, low=False),
             divisor=math.lcm(self.divisor, other.divisor),
             likely=tuple(sorted(set(self.likely) | set(other.likely))),
         )
@@ -72,14 +77,6 @@ class SymbolFacts:
             and (self.hi is None or value <= self.hi)
             and value % self.divisor == 0
         )
-
-
-def _max_bound(a: Bound, b: Bound, *, low: bool) -> Bound:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return max(a, b) if low else min(a, b)
 
 
 class Facts:
@@ -148,13 +145,10 @@ class Facts:
             return d, d
         cached = self._bounds.get(d)
         if cached is None:
-            lo: Bound = 0
-            hi: Bound = 0
+            total: Interval = (0, 0)
             for mono, coeff in d.terms:
-                mlo, mhi = _scale(self._mono_bounds(mono), coeff)
-                lo = None if lo is None or mlo is None else lo + mlo
-                hi = None if hi is None or mhi is None else hi + mhi
-            cached = self._bounds[d] = (lo, hi)
+                total = add_intervals(total, scale(self._mono_bounds(mono), coeff))
+            cached = self._bounds[d] = total
         return cached
 
     def tight_bounds(self, d: Dim) -> Interval:
@@ -166,16 +160,16 @@ class Facts:
         lo, hi = self.bounds(d)
         if isinstance(d, int) or not any(isinstance(a, FloorDiv) for a in d.atoms):
             return lo, hi
-        s = _contract_mod(d)
+        s = contract_mod(d)
         if s is d:
             return lo, hi
         slo, shi = self.bounds(s)
-        return _max_bound(lo, slo, low=True), _max_bound(hi, shi, low=False)
+        return tighter(lo, slo, low=True), tighter(hi, shi, low=False)
 
     def _mono_bounds(self, mono: Mono) -> Interval:
         acc: Interval = (1, 1)
         for atom in mono:
-            acc = _interval_mul(acc, self._atom_bounds(atom))
+            acc = multiply(acc, self._atom_bounds(atom))
         return acc
 
     def _atom_bounds(self, atom: Atom) -> Interval:
@@ -183,48 +177,13 @@ class Facts:
             f = self.get(atom.name)
             return f.lo, f.hi
         if isinstance(atom, FloorDiv):
-            return self._floordiv_bounds(atom.num, atom.den)
+            return floor_divide(self.bounds(atom.num), self.bounds(atom.den))
         if isinstance(atom, ModAtom):
-            return self._mod_bounds(atom.num, atom.den)
+            return modulo(self.bounds(atom.num), self.bounds(atom.den))
         if not isinstance(atom, NaryAtom):
             return None, None
         args = [self.bounds(a) for a in atom.args]
-        los = [b[0] for b in args]
-        his = [b[1] for b in args]
-        if isinstance(atom, MaxAtom):
-            return max(_finite(los), default=None), None if None in his else max(_finite(his))
-        return None if None in los else min(_finite(los)), min(_finite(his), default=None)
-
-    def _floordiv_bounds(self, num: Dim, den: Dim) -> Interval:
-        nlo, nhi = self.bounds(num)
-        dlo, dhi = self.bounds(den)
-        if dlo is None or dlo <= 0:
-            return None, None
-        # For den in [dlo, dhi] (dlo >= 1), floor(n/den) is monotone in n and lies between
-        # floor(n/dlo) and floor(n/dhi) (which of the two is smaller depends on the sign of n).
-        if nlo is None:
-            lo = None
-        elif nlo >= 0:
-            lo = 0 if dhi is None else nlo // dhi
-        else:
-            lo = nlo // dlo
-        if nhi is None:
-            hi = None
-        elif nhi >= 0:
-            hi = nhi // dlo
-        else:
-            hi = -1 if dhi is None else nhi // dhi
-        return lo, hi
-
-    def _mod_bounds(self, num: Dim, den: Dim) -> Interval:
-        dlo, dhi = self.bounds(den)
-        if dlo is not None and dlo > 0:  # Mod(n, d) in [0, d - 1], and <= n when n >= 0
-            nlo, nhi = self.bounds(num)
-            top = None if dhi is None else dhi - 1
-            return 0, _max_bound(nhi, top, low=False) if nlo is not None and nlo >= 0 else top
-        if dhi is not None and dhi < 0:  # Mod(n, d) in [d + 1, 0]
-            return (None if dlo is None else dlo + 1), 0
-        return None, None
+        return maximum(args) if isinstance(atom, MaxAtom) else minimum(args)
 
     # -------------------------------------------------------------- decisions
     def prove_ge(self, d: Dim, k: int = 0) -> bool:
@@ -357,214 +316,5 @@ class Facts:
 
 _NONE = SymbolFacts()
 
-
-def _finite(values: list[Bound]) -> list[int]:
-    return [v for v in values if v is not None]
-
-
-def _scale(b: Interval, k: int) -> Interval:
-    lo, hi = b
-    if k >= 0:
-        return (None if lo is None else lo * k), (None if hi is None else hi * k)
-    return (None if hi is None else hi * k), (None if lo is None else lo * k)
-
-
-def _interval_mul(a: Interval, b: Interval) -> Interval:
-    alo, ahi = a
-    blo, bhi = b
-    if alo is not None and blo is not None and alo >= 0 and blo >= 0:
-        hi = None if ahi is None or bhi is None else ahi * bhi
-        return alo * blo, hi
-    if alo is None or ahi is None or blo is None or bhi is None:
-        return None, None
-    products = [alo * blo, alo * bhi, ahi * blo, ahi * bhi]
-    return min(products), max(products)
-
-
-# ------------------------------------------------------------------ rule tables
-# An atom rule gets the facts and one compound atom (operands simplified) and returns the
-# rewritten Dim, or None when it does not apply. Each rewrite is an identity under its condition.
-
-
-def _ge(f: Facts, a: Dim, b: Dim) -> bool:
-    """``a >= b`` is proven."""
-    return f.prove_ge(add(a, mul(b, -1)), 0)
-
-
-def _split_by(num: Dim, den: Dim) -> tuple[Dim, Dim] | None:
-    """``num = den*q + r`` with ``den`` a single monomial ``c*m``: ``q`` collects the terms whose
-    monomial contains ``m`` and whose coefficient ``c`` divides; None when there are none."""
-    if not isinstance(den, Expr) or len(den.terms) != 1 or isinstance(num, int):
-        return None
-    dm, dc = den.terms[0]
-    q: dict[Mono, int] = {}
-    r: dict[Mono, int] = {}
-    for m, c in num.terms:
-        rest = list(m)
-        for atom in dm:
-            if atom not in rest:
-                break
-            rest.remove(atom)
-        else:
-            if c % dc == 0:
-                q[tuple(rest)] = c // dc
-                continue
-        r[m] = c
-    return (from_terms(q), from_terms(r)) if q else None
-
-
-def _leading_negative(d: Dim) -> bool:
-    return d < 0 if isinstance(d, int) else d.terms[0][1] < 0
-
-
-def _floordiv_exact(f: Facts, a: Atom) -> Dim | None:
-    if isinstance(a, FloorDiv) and isinstance(a.den, Expr) and f.prove_ge(a.den, 1):
-        return exact_div(a.num, a.den)
-    return None
-
-
-def _floordiv_split(f: Facts, a: Atom) -> Dim | None:
-    split = _split_by(a.num, a.den) if isinstance(a, FloorDiv) else None
-    if split is None or not isinstance(a, FloorDiv) or not f.prove_nonzero(a.den):
-        return None
-    return add(split[0], floordiv(split[1], a.den))
-
-
-def _floordiv_flip(f: Facts, a: Atom) -> Dim | None:
-    if isinstance(a, FloorDiv) and isinstance(a.den, Expr) and _leading_negative(a.num):
-        if f.prove_ge(a.den, 1):
-            return add(mul(floordiv(add(mul(a.num, -1), -1), a.den), -1), -1)
-    return None
-
-
-def _floordiv_small(f: Facts, a: Atom) -> Dim | None:
-    if isinstance(a, FloorDiv) and f.prove_ge(a.num, 0) and _ge(f, a.den, add(a.num, 1)):
-        return 0
-    return None
-
-
-def _floordiv_neg_small(f: Facts, a: Atom) -> Dim | None:
-    if isinstance(a, FloorDiv) and f.prove_le(a.num, -1) and _ge(f, add(a.num, a.den), 0):
-        return -1
-    return None
-
-
-def _mod_divisible(f: Facts, a: Atom) -> Dim | None:
-    if isinstance(a, ModAtom) and isinstance(a.den, int) and f.divides(a.den, a.num):
-        return 0
-    return None
-
-
-def _mod_exact(f: Facts, a: Atom) -> Dim | None:
-    if isinstance(a, ModAtom) and isinstance(a.den, Expr) and f.prove_nonzero(a.den):
-        return 0 if exact_div(a.num, a.den) is not None else None
-    return None
-
-
-def _mod_split(f: Facts, a: Atom) -> Dim | None:
-    split = _split_by(a.num, a.den) if isinstance(a, ModAtom) else None
-    if split is None or not isinstance(a, ModAtom) or not f.prove_nonzero(a.den):
-        return None
-    return mod(split[1], a.den)
-
-
-def _mod_small(f: Facts, a: Atom) -> Dim | None:
-    if isinstance(a, ModAtom) and f.prove_ge(a.num, 0) and _ge(f, a.den, add(a.num, 1)):
-        return a.num
-    return None
-
-
-def _mod_neg_small(f: Facts, a: Atom) -> Dim | None:
-    if isinstance(a, ModAtom) and f.prove_le(a.num, -1) and _ge(f, add(a.num, a.den), 0):
-        return add(a.num, a.den)
-    return None
-
-
-def _minmax_dominated(f: Facts, a: Atom) -> Dim | None:
-    if not isinstance(a, (MaxAtom, MinAtom)):
-        return None
-    is_max = isinstance(a, MaxAtom)
-    kept: list[Dim] = []
-    for i, x in enumerate(a.args):
-        beaten = False
-        for j, y in enumerate(a.args):
-            # y dominates x (for Max: y >= x); when both dominate (equal) the earlier one stays
-            if i != j and (_ge(f, y, x) if is_max else _ge(f, x, y)):
-                if not (i < j and (_ge(f, x, y) if is_max else _ge(f, y, x))):
-                    beaten = True
-                    break
-        if not beaten:
-            kept.append(x)
-    if len(kept) == len(a.args):
-        return None
-    return smax(*kept) if is_max else smin(*kept)
-
-
-AtomRule = Callable[[Facts, Atom], Dim | None]
-ATOM_RULES: tuple[AtomRule, ...] = (
-    _floordiv_exact,  # floor((q*d)/d) -> q                     when d >= 1
-    _floordiv_split,  # floor((d*q + r)/d) -> q + floor(r/d)    when d != 0 (d one monomial)
-    _floordiv_flip,  # floor(n/d) -> -floor((-n - 1)/d) - 1     when d >= 1, n leads negative
-    _floordiv_small,  # floor(n/d) -> 0                          when 0 <= n < d
-    _floordiv_neg_small,  # floor(n/d) -> -1                     when -d <= n < 0
-    _mod_divisible,  # Mod(n, k) -> 0                           when k | n (divisor facts)
-    _mod_exact,  # Mod(q*d, d) -> 0                            when d != 0
-    _mod_split,  # Mod(d*q + r, d) -> Mod(r, d)                when d != 0 (d one monomial)
-    _mod_small,  # Mod(n, d) -> n                              when 0 <= n < d
-    _mod_neg_small,  # Mod(n, d) -> n + d                      when -d <= n < 0
-    _minmax_dominated,  # Max(a, b) -> a, Min(a, b) -> b        when a >= b
-)
-
-
-def _contract_mod(d: Dim) -> Dim:
-    """Rewrite ``m*n - m*k*floor(n/k)`` inside ``d`` as ``m*Mod(n, k)`` when it shortens ``d``
-    (``k`` a constant or a single monomial ``c*u``; an identity wherever the floor is defined)."""
-    while isinstance(d, Expr):
-        shorter = _contract_once(d)
-        if shorter is None:
-            break
-        d = shorter
-    return d
-
-
-def _contract_once(d: Expr) -> Dim | None:
-    for mono, coeff in d.terms:
-        for atom in mono:
-            m = _mod_multiplier(mono, coeff, atom)
-            if m is None or not isinstance(atom, FloorDiv):
-                continue
-            k, n = atom.den, atom.num
-            expanded = add(mul(from_terms({(atom,): 1}), k), mul(n, -1))  # k*floor(n/k) - n
-            cand = add(add(d, mul(expanded, m)), mul(mod(n, k), m))
-            if isinstance(cand, int) or len(cand.terms) < len(d.terms):
-                return cand
-    return None
-
-
-def _mod_multiplier(mono: Mono, coeff: int, atom: Atom) -> int | None:
-    """``m`` when the term ``coeff*mono`` is ``-m*k*floor(n/k)`` for the floor ``atom``."""
-    if not isinstance(atom, FloorDiv):
-        return None
-    rest = list(mono)
-    rest.remove(atom)
-    den = atom.den
-    if isinstance(den, int):
-        unit, scale = (), den
-    else:
-        if len(den.terms) != 1:
-            return None
-        unit, scale = den.terms[0]
-    if tuple(rest) != unit or coeff % scale:
-        return None
-    return -coeff // scale
-
-
-ExprRule = Callable[[Dim], Dim]
-EXPR_RULES: tuple[ExprRule, ...] = (
-    _contract_mod,  # n - k*floor(n/k) -> Mod(n, k)             always (k a monomial)
-)
-
-# Kept for callers of the first version of this module.
-_ATOM_RULES = ATOM_RULES
 
 __all__ = ["ATOM_RULES", "EXPR_RULES", "Bound", "Facts", "Interval", "SymbolFacts", "floordiv", "mod"]

@@ -1,443 +1,38 @@
-"""xDSL ``ModuleOp`` -> `Program` per function, and the MLIR entry points of the analysis.
+"""The MLIR entry points of the analysis, and which user facts reach which function.
 
-Values are named ``@<func>:%<name in the text>`` (``@main:%arg0``, ``@main:%3``, result 1 of
-``%5:2`` is ``@main:%5#1``). Each *root* function (one not inlined into a caller) becomes one
-`FuncView`: its Program, its xDSL op, and the map from Program value names back to SSA values.
-
-* Function arguments are the graph inputs; a ``?`` dim of ``%x`` is the symbol ``x_d<axis>``.
-  Integer and index scalar arguments carry their value as a symbol named after the argument.
-* ``func.call`` of a private function called once is inlined (its values keep their own
-  ``@callee:%..`` names, and its dims are expressed in the caller's symbols); other calls run
-  the callee's ops per call site.
-* ``jax.export`` modules: the shape specifications quoted in the ``shape_assertion`` messages
-  (``args[0].shape = (2*b, s)``) name the arguments' dims, and ``jax.global_constant = "b"``
-  names dimension-variable arguments; jax guarantees every dimension variable is ``>= 1``.
+`module_to_programs` (`symshape.mlir.program_builder`) gives one `FuncView` per root function;
+`analyze_module` analyzes each under the facts that name only its symbols, `analyze_mlir_text`
+and `analyze_mlir_file` analyze all root functions as one Program. Facts arrive as values
+(`symshape.userfacts`); strings in ``--assume`` syntax are read once, here at the API's edge.
+The facts a module implies itself (jax's dimension variables are ``>= 1``, see
+`symshape.mlir.jax_export`) travel in `FuncView.facts`.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from xdsl.dialects import func
-from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
-    ModuleOp,
-    StringAttr,
-)
-from xdsl.dialects.builtin import TensorType as XTensorType
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp
 
 from symshape.analysis import ProgressFn, analyze
-from symshape.errors import ModelError
+from symshape.errors import ModelError, UserFactError
 from symshape.mlir.attributes import (  # re-exported: frontend users read attributes through it
     DialectAttr,
-    attr_value,
-    is_tensor,
     op_attrs,
     op_full_name,
     py_attr,
-    split_top,
     tensor_type,
 )
-from symshape.mlir.parse import parse_module, read_mlir_text, source_names
-from symshape.program import Op, Program, SourceDim, TensorType, Value
+from symshape.mlir.jax_export import label_names
+from symshape.mlir.parse import parse_module, read_mlir_text
+from symshape.mlir.program_builder import FuncView, module_to_programs, symbol_stem
+from symshape.program import Op, Program, TensorType, Value
 from symshape.result import Analysis
+from symshape.userfacts import Fact, as_facts
 
-__all__ = ["DialectAttr", "FuncView", "analyze_mlir_file", "analyze_module", "module_to_programs", "op_attrs",
-           "op_full_name", "py_attr", "tensor_type"]
-
-MAX_CALL_OPS = 20000  # ops cloned for non-inlined calls in one function, at most
-_SAFE = re.compile(r"[^A-Za-z0-9_]")
-
-
-@dataclass
-class FuncView:
-    """One root function: its Program, the xDSL op, and Program value name -> SSA value.
-
-    ``facts`` are facts the module itself implies (jax's dimension variables are ``>= 1``);
-    ``inlined`` names the functions whose bodies are part of ``program``.
-    """
-
-    name: str
-    func: func.FuncOp
-    program: Program
-    values: dict[str, SSAValue]
-    facts: list[str] = field(default_factory=list[str])
-    inlined: list[str] = field(default_factory=list[str])
-
-
-# ------------------------------------------------------------------------- naming
-
-
-class _Names:
-    """``@func:%name`` for every SSA value, from the text names (unique fallbacks otherwise)."""
-
-    def __init__(self, module: ModuleOp) -> None:
-        self.source = source_names(module)
-        self.assigned: dict[tuple[SSAValue, str], str] = {}
-        self.taken: set[str] = set()
-        self.counter = 0
-
-    def name(self, value: SSAValue, fn: str, prefix: str = "") -> str:
-        key = (value, prefix)
-        if key in self.assigned:
-            return self.assigned[key]
-        local = self.source.get(value) or value.name_hint
-        full = f"{prefix}@{fn}:%{local}" if local else ""
-        while not full or full in self.taken:
-            self.counter += 1
-            full = f"{prefix}@{fn}:%_v{self.counter}"
-        self.taken.add(full)
-        self.assigned[key] = full
-        return full
-
-
-def symbol_stem(name: str) -> str:
-    """An identifier from a value name: ``@main:%arg0`` -> ``arg0``."""
-    local = name.rsplit(":%", 1)[-1]
-    stem = _SAFE.sub("_", local)
-    return stem if stem and not stem[0].isdigit() else f"v{stem}"
-
-
-# ---------------------------------------------------------------------- the builder
-
-
-class _Builder:
-    """Builds the Program of one root function (inlining single-call private callees)."""
-
-    def __init__(self, module: ModuleOp, names: _Names, funcs: dict[str, func.FuncOp], calls: dict[str, int]) -> None:
-        self.module = module
-        self.names = names
-        self.funcs = funcs
-        self.calls = calls
-        self.cloned = 0
-
-    def build(self, fn: func.FuncOp) -> FuncView:
-        name = fn.sym_name.data
-        program = Program(name, [], [], {}, [])
-        values: dict[str, SSAValue] = {}
-        block = fn.body.blocks.first
-        if block is None:
-            raise ModelError(f"function '@{name}' has no body; only defined functions can be analyzed")
-        declared, facts = jax_arg_dims(fn, self.funcs)
-        for i, arg in enumerate(block.args):
-            vname = self.names.name(arg, name)
-            values[vname] = arg
-            vtype = tensor_type(arg.type)
-            if vtype.dims is not None:
-                base = declared.get(i) or vtype.dims
-                dims = tuple(d if d is not None else f"{symbol_stem(vname)}_d{axis}" for axis, d in enumerate(base))
-                vtype = TensorType(vtype.dtype, dims)
-            program.values[vname] = Value(vname, vtype)
-            program.inputs.append(vname)
-            if vtype.dims == () and _is_int_type(vtype.dtype):
-                jax_name = _arg_attr(fn, i, "jax.global_constant")
-                dim_variable = jax_name is not None and re.fullmatch(r"[A-Za-z]\w*", jax_name) is not None
-                attrs = {"symbol": jax_name if dim_variable else symbol_stem(vname), "dim_variable": dim_variable}
-                program.ops.append(Op("func", "arg", vname, [vname], [vname], attrs))
-        inlined: list[str] = []
-        outputs = self.emit_block(block, name, program, values, [name], inlined, prefix="")
-        program.outputs = outputs
-        return FuncView(name, fn, program, values, facts, inlined)
-
-    def emit_block(
-        self,
-        block: Any,
-        fn: str,
-        program: Program,
-        values: dict[str, SSAValue] | None,
-        stack: list[str],
-        inlined: list[str],
-        prefix: str,
-    ) -> list[str]:
-        """Emit the ops of ``block``; returns the names its terminator returns."""
-        outputs: list[str] = []
-        for index, op in enumerate(block.ops):
-            full = op_full_name(op)
-            if full in ("func.return", "shape.assuming_yield", "stablehlo.return", "mhlo.return"):
-                outputs = [self.value(v, fn, program, values, prefix) for v in op.operands]
-                continue
-            if full == "func.call" or full.endswith(".composite"):
-                self.emit_call(op, fn, program, values, stack, inlined, prefix)
-                continue
-            if full == "shape.assuming" and op.regions:
-                inner = self.emit_block(op.regions[0].blocks.first, fn, program, values, stack, inlined, prefix)
-                results = [self.value(r, fn, program, values, prefix) for r in op.results]
-                program.ops.append(Op("shape", "assuming", _op_name(results, fn, index, full, prefix), inner, results))
-                continue
-            self.emit_op(op, index, fn, program, values, prefix)
-            if full.endswith((".while", ".case", ".if")):
-                self.attach_regions(op, program.ops[-1], fn, stack, inlined, prefix)
-        return outputs
-
-    def attach_regions(
-        self, op: Operation, emitted: Op, fn: str, stack: list[str], inlined: list[str], prefix: str
-    ) -> None:
-        """A loop's body (``body``) or each branch of a case/if (``branch<k>``) as a Program."""
-        blocks = [r.blocks.first for r in op.regions]
-        if any(b is None for b in blocks):
-            return
-        if op_full_name(op).endswith(".while"):
-            if len(blocks) != 2:
-                raise ModelError(
-                    f"{op_full_name(op)} (op '{emitted.name}') has {len(blocks)} regions, expected 2 (the condition "
-                    "and the body); fix the op"
-                )
-            emitted.subgraphs["body"] = self.region_program(blocks[1], fn, stack, inlined, prefix)
-            return
-        for k, block in enumerate(blocks):
-            emitted.subgraphs[f"branch{k}"] = self.region_program(block, fn, stack, inlined, prefix)
-
-    def region_program(self, block: Any, fn: str, stack: list[str], inlined: list[str], prefix: str) -> Program:
-        """A region as a Program: its block arguments in, the yielded values out. Functions it
-        inlines are recorded in the caller's ``inlined`` (they are not separate roots)."""
-        sub = Program(f"{fn}.body", [], [], {}, [])
-        sub.inputs = [self.value(a, fn, sub, None, prefix) for a in block.args]
-        sub.outputs = self.emit_block(block, fn, sub, None, stack, inlined, prefix)
-        return sub
-
-    def value(self, v: SSAValue, fn: str, program: Program, values: dict[str, SSAValue] | None, prefix: str) -> str:
-        name = self.names.name(v, fn, prefix)
-        if name not in program.values:
-            program.values[name] = Value(name, tensor_type(v.type))
-        if values is not None:
-            values[name] = v
-        return name
-
-    def emit_op(self, op: Operation, index: int, fn: str, program: Program, values: dict[str, SSAValue] | None,
-                prefix: str) -> None:
-        full = op_full_name(op)
-        dialect, _, op_type = full.partition(".")
-        inputs = [self.value(v, fn, program, values, prefix) for v in op.operands]
-        outputs = [self.value(r, fn, program, values, prefix) for r in op.results]
-        attrs = op_attrs(op)
-        if full in ("stablehlo.custom_call", "mhlo.custom_call", "shape.cstr_require") and op.operands:
-            _attach_condition(op, attrs, inputs, lambda v: self.value(v, fn, program, values, prefix))
-        program.ops.append(Op(dialect, op_type, _op_name(outputs, fn, index, full, prefix), inputs, outputs, attrs))
-
-    def emit_call(self, op: Operation, fn: str, program: Program, values: dict[str, SSAValue] | None,
-                  stack: list[str], inlined: list[str], prefix: str) -> None:
-        callee_name = attr_value(op, "callee") or attr_value(op, "decomposition")
-        callee = self.funcs.get(callee_name)
-        inputs = [self.value(v, fn, program, values, prefix) for v in op.operands]
-        outputs = [self.value(r, fn, program, values, prefix) for r in op.results]
-        body = callee.body.blocks.first if callee is not None else None
-        if callee is None or body is None or callee_name in stack:
-            program.ops.append(Op("func", "call", _op_name(outputs, fn, 0, "call", prefix), inputs, outputs,
-                                  {"callee": callee_name}))
-            return
-        if self.calls.get(callee_name, 0) == 1 and _is_private(callee) and not prefix:
-            inlined.append(callee_name)
-            self.bind(inputs, list(body.args), callee_name, program, values, prefix)
-            rets = self.emit_block(body, callee_name, program, values, [*stack, callee_name], inlined, prefix)
-            for src, dst in zip(rets, outputs, strict=False):
-                program.ops.append(Op("func", "bind", f"{dst}=", [src], [dst]))
-            return
-        call_name = _op_name(outputs, fn, len(program.ops), "call", prefix)
-        sub = Program(callee_name, [], [], {}, [])
-        size = sum(1 for _ in body.walk())
-        if self.cloned + size <= MAX_CALL_OPS:
-            self.cloned += size
-            sub_prefix = f"{call_name}/"
-            sub.inputs = [self.value(a, callee_name, sub, None, sub_prefix) for a in body.args]
-            sub.outputs = self.emit_block(body, callee_name, sub, None, [*stack, callee_name], [], sub_prefix)
-        program.ops.append(Op("func", "call", call_name, inputs, outputs, {"callee": callee_name},
-                              subgraphs={"body": sub} if sub.ops or sub.inputs else {}))
-
-    def bind(self, inputs: list[str], args: list[SSAValue], callee: str, program: Program,
-             values: dict[str, SSAValue] | None, prefix: str) -> None:
-        for src, arg in zip(inputs, args, strict=False):
-            dst = self.value(arg, callee, program, values, prefix)
-            program.ops.append(Op("func", "bind", f"{dst}=", [src], [dst]))
-
-
-def _op_name(outputs: list[str], fn: str, index: int, full: str, prefix: str) -> str:
-    if outputs:
-        return outputs[0].split("#", 1)[0]
-    return f"{prefix}@{fn}:{full}#{index}"
-
-
-_CMPI = {0: "EQ", 1: "NE", 2: "LT", 3: "LE", 4: "GT", 5: "GE", 6: "LT", 7: "LE", 8: "GT", 9: "GE"}
-
-
-def _attach_condition(
-    op: Operation, attrs: dict[str, Any], inputs: list[str], name_of: Callable[[SSAValue], str]
-) -> None:
-    """For an assertion (``shape_assertion``, ``cstr_require``) of ``%cond``: the comparison
-    that made ``%cond``, as ``attrs["condition"]`` with its two operands appended to ``inputs``."""
-    cond = op.operands[0].owner
-    if not isinstance(cond, Operation) or len(cond.operands) != 2:
-        return
-    name = op_full_name(cond)
-    if name.endswith(".compare"):
-        value = attr_value(cond, "comparison_direction") or ""
-        direction = str(value.fields.get("value") if isinstance(value, DialectAttr) else value).strip()
-    elif name == "arith.cmpi":
-        direction = _CMPI.get(attr_value(cond, "predicate"), "")
-    else:
-        return
-    attrs["condition"] = {"direction": direction, "lhs": len(inputs), "rhs": len(inputs) + 1}
-    inputs.extend(name_of(v) for v in cond.operands)
-
-
-def _is_int_type(dtype: str) -> bool:
-    return dtype == "index" or re.fullmatch(r"u?i\d+|si\d+", dtype) is not None
-
-
-def _is_private(fn: func.FuncOp) -> bool:
-    return fn.sym_visibility is not None and fn.sym_visibility.data == "private"
-
-
-def _arg_attr(fn: func.FuncOp, index: int, key: str) -> str | None:
-    attrs = fn.arg_attrs
-    if attrs is None or index >= len(attrs.data):
-        return None
-    entry = attrs.data[index]
-    value = entry.data.get(key)
-    return value.data if isinstance(value, StringAttr) and value.data else None
-
-
-# ----------------------------------------------------------------------- jax.export
-
-
-_SPEC = re.compile(r"args\[(\d+)\]\.shape = \(")
-_JAX_FUNCS = {"floordiv": "floor_div", "mod": "Mod", "max": "Max", "min": "Min", "non_negative": "_nonneg"}
-
-
-def jax_arg_dims(fn: func.FuncOp, funcs: dict[str, func.FuncOp] | None = None,
-                 ) -> tuple[dict[int, tuple[SourceDim, ...]], list[str]]:
-    """Declared dims of ``fn``'s arguments named the way ``jax.export`` named them, and the
-    facts ``v >= 1`` for each dimension variable ``v`` (jax checks them before running).
-
-    The names come from the shape specifications quoted in the ``shape_assertion`` messages
-    (``args[0].shape = (2*b, s)``), else from a call passing ``get_dimension_size`` of an
-    argument to a callee argument marked ``jax.global_constant = "b"``.
-    """
-    block = fn.body.blocks.first
-    if block is None:
-        return {}, []
-    specs: dict[int, str] = {}
-    for op in block.ops:
-        if op_full_name(op).endswith(".custom_call"):
-            message = op.attributes.get("error_message")
-            if isinstance(message, StringAttr):
-                specs.update(_parse_specs(message.data))
-    arrays: list[tuple[int, tuple[int, ...]]] = [  # (argument index, static shape)
-        (i, a.type.get_shape())
-        for i, a in enumerate(block.args)
-        if is_tensor(a.type) and _arg_attr(fn, i, "jax.global_constant") is None
-    ]
-    declared: dict[int, tuple[SourceDim, ...]] = {}
-    for k, text in sorted(specs.items()):
-        if k < len(arrays):
-            index, shape = arrays[k]
-            dims = _spec_dims(text, tuple(shape))
-            if dims is not None:
-                declared[index] = dims
-    for (i, axis), name in _call_dim_names(block, funcs or {}).items():
-        arg_type = block.args[i].type
-        if i in declared or not isinstance(arg_type, XTensorType):
-            continue
-        named: list[SourceDim] = [None if d == DYNAMIC_INDEX else int(d) for d in arg_type.get_shape()]
-        named[axis] = name if named[axis] is None else named[axis]
-        declared[i] = tuple(named)
-    names = {w for dims in declared.values() for d in dims if isinstance(d, str) for w in _WORD.findall(d)}
-    return declared, [f"{n} >= 1" for n in sorted(names - _FUNCTIONS)]
-
-
-def _call_dim_names(block: Any, funcs: dict[str, func.FuncOp]) -> dict[tuple[int, int], str]:
-    """``(argument, axis) -> name`` from ``call @f(get_dimension_size %arg, dim = a)`` where
-    the callee's parameter has ``jax.global_constant = "name"``."""
-    out: dict[tuple[int, int], str] = {}
-    for op in block.ops:
-        if op_full_name(op) != "func.call":
-            continue
-        callee = funcs.get(attr_value(op, "callee"))
-        if callee is None:
-            continue
-        for k, operand in enumerate(op.operands):
-            name = _arg_attr(callee, k, "jax.global_constant")
-            source = operand.owner
-            if not name or not re.fullmatch(r"[A-Za-z]\w*", name) or not isinstance(source, Operation):
-                continue
-            if op_full_name(source).endswith(".get_dimension_size") and source.operands:
-                arg = source.operands[0]
-                axis = attr_value(source, "dimension")
-                if isinstance(arg, BlockArgument) and arg.owner is block and isinstance(axis, int):
-                    out.setdefault((arg.index, axis), name)
-    return out
-
-
-def _parse_specs(message: str) -> Iterator[tuple[int, str]]:
-    for m in _SPEC.finditer(message):
-        depth, i = 1, m.end()
-        while i < len(message) and depth:
-            depth += {"(": 1, ")": -1}.get(message[i], 0)
-            i += 1
-        yield int(m.group(1)), message[m.end():i - 1]
-
-
-def _spec_dims(text: str, shape: tuple[int, ...]) -> tuple[SourceDim, ...] | None:
-    parts = [p.strip() for p in split_top(text)]
-    if len(parts) != len(shape):
-        return None
-    dims: list[SourceDim] = []
-    for part, static in zip(parts, shape, strict=True):
-        if re.fullmatch(r"-?\d+", part):
-            if static != DYNAMIC_INDEX and static != int(part):
-                return None
-            dims.append(int(part))
-        elif static != DYNAMIC_INDEX or not _jax_expr_ok(part):
-            dims.append(static if static != DYNAMIC_INDEX else None)
-        else:
-            dims.append(part)
-    return tuple(dims)
-
-
-def _jax_expr_ok(text: str) -> bool:
-    """Only polynomials in identifiers (jax's floordiv/mod/max/min terms are left unnamed)."""
-    return re.fullmatch(r"[A-Za-z0-9_+\-* ]+", text) is not None
-
-
-# ------------------------------------------------------------------------ entry points
-
-
-def _call_counts(module: ModuleOp) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for op in module.walk():
-        if op_full_name(op) == "func.call":
-            callee = attr_value(op, "callee")
-            counts[callee] = counts.get(callee, 0) + 1
-    return counts
-
-
-def module_to_programs(module: ModuleOp) -> list[FuncView]:
-    """One `FuncView` per root function of ``module`` (private single-call callees are inlined)."""
-    funcs = {op.sym_name.data: op for op in module.walk() if isinstance(op, func.FuncOp)}
-    calls = _call_counts(module)
-    names = _Names(module)
-    builder = _Builder(module, names, funcs, calls)
-    views: list[FuncView] = []
-    inlined: set[str] = set()
-    defined = [f for f in funcs.values() if f.body.blocks.first is not None]
-    for fn in defined:
-        if calls.get(fn.sym_name.data, 0) == 1 and _is_private(fn):
-            continue
-        view = builder.build(fn)
-        inlined.update(view.inlined)
-        views.append(view)
-    for fn in defined:  # a single-call callee whose caller is not a root (a cycle): its own view
-        if fn.sym_name.data not in inlined and all(v.name != fn.sym_name.data for v in views):
-            views.append(builder.build(fn))
-    return views
-
-
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
-_FUNCTIONS = {"floor", "ceiling", "Mod", "Max", "Min"}
+__all__ = ["DialectAttr", "FuncView", "analyze_mlir_file", "analyze_mlir_text", "analyze_module", "combined_program",
+           "declared_symbols", "facts_for", "module_to_programs", "op_attrs", "op_full_name", "py_attr", "tensor_type"]
 
 
 def declared_symbols(view: FuncView) -> set[str]:
@@ -447,25 +42,22 @@ def declared_symbols(view: FuncView) -> set[str]:
         value = view.program.values[name]
         for d in value.type.dims or () if value.type is not None else ():
             if isinstance(d, str):
-                names.update(_WORD.findall(d))
+                names.update(label_names(d))
     for op in view.program.ops:
         if op.dialect == "func" and op.op_type == "arg":
             names.add(str(op.attrs["symbol"]))
-    return names - _FUNCTIONS
+    return names
 
 
-def facts_for(views: Sequence[FuncView], facts: Sequence[str]) -> list[list[str]]:
+def facts_for(views: Sequence[FuncView], facts: Sequence[Fact]) -> list[list[Fact]]:
     """The user facts that apply to each view (those naming only its symbols).
 
     A fact no view declares all the symbols of raises `UserFactError` (a typo, not a no-op).
     """
-    from symshape.errors import UserFactError
-
     known = [declared_symbols(v) for v in views]
-    out: list[list[str]] = [[] for _ in views]
+    out: list[list[Fact]] = [[] for _ in views]
     for fact in facts:
-        words = {w for w in _WORD.findall(fact.split("~=")[0]) if not w.isdigit()} - _FUNCTIONS
-        hits = [i for i, names in enumerate(known) if words <= names]
+        hits = [i for i, names in enumerate(known) if fact.symbols <= names]
         if not hits:
             all_names = ", ".join(sorted(set[str]().union(*known))) or "none"
             raise UserFactError(
@@ -477,7 +69,7 @@ def facts_for(views: Sequence[FuncView], facts: Sequence[str]) -> list[list[str]
     return out
 
 
-def analyze_module(module: ModuleOp, facts: Sequence[str] = (), progress: ProgressFn | None = None,
+def analyze_module(module: ModuleOp, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None,
                    source: str = "") -> dict[str, Analysis]:
     """Analyze each root function; inlined functions map to their caller's `Analysis`.
 
@@ -485,7 +77,7 @@ def analyze_module(module: ModuleOp, facts: Sequence[str] = (), progress: Progre
     """
     out: dict[str, Analysis] = {}
     views = module_to_programs(module)
-    for view, own in zip(views, facts_for(views, facts), strict=True):
+    for view, own in zip(views, facts_for(views, as_facts(facts)), strict=True):
         result = analyze(view.program, facts=[*view.facts, *own], progress=progress, source=source)
         out[view.name] = result
         for name in view.inlined:
@@ -493,7 +85,7 @@ def analyze_module(module: ModuleOp, facts: Sequence[str] = (), progress: Progre
     return out
 
 
-def combined_program(views: Sequence[FuncView]) -> tuple[Program, list[str]]:
+def combined_program(views: Sequence[FuncView]) -> tuple[Program, list[Fact]]:
     """All root functions in one Program (symbols of equal argument names prefixed by function)."""
     if len(views) == 1:
         return views[0].program, list(views[0].facts)
@@ -502,7 +94,7 @@ def combined_program(views: Sequence[FuncView]) -> tuple[Program, list[str]]:
         for name in view.program.inputs:
             stems[symbol_stem(name)] = stems.get(symbol_stem(name), 0) + 1
     program = Program("module", [], [], {}, [])
-    facts: list[str] = []
+    facts: list[Fact] = []
     for view in views:
         p = view.program
         for name in p.inputs:
@@ -525,7 +117,7 @@ def combined_program(views: Sequence[FuncView]) -> tuple[Program, list[str]]:
     return program, facts
 
 
-def analyze_mlir_text(text: str, facts: Sequence[str] = (), progress: ProgressFn | None = None,
+def analyze_mlir_text(text: str, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None,
                       source: str = "<string>") -> Analysis:
     """Analyze every root function of an MLIR module given as text, in one `Analysis`."""
     module = parse_module(text, source=source)
@@ -533,10 +125,12 @@ def analyze_mlir_text(text: str, facts: Sequence[str] = (), progress: ProgressFn
     if not views:
         raise ModelError(f"'{source}' defines no function with a body; nothing to analyze")
     program, implied = combined_program(views)
-    return analyze(program, facts=[*implied, *facts], progress=progress, source=source)
+    return analyze(program, facts=[*implied, *as_facts(facts)], progress=progress, source=source)
 
 
-def analyze_mlir_file(path: str | Path, facts: Sequence[str] = (), progress: ProgressFn | None = None) -> Analysis:
+def analyze_mlir_file(
+    path: str | Path, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
+) -> Analysis:
     """Analyze an ``.mlir`` file (see `analyze_mlir_text`)."""
     path = Path(path)
     text = read_mlir_text(path)

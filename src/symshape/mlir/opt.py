@@ -2,7 +2,8 @@
 
 The pass registry maps each pass name to a loader, so ``import symshape.mlir.opt`` imports no
 pass module until a pipeline asks for it (xDSL's ``get_all_passes`` habit). A pass that reads
-user facts (``--assume``) declares a ``facts`` field; `run_opt` fills it.
+user facts declares a ``facts: tuple[Fact, ...]`` field; `make_pass` fills it with fact values
+(strings in ``--assume`` syntax are read once, here at the edge).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from symshape.errors import ModelError, SymshapeError
 from symshape.io import write_text_atomic
+from symshape.userfacts import Fact, as_facts
 
 PASSES: dict[str, str] = {
     "shape-optimization": "symshape.mlir.passes.shape_optimization:ShapeOptimizationPass",
@@ -49,7 +51,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {name: _loader(target) for name, target in PASSES.items()}
 
 
-def make_pass(name: str, facts: Sequence[str] = ()) -> ModulePass:
+def make_pass(name: str, facts: Sequence[Fact | str] = ()) -> ModulePass:
     """An instance of the pass called ``name``, with ``facts`` when it takes them."""
     loaders = get_all_passes()
     if name not in loaders:
@@ -59,7 +61,7 @@ def make_pass(name: str, facts: Sequence[str] = ()) -> ModulePass:
     fields: set[str] = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
     if "facts" in fields:
         with_facts = cast("Callable[..., ModulePass]", cls)  # a dataclass with a ``facts`` field
-        return with_facts(facts=tuple(facts))
+        return with_facts(facts=tuple(as_facts(facts)))
     return cls()
 
 
@@ -78,9 +80,10 @@ def parse_text(text: str, source: str = "<string>") -> tuple[Context, ModuleOp]:
     return ctx, parse_module(text, ctx, source=source)
 
 
-def run_passes(ctx: Context, module: ModuleOp, passes: Sequence[str], facts: Sequence[str] = ()) -> None:
+def run_passes(ctx: Context, module: ModuleOp, passes: Sequence[str], facts: Sequence[Fact | str] = ()) -> None:
     """Apply ``passes`` in order to ``module``, in place."""
-    pipeline = [make_pass(name, facts) for name in passes]
+    typed = as_facts(facts)
+    pipeline = [make_pass(name, typed) for name in passes]
     for p in pipeline:
         p.apply(ctx, module)
 
@@ -95,7 +98,7 @@ def print_module(module: ModuleOp, *, generic: bool = False) -> str:
 def run_opt(
     path: Path,
     passes: list[str],
-    facts: Sequence[str] = (),
+    facts: Sequence[Fact | str] = (),
     *,
     generic: bool = False,
     split_input_file: bool = False,
@@ -112,16 +115,17 @@ def run_opt(
             raise ModelError(f"unknown pass '{name}'; the passes are: {', '.join(sorted(PASSES))}")
     from symshape.mlir.parse import read_mlir_text
 
+    typed = as_facts(facts)
     text = read_mlir_text(path)
     chunks = text.split(SPLIT_MARKER) if split_input_file else [text]
-    outputs = [_run_chunk(chunk, str(path), passes, facts, generic, verify_diagnostics) for chunk in chunks]
+    outputs = [_run_chunk(chunk, str(path), passes, typed, generic, verify_diagnostics) for chunk in chunks]
     return f"{SPLIT_MARKER}\n".join(outputs)
 
 
 SPLIT_MARKER = "// -----"
 
 
-def _run_chunk(text: str, source: str, passes: list[str], facts: Sequence[str], generic: bool, catch: bool) -> str:
+def _run_chunk(text: str, source: str, passes: list[str], facts: Sequence[Fact], generic: bool, catch: bool) -> str:
     try:
         ctx, module = parse_text(text, source)
         verify(module, source)

@@ -22,9 +22,12 @@ from symshape.io import write_bytes_atomic
 from symshape.onnx.reader import elem_types, load_model, model_to_program
 from symshape.parse import is_identifier, parse_dim
 from symshape.result import Analysis
+from symshape.userfacts import Fact
 
 
-def annotate_file(path: Path, out: Path, *, facts: Sequence[str] = (), progress: ProgressFn | None = None) -> str:
+def annotate_file(
+    path: Path, out: Path, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
+) -> str:
     """Analyze ``path`` and write the annotated model to ``out``; returns a one-line summary."""
     if Path(out).resolve() == Path(path).resolve():
         raise OutputError(f"refusing to overwrite the input model '{path}'; choose another output path")

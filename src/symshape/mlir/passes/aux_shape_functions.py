@@ -32,9 +32,11 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from symshape.analysis import analyze
 from symshape.expr import Dim, Expr, as_symbol
 from symshape.mlir.attributes import is_tensor
-from symshape.mlir.frontend import FuncView, facts_for, module_to_programs
+from symshape.mlir.frontend import facts_for
 from symshape.mlir.passes.dim_exprs import ArithBuilder
+from symshape.mlir.program_builder import FuncView, module_to_programs
 from symshape.result import Analysis
+from symshape.userfacts import Fact
 
 PREFIX = "_shape_infer_"
 Reader = Callable[[], SSAValue]
@@ -46,7 +48,7 @@ class AuxShapeFunctionsPass(ModulePass):
 
     name = "aux-shape-functions"
 
-    facts: tuple[str, ...] = ()
+    facts: tuple[Fact, ...] = ()
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         funcs = {f.sym_name.data: f for f in op.ops if isinstance(f, func.FuncOp)}

@@ -1,10 +1,10 @@
-"""Load the constraint IR a module already carries, as user facts (seed 000's step 2).
+"""Load the constraint IR a module already carries, as fact values (seed 000's step 2).
 
 What a previous run (or a user, or a frontend) wrote is read and then removed, so the pass can
 write it afresh: the ``symshape.symbolic_dim`` ops, the ``@shape_constraint_graph`` function,
 and the ``[@S0, @C10]`` encodings of tensor types. ``symshape.tie_shape`` ops stay for the
 analysis (their rule makes them facts) and go afterwards (`remove_tie_shapes`). The rest becomes
-facts in ``--assume`` syntax over each function's argument symbols:
+fact values (`symshape.userfacts`) over each function's argument symbols:
 
 * arguments whose encodings share a symbol have equal dims; ``@C10`` pins a dim to 10;
 * a symbol bound to an argument dim lends it its range, divisor and likely values (unless a
@@ -38,12 +38,13 @@ from symshape.mlir.dialects import constraint as c
 from symshape.mlir.passes.dim_exprs import ArithReader, from_affine
 from symshape.mlir.passes.ir_utils import data_functions, map_function_types, op_name
 from symshape.program import Program
+from symshape.userfacts import Divisible, Fact, Likely, Range, relation
 
 _CONSTANT = re.compile(r"C\d+")
 
 
 @dataclass(frozen=True)
-class SymbolFacts:
+class LoadedSymbol:
     """The facts of one ``symshape.symbolic_dim``."""
 
     lo: int | None
@@ -54,7 +55,7 @@ class SymbolFacts:
 
 
 @dataclass(frozen=True)
-class Relation:
+class LoadedRelation:
     """``lhs rel rhs`` over symbol names (rel: ==, !=, <, <=, divisible); ``defines`` names the
     symbol a definition gives a value to."""
 
@@ -69,21 +70,21 @@ class Relation:
 class LoadedConstraints:
     """The constraint IR of a module, by symbol name."""
 
-    symbols: dict[str, SymbolFacts] = field(default_factory=dict[str, SymbolFacts])
-    relations: list[Relation] = field(default_factory=list[Relation])
+    symbols: dict[str, LoadedSymbol] = field(default_factory=dict[str, LoadedSymbol])
+    relations: list[LoadedRelation] = field(default_factory=list[LoadedRelation])
     encodings: dict[str, list[tuple[str, ...] | None]] = field(default_factory=dict[str, list[tuple[str, ...] | None]])
     results: dict[str, list[tuple[Operation, int, tuple[str, ...]]]] = field(
         default_factory=dict[str, list[tuple[Operation, int, tuple[str, ...]]]]
     )
 
-    def facts_for(self, fn_name: str, program: Program, arg_names: Sequence[str]) -> list[str]:
+    def facts_for(self, fn_name: str, program: Program, arg_names: Sequence[str]) -> list[Fact]:
         """The facts for function ``fn_name``; ``arg_names[i]`` is argument i's program name."""
         encodings = self.encodings.get(fn_name)
         if not encodings:
             return []
         arg_dims = argument_dims(program)
         env: dict[str, Dim] = {}
-        equalities: list[str] = []
+        equalities: list[Fact] = []
         for name, names in zip(arg_names, encodings, strict=False):
             dims = arg_dims.get(name)
             if names is None or dims is None or len(dims) != len(names):
@@ -93,7 +94,7 @@ class LoadedConstraints:
                 if known is None:
                     env[symbol] = d
                 elif known is not d and known != d:
-                    equalities.append(f"{d} == {known}")
+                    equalities.append(relation(d, "==", known))
         facts = self._symbol_facts(env)
         facts.extend(equalities)
         facts.extend(self._relation_facts(env))
@@ -116,39 +117,37 @@ class LoadedConstraints:
         """The symbols the encodings of ``fn_name``'s arguments mention."""
         return {n for names in self.encodings.get(fn_name, []) if names for n in names}
 
-    def _symbol_facts(self, env: dict[str, Dim]) -> list[str]:
+    def _symbol_facts(self, env: dict[str, Dim]) -> list[Fact]:
         defined = {r.defines for r in self.relations if r.defines is not None}
-        out: list[str] = []
+        out: list[Fact] = []
         for symbol, d in env.items():
             info = self.symbols.get(symbol)
             name = as_symbol(d)
             if info is None or name is None or symbol in defined:
                 continue
             if info.lo is not None or info.hi is not None:
-                lo = "" if info.lo is None else str(info.lo)
-                hi = "" if info.hi is None else str(info.hi)
-                out.append(f"{name}={lo}..{hi}")
+                out.append(Range(name, info.lo, info.hi))
             if info.divisor > 1:
-                out.append(f"Mod({name}, {info.divisor}) == 0")
+                out.append(Divisible(d, info.divisor))
             if info.likely:
-                out.append(f"{name}~={','.join(str(v) for v in info.likely)}")
+                out.append(Likely(name, info.likely))
         return out
 
-    def _relation_facts(self, env: dict[str, Dim]) -> list[str]:
+    def _relation_facts(self, env: dict[str, Dim]) -> list[Fact]:
         constants = {n: info.value for n, info in self.symbols.items() if info.value is not None}
         mapping: dict[str, Dim] = {**constants, **env}
-        out: list[str] = []
+        out: list[Fact] = []
         for r in self.relations:
             if r.guard or r.rel == "!=" or any(free_symbols(d) - mapping.keys() for d in (r.lhs, r.rhs)):
                 continue
             lhs, rhs = subs(r.lhs, mapping), subs(r.rhs, mapping)
             if r.rel == "divisible":
                 if isinstance(rhs, int) and rhs > 0:
-                    out.append(f"Mod({lhs}, {rhs}) == 0")
+                    out.append(Divisible(lhs, rhs))
                 continue
             if isinstance(lhs, int) and isinstance(rhs, int):
                 continue
-            out.append(f"{lhs} {r.rel} {rhs}")
+            out.append(relation(lhs, r.rel, rhs))
         return out
 
 
@@ -163,14 +162,14 @@ def argument_dims(program: Program) -> dict[str, tuple[Dim, ...]]:
 # ------------------------------------------------------------------ reading
 
 
-def _symbol_facts(op: c.SymbolicDimOp) -> SymbolFacts:
+def _symbol_facts(op: c.SymbolicDimOp) -> LoadedSymbol:
     lo, hi = op.bounds()
     divisor = op.divisor.value.data if op.divisor is not None else 1
     value = op.value.value.data if op.value is not None else None
-    return SymbolFacts(lo, hi, divisor, op.likely_values(), value)
+    return LoadedSymbol(lo, hi, divisor, op.likely_values(), value)
 
 
-def _read_graph(fn: func.FuncOp, symbols: dict[str, SymbolFacts]) -> list[Relation]:
+def _read_graph(fn: func.FuncOp, symbols: dict[str, LoadedSymbol]) -> list[LoadedRelation]:
     def leaf(value: SSAValue) -> Dim | None:
         op = value.owner
         if isinstance(op, c.DimOp):
@@ -192,7 +191,7 @@ def _read_graph(fn: func.FuncOp, symbols: dict[str, SymbolFacts]) -> list[Relati
             )
         return d
 
-    out: list[Relation] = []
+    out: list[LoadedRelation] = []
     for op in fn.body.walk():
         rel = _relation(op, read)
         if rel is not None:
@@ -200,7 +199,7 @@ def _read_graph(fn: func.FuncOp, symbols: dict[str, SymbolFacts]) -> list[Relati
     return out
 
 
-def _relation(op: Operation, read: Callable[[SSAValue], Dim]) -> Relation | None:
+def _relation(op: Operation, read: Callable[[SSAValue], Dim]) -> LoadedRelation | None:
     guard = "guard" in op.attributes
     defines = None
     if not guard and isinstance(op, (c.TiePredicateAffineEqOp, c.TiePredicateMulEqOp, c.TiePredicateEqOp)):
@@ -210,12 +209,12 @@ def _relation(op: Operation, read: Callable[[SSAValue], Dim]) -> Relation | None
         ):
             defines = lhs_owner.sym.root_reference.data
     if isinstance(op, c.TiePredicateMulEqOp):
-        return Relation(read(op.lhs), "==", product(read(f) for f in op.factors), defines=defines)
+        return LoadedRelation(read(op.lhs), "==", product(read(f) for f in op.factors), defines=defines)
     if isinstance(op, c.TiePredicateGroupMulEqOp):
-        return Relation(product(read(v) for v in op.lhs), "==", product(read(v) for v in op.rhs))
+        return LoadedRelation(product(read(v) for v in op.lhs), "==", product(read(v) for v in op.rhs))
     if isinstance(op, c.TiePredicateAffineEqOp):
         operands = [read(v) for v in op.operands_]
-        return Relation(read(op.lhs), "==", from_affine(op.map.data.results[0], operands), defines=defines)
+        return LoadedRelation(read(op.lhs), "==", from_affine(op.map.data.results[0], operands), defines=defines)
     rels: dict[type[Operation], str] = {
         c.TiePredicateEqOp: "==",
         c.TiePredicateNeOp: "!=",
@@ -227,7 +226,7 @@ def _relation(op: Operation, read: Callable[[SSAValue], Dim]) -> Relation | None
     if rel is None:
         return None
     assert isinstance(op, c.BinaryPredicate)
-    return Relation(read(op.lhs), rel, read(op.rhs), guard=guard, defines=defines)
+    return LoadedRelation(read(op.lhs), rel, read(op.rhs), guard=guard, defines=defines)
 
 
 def _strip(t: Attribute) -> Attribute:

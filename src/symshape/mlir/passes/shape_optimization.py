@@ -1,14 +1,14 @@
 """``shape-optimization``: seed 000's re-entrant shape optimization pass.
 
 1. **Load** the constraint IR already in the module, and remove it: argument encodings, symbol
-   facts and predicates become user facts (`symshape.mlir.passes.constraint_load`); what
+   facts and predicates become fact values (`symshape.mlir.passes.constraint_load`); what
    concerns intermediate values becomes ``symshape.tie_shape``/predicate ops the analysis reads
    (`symshape.mlir.passes.constraint_materialize`). It is read first, before canonicalization
    can fold away an op whose type carried it.
 2. **Materialize** the shape computation: scalarize shape tensors, canonicalize, CSE
    (`symshape.mlir.passes.materialize`).
 3. **Analyze** each function with the shared engine (`symshape.analysis`), under the loaded
-   facts and the user's ``--assume`` facts.
+   facts and the user's facts.
 4. **Optimize**: drop redundant broadcasts/reshapes, refine types, one SSA value per equal dim,
    fold decided compares (`symshape.mlir.passes.optimize`); then canonicalize and CSE again.
 5. **Save** the constraints: encoded tensor types, ``symshape.symbolic_dim`` ops and the
@@ -19,7 +19,6 @@ Running the pass on its own output gives the same text.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -42,10 +41,9 @@ from symshape.mlir.passes.function_shapes import FunctionShapes
 from symshape.mlir.passes.ir_utils import data_functions
 from symshape.mlir.passes.materialize import scalarize
 from symshape.mlir.passes.optimize import optimize_function
+from symshape.mlir.program_builder import module_to_programs
 from symshape.program import Program
-
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
-_FUNCTIONS = frozenset({"floor", "ceiling", "Mod", "Max", "Min", "max", "min", "mod"})
+from symshape.userfacts import Fact
 
 
 @dataclass(frozen=True)
@@ -54,8 +52,8 @@ class ShapeOptimizationPass(ModulePass):
 
     name = "shape-optimization"
 
-    facts: tuple[str, ...] = ()
-    """User facts in ``--assume`` syntax, applied to every function that has their symbols."""
+    facts: tuple[Fact, ...] = ()
+    """User facts, applied to every function that has their symbols."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         loaded = load_constraints(op)
@@ -70,12 +68,10 @@ class ShapeOptimizationPass(ModulePass):
         save_constraints(op, functions)
 
 
-def analyze_functions(module: ModuleOp, loaded: LoadedConstraints, user_facts: Sequence[str]) -> list[FunctionShapes]:
+def analyze_functions(module: ModuleOp, loaded: LoadedConstraints, user_facts: Sequence[Fact]) -> list[FunctionShapes]:
     """Analyze every data function of ``module`` under the loaded and user facts."""
-    from symshape.mlir.frontend import module_to_programs
-
     out: list[FunctionShapes] = []
-    used: set[str] = set()
+    used: set[Fact] = set()
     known: set[str] = set()
     for view in module_to_programs(module):
         fn_name = view.func.sym_name.data
@@ -83,7 +79,7 @@ def analyze_functions(module: ModuleOp, loaded: LoadedConstraints, user_facts: S
         facts = loaded.facts_for(fn_name, view.program, args)
         symbols = _input_symbols(view.program)
         known |= symbols
-        mine = [f for f in user_facts if _names(f) <= symbols]
+        mine = [f for f in user_facts if f.symbols <= symbols]
         used.update(mine)
         analysis = analyze(view.program, facts=[*view.facts, *facts, *mine], source=f"@{fn_name}")
         fs = FunctionShapes.build(view.func, analysis, view.values)
@@ -96,11 +92,6 @@ def analyze_functions(module: ModuleOp, loaded: LoadedConstraints, user_facts: S
             f"are named after the arguments (<arg>_d<axis>) or their declared names: {', '.join(sorted(known))}"
         )
     return out
-
-
-def _names(fact: str) -> set[str]:
-    """The symbol names a fact mentions (functions like Mod/Max excluded)."""
-    return {m for m in _NAME.findall(fact) if m not in _FUNCTIONS}
 
 
 def _input_symbols(program: Program) -> set[str]:

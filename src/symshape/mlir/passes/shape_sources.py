@@ -28,8 +28,11 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from symshape.analysis import analyze
-from symshape.mlir.frontend import FuncView, facts_for, module_to_programs, op_full_name
+from symshape.mlir.attributes import op_full_name
+from symshape.mlir.frontend import facts_for
+from symshape.mlir.program_builder import FuncView, module_to_programs
 from symshape.result import Analysis
+from symshape.userfacts import Fact
 
 MAX_LINE = 100
 
@@ -40,13 +43,13 @@ class ShapeSourcesPass(ModulePass):
 
     name = "shape-sources"
 
-    facts: tuple[str, ...] = ()
+    facts: tuple[Fact, ...] = ()
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         sys.stdout.write(sources_table(op, self.facts))
 
 
-def sources_table(module: ModuleOp, facts: tuple[str, ...] = ()) -> str:
+def sources_table(module: ModuleOp, facts: tuple[Fact, ...] = ()) -> str:
     """The tables of all functions of ``module`` as comment lines."""
     lines: list[str] = []
     views = module_to_programs(module)
