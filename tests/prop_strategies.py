@@ -11,8 +11,10 @@ skipped, since the expression is undefined there).
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -126,3 +128,42 @@ def holds(rel: str, lhs: int, rhs: int) -> bool:
         return lhs == 0 if rhs == 0 else lhs % rhs == 0
     table = {"==": lhs == rhs, "<=": lhs <= rhs, "<": lhs < rhs, ">=": lhs >= rhs, ">": lhs > rhs, "!=": lhs != rhs}
     return table[rel]
+
+
+# ------------------------------------------------------------------ an independent text evaluator
+class _Names(dict[str, object]):
+    """Python's eval namespace: the functions of the dim syntax, and a value for every symbol."""
+
+    def __init__(self, env: Env) -> None:
+        super().__init__(
+            floor=lambda v: math.floor(v),
+            ceiling=lambda v: math.ceil(v),
+            ceil=lambda v: math.ceil(v),
+            Max=lambda *v: max(v),
+            max=lambda *v: max(v),
+            Min=lambda *v: min(v),
+            min=lambda *v: min(v),
+            Mod=lambda n, d: n % d,
+        )
+        self.env = env
+
+    def __missing__(self, name: str) -> object:
+        return Fraction(name_value(name, self.env))
+
+
+def name_value(name: str, env: Env) -> int:
+    """The value of symbol ``name``: from ``env``, else a fixed small value derived from the name
+    (fuzzed text makes up names such as ``xfloor``)."""
+    return env[name] if name in env else sum(map(ord, name)) % 11 - 5
+
+
+def python_value(text: str, env: Env) -> Fraction | None:
+    """``text`` evaluated by Python with exact rational arithmetic, or None where Python cannot
+    (a syntax Python does not share, such as ``007``, or a division by 0 at ``env``)."""
+    try:
+        value = eval(text, {"__builtins__": {}}, _Names(env))  # the oracle: Python's own arithmetic
+    except (SyntaxError, ZeroDivisionError, TypeError, AttributeError):
+        return None
+    if not isinstance(value, int | Fraction):  # a bare function name, which we read as a symbol
+        return None
+    return Fraction(value)
