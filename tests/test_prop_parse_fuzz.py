@@ -22,7 +22,8 @@ from symshape.parse import parse_dim
 from tests._expr_trees import build, random_tree
 from tests.prop_strategies import PROP, name_value, python_value
 
-ENV = {"x": -7, "y": 3, "z": 0, "n": 12}
+# Points with every sign and few common factors, so a wrong rounding shows at one of them.
+ENVS = [{"x": -7, "y": 5, "z": 0, "n": 13}, {"x": 4, "y": -3, "z": 11, "n": -1}, {"x": 1, "y": 2, "z": -5, "n": 6}]
 TOKENS = [
     "x", "y", "z", "n", "x", "y", "0", "1", "2", "3", "7", "12", "64", "65", "99999999999999999999",
     "+", "-", "*", "/", "//", "%", "**", "+", "-", "*", "/",
@@ -66,7 +67,7 @@ def _written(draw: st.DrawFn, depth: int = 3) -> str:
 
 def check_text(text: str) -> Dim | None:
     """Parse ``text``; the only failure allowed is ExpressionSyntaxError with the usual shape.
-    When it parses, its value at ``ENV`` must be Python's value of the same text."""
+    When it parses, its value at each of ``ENVS`` must be Python's value of the same text."""
     try:
         d = parse_dim(text)
     except ExpressionSyntaxError as err:
@@ -74,14 +75,16 @@ def check_text(text: str) -> Dim | None:
         assert message.startswith(f"cannot parse dimension expression '{text}': "), message
         assert message.endswith("(see docs/errors.md#expressionsyntaxerror)"), message
         return None
-    expected = python_value(text, ENV)
-    if expected is not None:
-        env = {n: name_value(n, ENV) for n in (d.free if not isinstance(d, int) else ())}
+    for env in ENVS:
+        expected = python_value(text, env)
+        if expected is None:
+            continue
+        full = {**env, **{n: name_value(n, env) for n in (d.free if not isinstance(d, int) else ())}}
         assert expected.denominator == 1, (text, expected, str(d))  # we parsed it as an integer
         try:
-            assert evaluate(d, env) == expected, (text, str(d), env)
-        except ZeroDivisionError:  # a denominator we kept symbolic is 0 at env; Python divided first
-            pytest.fail(f"{text!r} -> {d}: Python evaluates it but the parsed form divides by 0")
+            assert evaluate(d, full) == expected, (text, str(d), full)
+        except ZeroDivisionError:  # a denominator we kept symbolic is 0 here; Python divided first
+            pytest.fail(f"{text!r} -> {d}: Python evaluates it at {full} but the parsed form divides by 0")
     return d
 
 
