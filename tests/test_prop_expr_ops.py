@@ -12,7 +12,7 @@ import math
 from fractions import Fraction
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from symshape.expr import (
@@ -47,6 +47,7 @@ from symshape.expr import (
 from tests._expr_trees import Tree, text
 from tests.prop_strategies import NAMES, PROP, any_trees, defined_at, try_build
 
+OPS = settings(PROP, max_examples=100)  # many cheap checks; keeps this file within its share of the budget
 x, y, z = sym("x"), sym("y"), sym("z")
 # Assignments with every sign, zero and one well represented.
 envs = st.fixed_dictionaries({n: st.one_of(st.sampled_from([0, 1, -1]), st.integers(-30, 30)) for n in NAMES})
@@ -73,7 +74,7 @@ def _floor(n: int, k: int) -> int:
 
 
 @given(big, big.filter(bool))
-@PROP
+@OPS
 def test_floordiv_mod_ceildiv_of_constants_follow_the_mathematical_floor(n: int, k: int) -> None:
     assert floordiv(n, k) == _floor(n, k)
     assert mod(n, k) == n - k * _floor(n, k)
@@ -82,7 +83,7 @@ def test_floordiv_mod_ceildiv_of_constants_follow_the_mathematical_floor(n: int,
 
 
 @given(st.integers(-50, 50), st.integers(-9, 9).filter(bool), st.integers(-9, 9), st.integers(-9, 9))
-@PROP
+@OPS
 def test_symbolic_floor_mod_ceil_follow_the_mathematical_floor(n: int, k: int, a: int, b: int) -> None:
     """``floor((a*x + b)/k)`` and friends at a point, against Fraction arithmetic."""
     num = a * x + b
@@ -113,7 +114,7 @@ def test_negative_operands_take_the_floor_not_the_truncation(built, at: int, flo
 
 # ------------------------------------------------------------------ each operation on its own
 @given(any_trees, any_trees, envs)
-@PROP
+@OPS
 def test_add_sub_mul_neg_evaluate_like_integers(t1: Tree, t2: Tree, env: dict[str, int]) -> None:
     p, q = _built(t1), _built(t2)
     u, v = _value(t1, env), _value(t2, env)
@@ -125,7 +126,7 @@ def test_add_sub_mul_neg_evaluate_like_integers(t1: Tree, t2: Tree, env: dict[st
 
 
 @given(any_trees, any_trees, envs)
-@PROP
+@OPS
 def test_division_by_any_expression_evaluates_like_integers(t1: Tree, t2: Tree, env: dict[str, int]) -> None:
     """Denominators of either sign; a literal 0 is rejected, a 0 at the point is undefined."""
     p, q = _built(t1), _built(t2)
@@ -143,7 +144,7 @@ def test_division_by_any_expression_evaluates_like_integers(t1: Tree, t2: Tree, 
 
 
 @given(st.lists(any_trees, min_size=1, max_size=4), envs)
-@PROP
+@OPS
 def test_smax_smin_evaluate_like_integers(ts: list[Tree], env: dict[str, int]) -> None:
     ds = [_built(t) for t in ts]
     vs = [_value(t, env) for t in ts]
@@ -152,7 +153,7 @@ def test_smax_smin_evaluate_like_integers(ts: list[Tree], env: dict[str, int]) -
 
 
 @given(any_trees, any_trees, any_trees)
-@PROP
+@OPS
 def test_smax_smin_are_commutative_associative_idempotent_as_objects(t1: Tree, t2: Tree, t3: Tree) -> None:
     """Hash-consing: the laws hold as identity, not just in value."""
     p, q, r = _built(t1), _built(t2), _built(t3)
@@ -185,7 +186,7 @@ ZEROED: list[tuple[Dim, dict[str, Dim]]] = [
 
 
 @given(any_trees, st.sampled_from(ZEROED), envs)
-@PROP
+@OPS
 def test_a_zero_divisor_appearing_by_substitution_is_rejected(
     tree: Tree, zeroed: tuple[Expr, dict[str, Dim]], env: dict[str, int]
 ) -> None:
@@ -205,7 +206,7 @@ def test_a_zero_divisor_appearing_by_substitution_is_rejected(
 
 # ------------------------------------------------------------------ whole-expression operations
 @given(any_trees, st.dictionaries(st.sampled_from(NAMES), any_trees, max_size=3), envs)
-@PROP
+@OPS
 def test_subs_evaluates_like_substituting_values(tree: Tree, mapping: dict[str, Tree], env: dict[str, int]) -> None:
     """A ZeroDivisionError from ``subs`` (a denominator became the literal 0) is only allowed
     where the tree, evaluated at the substituted values, divides by 0 too."""
@@ -224,7 +225,7 @@ def test_subs_evaluates_like_substituting_values(tree: Tree, mapping: dict[str, 
 
 
 @given(any_trees, envs)
-@PROP
+@OPS
 def test_subs_of_unmentioned_symbols_is_the_same_object(tree: Tree, env: dict[str, int]) -> None:
     d = _built(tree)
     assert subs(d, {"w": 5, "unused": x}) is d
@@ -234,7 +235,7 @@ def test_subs_of_unmentioned_symbols_is_the_same_object(tree: Tree, env: dict[st
 
 
 @given(any_trees, envs)
-@PROP
+@OPS
 def test_map_atoms_with_values_is_evaluation(tree: Tree, env: dict[str, int]) -> None:
     d = _built(tree)
     value = _value(tree, env)
@@ -243,7 +244,7 @@ def test_map_atoms_with_values_is_evaluation(tree: Tree, env: dict[str, int]) ->
 
 
 @given(any_trees, envs)
-@PROP
+@OPS
 def test_expand_mod_removes_every_mod_and_keeps_values(tree: Tree, env: dict[str, int]) -> None:
     d = _built(tree)
     e = expand_mod(d)
@@ -255,7 +256,7 @@ def test_expand_mod_removes_every_mod_and_keeps_values(tree: Tree, env: dict[str
 
 
 @given(any_trees, any_trees, envs)
-@PROP
+@OPS
 def test_exact_div_quotients_are_identities_over_atoms_too(t1: Tree, t2: Tree, env: dict[str, int]) -> None:
     """Quotients over floor/mod/max atoms (``tests/test_expr.py`` checks polynomials)."""
     num, den = _built(t1), _built(t2)
@@ -267,7 +268,7 @@ def test_exact_div_quotients_are_identities_over_atoms_too(t1: Tree, t2: Tree, e
 
 
 @given(st.sampled_from(NAMES), st.integers(-5, 5).filter(bool), any_trees, envs)
-@PROP
+@OPS
 def test_degree_in_splits_a_linear_symbol_off(name: str, c: int, rest_tree: Tree, env: dict[str, int]) -> None:
     rest = _built(rest_tree)
     assume(not (isinstance(rest, Expr) and name in rest.free))
@@ -278,7 +279,7 @@ def test_degree_in_splits_a_linear_symbol_off(name: str, c: int, rest_tree: Tree
 
 
 @given(any_trees, st.sampled_from(NAMES), envs)
-@PROP
+@OPS
 def test_degree_in_answers_are_identities(tree: Tree, name: str, env: dict[str, int]) -> None:
     d = _built(tree)
     found = degree_in(d, name)
@@ -291,7 +292,7 @@ def test_degree_in_answers_are_identities(tree: Tree, name: str, env: dict[str, 
 
 # ------------------------------------------------------------------ small queries
 @given(any_trees, envs)
-@PROP
+@OPS
 def test_content_divides_every_value(tree: Tree, env: dict[str, int]) -> None:
     d = _built(tree)
     g = content(d)
@@ -300,7 +301,7 @@ def test_content_divides_every_value(tree: Tree, env: dict[str, int]) -> None:
 
 
 @given(any_trees, envs)
-@PROP
+@OPS
 def test_free_symbols_are_all_evaluation_needs(tree: Tree, env: dict[str, int]) -> None:
     d = _built(tree)
     free = d.free if isinstance(d, Expr) else frozenset()
@@ -312,7 +313,7 @@ def test_free_symbols_are_all_evaluation_needs(tree: Tree, env: dict[str, int]) 
 
 
 @given(any_trees)
-@PROP
+@OPS
 def test_terms_round_trip_and_the_normal_form_invariants(tree: Tree) -> None:
     d = _built(tree)
     assert from_terms(terms_of(d)) is d or from_terms(terms_of(d)) == d
