@@ -25,6 +25,7 @@ from symshape.errors import ContradictionError, UserFactError
 from symshape.expr import as_symbol, evaluate, floordiv, mod, sym
 from symshape.mlir.frontend import analyze_mlir_text, facts_for, module_to_programs
 from symshape.mlir.opt import parse_text, print_module, run_passes
+from symshape.outputs.json import document
 from symshape.userfacts import (
     OPS,
     Divisible,
@@ -39,7 +40,7 @@ from symshape.userfacts import (
     relation,
 )
 from tests._expr_trees import Tree, build, naive, polynomials, trees
-from tests.onnx_builders import const, model
+from tests.oracle import const, make_model, tensor
 
 a, b, c, d, e = (sym(n) for n in "abcde")
 HERE = Path(__file__).parent
@@ -315,9 +316,9 @@ N = helper.make_node
 
 @pytest.fixture
 def small_model(tmp_path: Path) -> Path:
-    m = model(
+    m = make_model(
         [N("Reshape", ["x", "t"], ["y"]), N("Add", ["y", "z"], ["out"])],
-        {"x": ["batch", "seq", 8], "z": ["n", 8]},
+        [tensor("x", ["batch", "seq", 8]), tensor("z", ["n", 8])],
         ["out"],
         [const("t", [-1, 8])],
     )
@@ -354,8 +355,8 @@ def test_every_fact_kind_has_a_json_row():
 @pytest.mark.parametrize("kind", list(JSON_ROWS), ids=lambda k: k.__name__)
 def test_each_fact_value_reaches_the_json_output(small_model: Path, kind: type[Any]):
     fact, _, changed = JSON_ROWS[kind]
-    before = analyze_onnx(small_model).to_json()
-    after = analyze_onnx(small_model, facts=[fact]).to_json()
+    before = document(analyze_onnx(small_model))
+    after = document(analyze_onnx(small_model, facts=[fact]))
     assert not changed(before) and changed(after)
 
 
@@ -367,11 +368,11 @@ def test_the_command_line_text_gives_the_same_document_as_the_value(small_model:
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert changed(doc)
-    assert doc == analyze_onnx(small_model, facts=[fact]).to_json()
+    assert doc == document(analyze_onnx(small_model, facts=[fact]))
 
 
 def test_facts_combine_in_the_json_output(small_model: Path):
-    doc = analyze_onnx(small_model, facts=[row[0] for row in JSON_ROWS.values()]).to_json()
+    doc = document(analyze_onnx(small_model, facts=[row[0] for row in JSON_ROWS.values()]))
     assert doc["symbols"]["seq"] == {**doc["symbols"]["seq"], "range": [8, 4096], "divisor": 8, "likely": [128, 512]}
     assert doc["values"]["out"]["dims"] == ["batch*seq", 8]
 
