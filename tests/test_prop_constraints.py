@@ -207,11 +207,6 @@ def test_known_missed_contradictions(
     expect(_outcome(system), best="contradiction", current="accepted")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="assume_divisible on a single symbol intersects the facts without checking that the "
-    "range keeps a multiple: c in [1, 2] and 3 | c is accepted (facts become lo=3, hi=0)",
-)
 def test_a_divisibility_no_value_of_the_range_meets_is_a_contradiction() -> None:
     g = System((("a", 0, 4), ("b", 0, 4), ("c", 1, 2), ("t", 0, 4)), ()).graph()
     with pytest.raises(ContradictionError):

@@ -312,10 +312,14 @@ class ConstraintGraph:
         c = self.canon(d)
         name = as_symbol(c)
         if name is not None:
-            if self.facts.get(name).divisor % k:
+            before = self.facts.get(name)
+            new = self.facts.restrict(name, divisor=k)
+            if new.lo is not None and new.hi is not None and new.lo > new.hi:
+                self.facts.set(name, before)
+                raise say.no_multiple_in_range(self, origin, d, name, k, before)
+            if before.divisor % k:
                 self._fact_origin[name] = origin
                 self._range_set.add(name)
-            self.facts.restrict(name, divisor=k)
             self.recheck()
         elif isinstance(c, int) and c % k:
             raise say.divisibility_conflict(origin, d, c, k)

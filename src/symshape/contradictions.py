@@ -76,6 +76,16 @@ def divisibility_conflict(origin: Origin, d: Dim, value: int, k: int) -> Contrad
     return ContradictionError(f"{origin}: '{d}' = {value} must be divisible by {k}")
 
 
+def no_multiple_in_range(
+    graph: GraphView, origin: Origin, d: Dim, name: str, k: int, before: SymbolFacts
+) -> ContradictionError:
+    """A divisor asked for symbol ``name`` (as ``d``) that no value of its range has."""
+    return ContradictionError(
+        f"{origin}: '{d}' must be divisible by {k}, but {fact_source(graph, name)} bounds it to "
+        f"{range_text(before)}, which holds no multiple of {k}"
+    )
+
+
 def fact_source(graph: GraphView, name: str) -> str:
     """The origin of the facts of ``name``, as text."""
     origin = graph.fact_origin(name)

@@ -38,7 +38,11 @@ def is_identifier(text: str) -> bool:
 
 def parse_dim(text: str) -> Dim:
     """Parse ``text`` into a canonical `Dim`; raise `ExpressionSyntaxError` when it is not one."""
-    return _Parser(text).parse()
+    parser = _Parser(text)
+    try:
+        return parser.parse()
+    except RecursionError:  # the descent recurses per nesting level: hostile depth is bad syntax
+        parser.fail("it is nested too deeply; write a flatter expression")
 
 
 class _Parser:
@@ -52,14 +56,14 @@ class _Parser:
             m = _TOKEN.match(stripped, pos)
             if not m or m.end() == pos:
                 pos += len(stripped[pos:]) - len(stripped[pos:].lstrip())
-                self._fail(f"unexpected character {stripped[pos : pos + 1]!r} at {pos}")
+                self.fail(f"unexpected character {stripped[pos : pos + 1]!r} at {pos}")
             num, name, op = m.groups()
             self.tokens.append(num or name or op)
             self.kinds.append("num" if num else "name" if name else "op")
             pos = m.end()
         self.i = 0
 
-    def _fail(self, why: str) -> NoReturn:
+    def fail(self, why: str) -> NoReturn:
         raise ExpressionSyntaxError(
             f"cannot parse dimension expression '{self.text}': {why}; write it in sympy syntax, "
             f"e.g. 'batch*seq', 'floor(h/2) + 1', 'Max(a, b)', 'Mod(n, 8)'"
@@ -71,28 +75,28 @@ class _Parser:
     def _take(self, expected: str | None = None) -> str:
         tok = self._peek()
         if tok is None or (expected is not None and tok != expected):
-            self._fail(f"expected {expected or 'more input'!r}, found {tok or 'end of input'!r}")
+            self.fail(f"expected {expected or 'more input'!r}, found {tok or 'end of input'!r}")
         self.i += 1
         return tok
 
     def _nonzero(self, v: _Val) -> _Val:
         if isinstance(v, _Frac) and v.num == 0 or v == 0:
-            self._fail("division by zero")
+            self.fail("division by zero")
         return v
 
     def parse(self) -> Dim:
         if not self.tokens:
-            self._fail("it is empty")
+            self.fail("it is empty")
         value = self._sum()
         if self._peek() is not None:
-            self._fail(f"unexpected {self._peek()!r}")
+            self.fail(f"unexpected {self._peek()!r}")
         return self._whole(value)
 
     def _whole(self, v: _Val) -> Dim:
         if isinstance(v, _Frac):
             q = exact_div(v.num, v.den)
             if q is None:
-                self._fail(f"'{v.num}/{v.den}' is not an integer; wrap it in floor() or ceiling()")
+                self.fail(f"'{v.num}/{v.den}' is not an integer; wrap it in floor() or ceiling()")
             return q
         return v
 
@@ -133,9 +137,9 @@ class _Parser:
             self._take()
             exp_tok = self._take()
             if not exp_tok.isdigit():
-                self._fail("only non-negative integer powers are supported")
+                self.fail("only non-negative integer powers are supported")
             if int(exp_tok) > _MAX_POWER:
-                self._fail(f"the power {exp_tok} is larger than {_MAX_POWER}")
+                self.fail(f"the power {exp_tok} is larger than {_MAX_POWER}")
             result: Dim = 1
             b = self._whole(base)
             for _ in range(int(exp_tok)):
@@ -156,7 +160,7 @@ class _Parser:
             if self._peek() == "(":
                 return self._call(tok)
             return sym(tok)
-        self._fail(f"unexpected {tok!r}")
+        self.fail(f"unexpected {tok!r}")
 
     def _call(self, fn: str) -> Dim:
         self._take("(")
@@ -178,7 +182,7 @@ class _Parser:
         if fn == "Mod" and len(whole) == 2:
             self._nonzero(whole[1])
             return mod(whole[0], whole[1])
-        self._fail(f"unknown function {fn}() with {len(args)} argument(s)")
+        self.fail(f"unknown function {fn}() with {len(args)} argument(s)")
 
 
 def _combine_add(a: _Val, b: _Val, sign: int) -> _Val:
