@@ -105,6 +105,7 @@ ROWS: dict[str, tuple[Subject, str | None, str | None]] = {
 LARGE_INPUTS = [case(name, subject, envs=SPATIAL, xfail=known) for name, (subject, known, _) in ROWS.items()]
 SMALL_INPUTS = [case(name, subject, envs=SMALL, xfail=known) for name, (subject, _, known) in ROWS.items()]
 
+CONV_NET = Subject(conv_net, [X, (8, 3, 3, 3), (4, 8, 3, 3), (4, 10)])
 POOL_ALONG_TIME = Subject(lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (1, 4), (1, 2), "VALID"), ["b, t"])
 
 OTHER = [
@@ -115,8 +116,9 @@ OTHER = [
     case("pool_along_time", POOL_ALONG_TIME, envs=grid(["b", "t"], (2, 3, 4, 5, 9))),
     case("pool_along_time_of_length_1", POOL_ALONG_TIME, envs=[{"b": 1, "t": 1}, {"b": 3, "t": 1}],
          xfail=EMPTY_WINDOW),
-    case("small_conv_net", conv_net, X, (8, 3, 3, 3), (4, 8, 3, 3), (4, 10),
-         envs=[{"b": b, "h": h, "w": w} for b in (1, 2) for h in (6, 7, 12) for w in (6, 9, 16)]),
+    case("small_conv_net", CONV_NET, envs=[{"b": b, "h": h, "w": w} for b in (1, 2) for h in (6, 7, 12)
+                                           for w in (6, 9, 16)]),
+    case("small_conv_net_down_to_size_1", CONV_NET, envs=SMALL, xfail=EMPTY_WINDOW),
 ]
 
 
