@@ -104,7 +104,7 @@ def _probe(value: ir.Value, name: str) -> None:
     ir.Operation.create("stablehlo.custom_call", results=[], operands=[value], attributes=attributes)
 
 
-def _insert_probes(module: ir.Module) -> set[str]:
+def insert_probes(module: ir.Module) -> set[str]:
     """A probe after every op with a ranked-tensor result; returns the names probed at the top
     level of the wrapped main function (the function body jax traced)."""
     top: set[str] = set()
@@ -150,7 +150,7 @@ def refine(text: str, shapes: Sequence[tuple[int, ...]]) -> Refined:
     """Every probed value's concrete shape (and folded elements) with arguments of ``shapes``."""
     with jax_mlir.make_ir_context(), ir.Location.unknown():
         module = ir.Module.parse(text)
-        top = _insert_probes(module)
+        top = insert_probes(module)
         _call_with_static_args(module, shapes)
         try:
             refined = jax_mlir.refine_polymorphic_shapes(module)
