@@ -77,6 +77,7 @@ SORTING = [
     case("argsort_axis0", lambda x: jnp.argsort(x, axis=0), "b, s"),
     case("sort_keys_with_values", lambda k, v: lax.sort((k, v), dimension=1, num_keys=1), "b, s", "b, s"),
     case("top_k", lambda x: lax.top_k(x, 3), "b, s + 3"),
+    case("sort_of_empty_rows", lambda x: jnp.sort(x, axis=1), "n - 1, s"),
     case("top_k_then_gather_rows", lambda x: jnp.take_along_axis(x, lax.top_k(x, 2)[1], axis=1), "b, s + 1"),
 ]
 

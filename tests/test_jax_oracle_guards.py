@@ -6,10 +6,12 @@ over-strict claim and a rejected size (so a passing oracle test means something)
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import jax.numpy as jnp
 import pytest
 
+from symshape.api import analyze_file
 from symshape.mlir.frontend import analyze_mlir_text
 from tests.jax_oracle import (
     Env,
@@ -139,3 +141,12 @@ def test_jax_rejects_a_zero_dimension_variable_but_not_a_zero_dim() -> None:
     assert shifted.expected_outputs({"n": 1, "s": 3}) == [(0, 3)]
     check_at(shifted, {"n": 1, "s": 3})
     assert plain.analysis.symbols()["b"]["range"][0] == 1
+
+
+def test_the_public_api_reads_an_exported_file(tmp_path: Path) -> None:
+    """``symshape.api.analyze_file`` of the export written to disk passes the same oracle."""
+    subject = Subject(lambda x, y: jnp.concatenate([x, y])[:, ::2] @ y[:, ::2].T, ["b, s", "t, s"])
+    path = tmp_path / "export.mlir"
+    path.write_text(subject.text)
+    subject.__dict__["analysis"] = analyze_file(path)
+    run(subject)

@@ -23,7 +23,7 @@ from tests.jax_oracle import Arg, Subject, check_at, check_subject
 
 pytestmark = pytest.mark.needs_jax
 
-FAST = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PER_PROGRAM = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -59,6 +59,7 @@ CONTRACTIONS = [
     case("tensordot", lambda x, y: jnp.tensordot(x, y, axes=([1], [0])), "b, k, 3", "k, n"),
     case("matmul_of_empty_batch", jnp.matmul, "n - 1, k", "k, 4"),
     case("matmul_with_empty_contraction", jnp.matmul, "b, n - 1", "n - 1, 3"),
+    case("einsum_over_an_empty_axis", lambda x, y: jnp.einsum("bi,bj->ij", x, y), "n - 1, i", "n - 1, j"),
     case("kron_like_reshape", lambda x, y: (x[:, None, :, None] * y[None, :, None, :]).reshape(
         x.shape[0] * y.shape[0], -1), "a, 2", "c, 3"),
 ]

@@ -96,12 +96,14 @@ GATHERS = [
     case("embedding_lookup", lambda table, ids: table[ids], "v, 8", Arg("b, s", I32)),
     case("take_along_axis", lambda x, i: jnp.take_along_axis(x, i, axis=1), "b, s", Arg("b, k", I32)),
     case("fancy_index_two_axes", lambda x, i, j: x[i, j], "b, s", Arg("k", I32), Arg("k", I32)),
+    case("take_no_indices", lambda x, i: jnp.take(x, i, axis=0), "b, s", Arg("n - 1", I32)),
     case("gather_with_static_index", lambda x: x[:, jnp.array([0, 2, 1])], "b, s + 3"),
     case("argmax_then_take", lambda x: jnp.take_along_axis(x, jnp.argmax(x, axis=1)[:, None], axis=1), "b, s"),
 ]
 
 SCATTERS = [
     case("scatter_set_rows", lambda x, i, u: x.at[i].set(u), "b, s", Arg("k", I32), "k, s"),
+    case("scatter_no_updates", lambda x, i, u: x.at[i].set(u), "b, s", Arg("n - 1", I32), "n - 1, s"),
     case("scatter_add_columns", lambda x, i: x.at[:, i].add(1.0), "b, s", Arg("k", I32)),
     case("scatter_max_scalar_index", lambda x, i: x.at[i].max(0.0), "b, s", Arg((), I32)),
     case("segment_sum_fixed_segments", lambda x, seg: jax.ops.segment_sum(x, seg, num_segments=4),
