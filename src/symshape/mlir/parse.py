@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.parser import Parser, Span
 from xdsl.utils.exceptions import ParseError
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from symshape.errors import ModelError
 
@@ -35,24 +36,18 @@ _NAMES: weakref.WeakKeyDictionary[ModuleOp, dict[SSAValue, str]] = weakref.WeakK
 
 def make_context() -> Context:
     """A context with every dialect symshape reads; unknown ones are allowed (unregistered)."""
-    from xdsl.dialects.arith import Arith
     from xdsl.dialects.builtin import Builtin
     from xdsl.dialects.func import Func
-    from xdsl.dialects.tensor import Tensor
 
+    from symshape.mlir.dialects.constraint import SymShape
     from symshape.mlir.dialects.mhlo import MHLO
     from symshape.mlir.dialects.shape import Shape
     from symshape.mlir.dialects.stablehlo import StableHLO
+    from symshape.mlir.dialects.upstream import ArithWithRemf, TensorWithGenerate
 
     ctx = Context(allow_unregistered=True)
-    for dialect in (Builtin, Func, Arith, Tensor, StableHLO, MHLO, Shape):
+    for dialect in (Builtin, Func, ArithWithRemf, TensorWithGenerate, StableHLO, MHLO, Shape, SymShape):
         ctx.load_dialect(dialect)
-    try:
-        from symshape.mlir.dialects.constraint import SymShape  # the constraint dialect, if present
-
-        ctx.load_dialect(SymShape)
-    except ImportError:
-        pass
     return ctx
 
 
@@ -62,6 +57,16 @@ class _NamingParser(Parser):
     def __init__(self, ctx: Context, text: str, name: str = "<unknown>") -> None:
         super().__init__(ctx, text, name)
         self.value_names: dict[SSAValue, str] = {}
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """The module, or an empty one for a text without ops (as ``mlir-opt`` reads it)."""
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as err:
+            # xDSL says this at the end of the text only when it read no op at all
+            if err.msg == "Could not parse entire input!" and self._current_token.kind == MLIRTokenKind.EOF:
+                return ModuleOp([])
+            raise
 
     def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
         super()._register_ssa_definition(name, values, span)
@@ -134,7 +139,7 @@ def _properties_as_attributes(module: ModuleOp) -> None:
     Their classes declare no properties, so any StableHLO version verifies; MLIR reads
     inherent attributes from the dictionary too.
     """
-    from symshape.mlir.dialects.stablehlo import HloOp
+    from symshape.mlir.dialects.hlo_syntax import HloOp
 
     for op in module.walk():
         if isinstance(op, HloOp) and op.properties:
