@@ -81,6 +81,14 @@ def test_hlo_rules_exist_only_for_ops_of_the_table():
             assert op in HLO_OPS and dialect in HLO_OPS[op].dialects, f"{dialect}.{op}"
 
 
+def test_the_rules_and_their_op_table_pull_in_no_xdsl():
+    """The rules read the HLO op table (plain data); only the dialect definitions need xDSL."""
+    code = ("from symshape.rules.registry import known_ops; known_ops(); import sys; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'xdsl', 'onnx'}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert done.stdout.strip() == "[]", done.stdout
+
+
 def test_every_op_with_a_rule_is_defined_by_its_dialect():
     registered = {op.name for op in make_context().loaded_ops}
     undefined = [f"{d}.{op}" for d, op in _rule_ops() if f"{d}.{op}" not in registered]
@@ -152,3 +160,24 @@ def test_jaxlib_reads_both_mhlo_forms_as_one_module():
     assert len(chunks) > 100
     for chunk in chunks:
         assert _jaxlib_generic(chunk.pretty) == _jaxlib_generic(chunk.generic), chunk.key
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("%0 = stablehlo.reduce_precision %arg0, format = x5 : tensor<?x4xf32>",
+         "expected a format like e5m10, got 'x5'"),
+        ("%0 = stablehlo.fft %arg0, type = 4 : tensor<?x4xf32>", "identifier expected"),
+        ("%0 = stablehlo.get_tuple_element %arg0 : (tensor<?x4xf32>) -> tensor<?x4xf32>", "Expected '\\['"),
+        ("%0 = stablehlo.complex %arg0, %arg0 : tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>",
+         "cannot tell the operand and result types of 'stablehlo.complex' from 3 types"),
+    ],
+)
+def test_a_malformed_pretty_form_is_a_one_line_error(line: str, message: str):
+    from symshape.errors import ModelError
+    from symshape.mlir.parse import parse_module
+
+    text = f"func.func @main(%arg0: tensor<?x4xf32>) {{\n  {line}\n  return\n}}\n"
+    with pytest.raises(ModelError, match=f"cannot parse '<string>' at line [23], column .*{message}") as caught:
+        parse_module(text)
+    assert "\n" not in str(caught.value)

@@ -1,15 +1,18 @@
 """MLIR text -> xDSL ``ModuleOp``, keeping the value names of the text.
 
-The context knows builtin, func, arith and tensor (from xDSL) and symshape's stablehlo, mhlo,
-shape and constraint subsets; any other op, attribute or type stays *unregistered* and is read
-in generic form. Before parsing, locations are dropped (``loc(...)`` and the ``#loc`` aliases
-that ``jax.export`` writes after their uses, which xDSL cannot resolve) and old quoted opaque
-attributes (``#mhlo<"precision DEFAULT">``) are rewritten to the bare form.
+The context knows builtin and func (from xDSL), arith and tensor (xDSL's, with the few ops it
+lacks, `symshape.mlir.dialects.upstream`) and symshape's stablehlo, mhlo, shape and constraint
+subsets, each in generic and pretty form (``tests/test_mlir_op_forms.py`` checks every op with a
+rule against the forms ``iree-opt`` and jaxlib print); any other op, attribute or type stays
+*unregistered* and is read in generic form. An empty text is an empty module, as for ``mlir-opt``.
+Before parsing, locations are dropped (``loc(...)`` and the ``#loc`` aliases that ``jax.export``
+writes after their uses, which xDSL cannot resolve) and old quoted opaque attributes
+(``#mhlo<"precision DEFAULT">``) are rewritten to the bare form.
 
 xDSL forgets numeric names (``%0``); `source_names` returns the name each SSA value had in the
 text (``arg0``, ``3``, ``5#1`` for result 1 of ``%5:2``), recorded while parsing.
 
-When the text uses a pretty form symshape's dialects do not know and ``jaxlib`` is installed,
+When the text uses a pretty form of another dialect (``chlo``, ``linalg``) and jaxlib is installed,
 `parse_module` lets jaxlib's MLIR print it in generic form first (``jax_generic_text``) and
 maps the names back by position.
 """
@@ -114,8 +117,8 @@ def parse_module(text: str, ctx: Context | None = None, *, source: str = "<strin
         if generic is None:
             raise ModelError(
                 f"cannot parse '{source}' at {_one_line(err)}; symshape reads every op in generic form and the "
-                "pretty forms of its stablehlo/mhlo/shape subsets; print the module in generic form "
-                "(mlir-opt --mlir-print-op-generic) or install jaxlib to convert it"
+                "pretty forms of func, arith, tensor, shape, stablehlo, mhlo and symshape; print the module in "
+                "generic form (mlir-opt --mlir-print-op-generic) or install jaxlib to convert it"
             ) from None
     try:
         module = _parse(ctx, clean_text(generic), source)

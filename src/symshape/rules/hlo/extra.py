@@ -1,5 +1,5 @@
 """StableHLO and MHLO: batch norm, random numbers, FFT, linear algebra, select_and_scatter and
-the collective ops (the common ops live in `symshape.rules.hlo.core`).
+the collective ops (the common ops live in `symshape.rules.hlo.elementwise`, `.reshape`, `.core`).
 
 The spec's shape constraints on operands are facts (the verifier rejects the op otherwise);
 a collective op's process-group size is read only from a static ``replica_groups`` whose
