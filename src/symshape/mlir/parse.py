@@ -1,15 +1,18 @@
 """MLIR text -> xDSL ``ModuleOp``, keeping the value names of the text.
 
-The context knows builtin, func, arith and tensor (from xDSL) and symshape's stablehlo, mhlo,
-shape and constraint subsets; any other op, attribute or type stays *unregistered* and is read
-in generic form. Before parsing, locations are dropped (``loc(...)`` and the ``#loc`` aliases
-that ``jax.export`` writes after their uses, which xDSL cannot resolve) and old quoted opaque
-attributes (``#mhlo<"precision DEFAULT">``) are rewritten to the bare form.
+The context knows builtin and func (from xDSL), arith and tensor (xDSL's, with the few ops it
+lacks, `symshape.mlir.dialects.upstream`) and symshape's stablehlo, mhlo, shape and constraint
+subsets, each in generic and pretty form (``tests/test_mlir_op_forms.py`` checks every op with a
+rule against the forms ``iree-opt`` and jaxlib print); any other op, attribute or type stays
+*unregistered* and is read in generic form. An empty text is an empty module, as for ``mlir-opt``.
+Before parsing, locations are dropped (``loc(...)`` and the ``#loc`` aliases that ``jax.export``
+writes after their uses, which xDSL cannot resolve) and old quoted opaque attributes
+(``#mhlo<"precision DEFAULT">``) are rewritten to the bare form.
 
 xDSL forgets numeric names (``%0``); `source_names` returns the name each SSA value had in the
 text (``arg0``, ``3``, ``5#1`` for result 1 of ``%5:2``), recorded while parsing.
 
-When the text uses a pretty form symshape's dialects do not know and ``jaxlib`` is installed,
+When the text uses a pretty form of another dialect (``chlo``, ``linalg``) and jaxlib is installed,
 `parse_module` lets jaxlib's MLIR print it in generic form first (``jax_generic_text``) and
 maps the names back by position.
 """
@@ -27,6 +30,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.parser import Parser, Span
 from xdsl.utils.exceptions import ParseError
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from symshape.errors import ModelError
 
@@ -35,24 +39,18 @@ _NAMES: weakref.WeakKeyDictionary[ModuleOp, dict[SSAValue, str]] = weakref.WeakK
 
 def make_context() -> Context:
     """A context with every dialect symshape reads; unknown ones are allowed (unregistered)."""
-    from xdsl.dialects.arith import Arith
     from xdsl.dialects.builtin import Builtin
     from xdsl.dialects.func import Func
-    from xdsl.dialects.tensor import Tensor
 
+    from symshape.mlir.dialects.constraint import SymShape
     from symshape.mlir.dialects.mhlo import MHLO
     from symshape.mlir.dialects.shape import Shape
     from symshape.mlir.dialects.stablehlo import StableHLO
+    from symshape.mlir.dialects.upstream import ArithWithRemf, TensorWithGenerate
 
     ctx = Context(allow_unregistered=True)
-    for dialect in (Builtin, Func, Arith, Tensor, StableHLO, MHLO, Shape):
+    for dialect in (Builtin, Func, ArithWithRemf, TensorWithGenerate, StableHLO, MHLO, Shape, SymShape):
         ctx.load_dialect(dialect)
-    try:
-        from symshape.mlir.dialects.constraint import SymShape  # the constraint dialect, if present
-
-        ctx.load_dialect(SymShape)
-    except ImportError:
-        pass
     return ctx
 
 
@@ -62,6 +60,16 @@ class _NamingParser(Parser):
     def __init__(self, ctx: Context, text: str, name: str = "<unknown>") -> None:
         super().__init__(ctx, text, name)
         self.value_names: dict[SSAValue, str] = {}
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """The module, or an empty one for a text without ops (as ``mlir-opt`` reads it)."""
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as err:
+            # xDSL says this at the end of the text only when it read no op at all
+            if err.msg == "Could not parse entire input!" and self._current_token.kind == MLIRTokenKind.EOF:
+                return ModuleOp([])
+            raise
 
     def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
         super()._register_ssa_definition(name, values, span)
@@ -109,8 +117,8 @@ def parse_module(text: str, ctx: Context | None = None, *, source: str = "<strin
         if generic is None:
             raise ModelError(
                 f"cannot parse '{source}' at {_one_line(err)}; symshape reads every op in generic form and the "
-                "pretty forms of its stablehlo/mhlo/shape subsets; print the module in generic form "
-                "(mlir-opt --mlir-print-op-generic) or install jaxlib to convert it"
+                "pretty forms of func, arith, tensor, shape, stablehlo, mhlo and symshape; print the module in "
+                "generic form (mlir-opt --mlir-print-op-generic) or install jaxlib to convert it"
             ) from None
     try:
         module = _parse(ctx, clean_text(generic), source)
@@ -134,7 +142,7 @@ def _properties_as_attributes(module: ModuleOp) -> None:
     Their classes declare no properties, so any StableHLO version verifies; MLIR reads
     inherent attributes from the dictionary too.
     """
-    from symshape.mlir.dialects.stablehlo import HloOp
+    from symshape.mlir.dialects.hlo_syntax import HloOp
 
     for op in module.walk():
         if isinstance(op, HloOp) and op.properties:

@@ -1,8 +1,9 @@
 """The subset of MHLO that symshape reads (seed 000/001 inputs, BladeDISC and mlir-hlo output).
 
 MHLO shares StableHLO's op set, attribute names and pretty syntax (``mhlo.add %0, %1 : T``),
-so the classes come from the same factory with the ``mhlo`` prefix. Opaque attributes in the
-old quoted form (``#mhlo<"precision DEFAULT">``) are normalized by `symshape.mlir.parse`.
+so the classes come from the same table and factory with the ``mhlo`` prefix; the table also
+lists the few ops only MHLO has (``cosh``, ``sinh``, ``erf``). Opaque attributes in the old
+quoted form (``#mhlo<"precision DEFAULT">``) are normalized by `symshape.mlir.parse`.
 https://github.com/tensorflow/mlir-hlo
 """
 
@@ -12,6 +13,4 @@ from xdsl.ir import Dialect
 
 from symshape.mlir.dialects.stablehlo import make_ops
 
-_OPS = make_ops("mhlo")
-
-MHLO = Dialect("mhlo", _OPS, [])
+MHLO = Dialect("mhlo", make_ops("mhlo"), [])

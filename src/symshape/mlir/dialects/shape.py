@@ -16,7 +16,7 @@ from xdsl.irdl import irdl_attr_definition, irdl_op_definition, traits_def
 from xdsl.parser import Parser
 from xdsl.traits import IsTerminator
 
-from symshape.mlir.dialects.stablehlo import HloOp, make_attr, parse_int_list
+from symshape.mlir.dialects.hlo_syntax import HloOp, make_attr, parse_int_list
 
 
 @irdl_attr_definition
@@ -162,9 +162,8 @@ def _simple(mnemonic: str, base: type[ShapeOp] = ShapeOp, **syntax: object) -> t
 
 
 _PLAIN = (
-    "value_as_shape", "broadcast", "get_extent", "num_elements", "rank", "index_to_size",
-    "size_to_index", "to_extent_tensor", "split_at", "concat", "mul", "add",
-    "div", "max", "min", "with_shape", "value_of", "dim", "any", "meet", "shape_eq",
+    "value_as_shape", "broadcast", "get_extent", "num_elements", "rank", "to_extent_tensor", "split_at",
+    "concat", "mul", "add", "div", "max", "min", "value_of", "dim", "any", "meet", "shape_eq",
     "is_broadcastable", "reduce",
 )
 _CSTR = ("cstr_broadcastable", "cstr_eq")
@@ -177,6 +176,9 @@ Shape = Dialect(
         *(_simple(m, CstrOp) for m in _CSTR),
         _simple("cstr_require", CstrOp, OPERAND_TYPE="i1"),
         _simple("from_extents", RESULT_TYPE="!shape.shape"),
+        _simple("index_to_size", OPERAND_TYPE="index", RESULT_TYPE="!shape.size"),  # ``index_to_size %i``
+        _simple("size_to_index", RESULT_TYPE="index"),  # ``size_to_index %s : !shape.size``
+        _simple("with_shape", RESULT_TYPE="!shape.value_shape"),  # ``with_shape %t, %s : T, !shape.shape``
         _simple("yield", NO_RESULTS=True, traits=traits_def(IsTerminator())),
         _simple("return", NO_RESULTS=True, traits=traits_def(IsTerminator())),
     ],

@@ -12,12 +12,11 @@ import re
 from symshape.context import GiveUp, OpContext
 from symshape.errors import ContradictionError, ModelError
 from symshape.expr import Dim, add, floordiv, mul, smax
-from symshape.rules.registry import HLO, register
+from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.loops import settle
 from symshape.rules.shared.mlir_common import (
     assert_condition,
     at_least_zero,
-    check_declared,
     field_ints,
     ints,
     same_shapes,
@@ -41,7 +40,7 @@ def _contract(
         ctx.eq(rhs[b], lhs[a], rule, (ctx.dim_name(1, b), ctx.dim_name(0, a)))
 
 
-@register(HLO, "dot", then=check_declared)
+@hlo_rule("dot")
 def dot(ctx: OpContext) -> None:
     """Vector/matrix products: the contracted dims are equal. https://openxla.org/stablehlo/spec#dot"""
     lhs, rhs = ctx.shape(0), ctx.shape(1)
@@ -51,7 +50,7 @@ def dot(ctx: OpContext) -> None:
     ctx.set_output(0, (*lhs[:-1], *rhs[1:]))
 
 
-@register(HLO, "dot_general", then=check_declared)
+@hlo_rule("dot_general")
 def dot_general(ctx: OpContext) -> None:
     """Batch dims, then lhs free dims, then rhs free dims; batch and contracted dims are equal.
 
@@ -71,7 +70,7 @@ def dot_general(ctx: OpContext) -> None:
     ctx.set_output(0, out)
 
 
-@register(HLO, "einsum", "unary_einsum", then=check_declared)
+@hlo_rule("einsum", "unary_einsum")
 def einsum(ctx: OpContext) -> None:
     """Equal letters are equal dims (facts). https://github.com/openxla/stablehlo (einsum)"""
     config = str(ctx.attr("einsum_config", "")).replace(" ", "")
@@ -92,7 +91,7 @@ def einsum(ctx: OpContext) -> None:
     ctx.set_output(0, [sizes[c] for c in rhs])
 
 
-@register(HLO, "reduce", then=check_declared)
+@hlo_rule("reduce")
 def reduce(ctx: OpContext) -> None:
     """Inputs share one shape (a fact); results drop ``dimensions``. https://openxla.org/stablehlo/spec#reduce"""
     n = ctx.num_inputs // 2
@@ -141,7 +140,7 @@ def _window_size(ctx: OpContext, d: Dim, k: Dim, lo: Dim, hi: Dim, stride: int, 
     return ctx.canon(add(floordiv(span, stride), 1))
 
 
-@register(HLO, "convolution", "dynamic_conv", then=check_declared)
+@hlo_rule("convolution", "dynamic_conv")
 def convolution(ctx: OpContext) -> None:
     """Spatial dims ``floor((dilated + pad - dilated window) / stride) + 1``; input features are
     the kernel's times ``feature_group_count`` (a fact). https://openxla.org/stablehlo/spec#convolution
@@ -177,7 +176,7 @@ def convolution(ctx: OpContext) -> None:
     ctx.set_output(0, out)
 
 
-@register(HLO, "reduce_window", then=check_declared)
+@hlo_rule("reduce_window")
 def reduce_window(ctx: OpContext) -> None:
     """Per dim ``floor((dilated + pad - dilated window) / stride) + 1``, as convolution.
 
@@ -233,7 +232,7 @@ _DYNAMIC_CALLS = {
 }
 
 
-@register(HLO, "gather", "dynamic_gather", then=check_declared)
+@hlo_rule("gather", "dynamic_gather")
 def gather(ctx: OpContext) -> None:
     """Batch dims of the indices interleaved with the kept slice sizes at ``offset_dims``.
 
@@ -262,7 +261,7 @@ def gather(ctx: OpContext) -> None:
     ctx.set_output(0, out)
 
 
-@register(HLO, "custom_call", then=check_declared)
+@hlo_rule("custom_call")
 def custom_call(ctx: OpContext) -> None:
     """The ``@shape_assertion`` of jax: its condition holds whenever the program runs (a fact).
 
@@ -282,7 +281,7 @@ def custom_call(ctx: OpContext) -> None:
     assert_condition(ctx, message)
 
 
-@register(HLO, "while", then=check_declared)
+@hlo_rule("while")
 def while_op(ctx: OpContext) -> None:
     """The body may run any number of times, so it runs on a scratch graph (its facts hold only
     when it runs): a carried dim (or element vector) it provably maps to itself is kept, by
@@ -306,7 +305,7 @@ def while_op(ctx: OpContext) -> None:
             declared_fallback(ctx, i, "the body made an assumption about its own symbols")
 
 
-@register(HLO, "sort", then=check_declared)
+@hlo_rule("sort")
 def sort(ctx: OpContext) -> None:
     """Operands share one shape (a fact); each result has it. https://openxla.org/stablehlo/spec#sort"""
     shape = same_shapes(ctx, list(range(ctx.num_inputs)), "sort operands")
@@ -314,14 +313,14 @@ def sort(ctx: OpContext) -> None:
         ctx.set_output(i, shape)
 
 
-@register(HLO, "scatter", then=check_declared)
+@hlo_rule("scatter")
 def scatter(ctx: OpContext) -> None:
     """Each result has the shape of its operand (the first inputs). https://openxla.org/stablehlo/spec#scatter"""
     for i in range(ctx.num_outputs):
         ctx.set_output(i, ctx.shape(i))
 
 
-@register(HLO, "case", "if", then=check_declared)
+@hlo_rule("case", "if")
 def case(ctx: OpContext) -> None:
     """The branch an index (``case``) or predicate (``if``) known as a constant selects runs on
     the main graph; otherwise each branch runs on a scratch graph (its facts hold only when it

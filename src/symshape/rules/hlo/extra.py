@@ -1,5 +1,5 @@
 """StableHLO and MHLO: batch norm, random numbers, FFT, linear algebra, select_and_scatter and
-the collective ops (the common ops live in `symshape.rules.hlo.core`).
+the collective ops (the common ops live in `symshape.rules.hlo.elementwise`, `.reshape`, `.core`).
 
 The spec's shape constraints on operands are facts (the verifier rejects the op otherwise);
 a collective op's process-group size is read only from a static ``replica_groups`` whose
@@ -12,10 +12,10 @@ from __future__ import annotations
 from symshape.context import OpContext
 from symshape.errors import ModelError
 from symshape.expr import Dim, floordiv, mul
-from symshape.rules.hlo.core import shape_operand
-from symshape.rules.registry import HLO, register
+from symshape.rules.hlo.reshape import shape_operand
+from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.common import normalize_axis
-from symshape.rules.shared.mlir_common import check_declared, declared_dims, enum_word, field_ints, ints, same_shapes
+from symshape.rules.shared.mlir_common import declared_dims, enum_word, field_ints, ints, same_shapes
 
 
 def _int_attr(ctx: OpContext, name: str, default: int | None = None) -> int:
@@ -39,7 +39,7 @@ def _feature(ctx: OpContext) -> tuple[tuple[Dim, ...], Dim]:
     return dims, dims[axis]
 
 
-@register(HLO, "batch_norm_inference", then=check_declared)
+@hlo_rule("batch_norm_inference")
 def batch_norm_inference(ctx: OpContext) -> None:
     """The operand's shape; scale, offset, mean and variance have the feature dim's size (facts).
 
@@ -51,7 +51,7 @@ def batch_norm_inference(ctx: OpContext) -> None:
     ctx.set_output(0, dims)
 
 
-@register(HLO, "batch_norm_training", then=check_declared)
+@hlo_rule("batch_norm_training")
 def batch_norm_training(ctx: OpContext) -> None:
     """The operand's shape, then the batch mean and variance of the feature dim's size.
 
@@ -65,7 +65,7 @@ def batch_norm_training(ctx: OpContext) -> None:
     ctx.set_output(2, (feature,))
 
 
-@register(HLO, "batch_norm_grad", then=check_declared)
+@hlo_rule("batch_norm_grad")
 def batch_norm_grad(ctx: OpContext) -> None:
     """``grad_output`` has the operand's shape, scale/mean/variance the feature dim's (facts);
     the results are the operand's shape and two feature vectors.
@@ -81,13 +81,13 @@ def batch_norm_grad(ctx: OpContext) -> None:
     ctx.set_output(2, (feature,))
 
 
-@register(HLO, "rng", then=check_declared)
+@hlo_rule("rng")
 def rng(ctx: OpContext) -> None:
     """Dims from the tracked ``shape`` operand. https://openxla.org/stablehlo/spec#rng"""
     ctx.set_output(0, shape_operand(ctx, 2))
 
 
-@register(HLO, "rng_bit_generator", then=check_declared)
+@hlo_rule("rng_bit_generator")
 def rng_bit_generator(ctx: OpContext) -> None:
     """The new state has the initial state's shape; the output its declared (static) shape.
 
@@ -102,7 +102,7 @@ def _half_plus_one(n: Dim) -> Dim:
     return 0 if n == 0 else floordiv(n, 2) + 1
 
 
-@register(HLO, "fft", then=check_declared)
+@hlo_rule("fft")
 def fft(ctx: OpContext) -> None:
     """The operand's shape, except RFFT halves the last dim (``n/2 + 1``) and IRFFT restores
     ``fft_length``; the real side's trailing dims equal ``fft_length`` (facts).
@@ -128,7 +128,7 @@ def fft(ctx: OpContext) -> None:
     ctx.set_output(0, out)
 
 
-@register(HLO, "cholesky", then=check_declared)
+@hlo_rule("cholesky")
 def cholesky(ctx: OpContext) -> None:
     """The operand's shape; its matrices are square (a fact). https://openxla.org/stablehlo/spec#cholesky"""
     dims = ctx.shape(0)
@@ -138,7 +138,7 @@ def cholesky(ctx: OpContext) -> None:
     ctx.set_output(0, dims)
 
 
-@register(HLO, "triangular_solve", then=check_declared)
+@hlo_rule("triangular_solve")
 def triangular_solve(ctx: OpContext) -> None:
     """``b``'s shape; ``a`` is square, shares ``b``'s batch dims, and its size is ``b``'s
     dim -2 (left side) or -1 (facts). https://openxla.org/stablehlo/spec#triangular_solve
@@ -155,13 +155,13 @@ def triangular_solve(ctx: OpContext) -> None:
     ctx.set_output(0, tuple(ctx.canon(d) for d in b))
 
 
-@register(HLO, "select_and_scatter", then=check_declared)
+@hlo_rule("select_and_scatter")
 def select_and_scatter(ctx: OpContext) -> None:
     """The operand's shape. https://openxla.org/stablehlo/spec#select_and_scatter"""
     ctx.set_output(0, ctx.shape(0))
 
 
-@register(HLO, "all_reduce", "collective_permute", "collective_broadcast", "cross-replica-sum", then=check_declared)
+@hlo_rule("all_reduce", "collective_permute", "collective_broadcast", "cross-replica-sum")
 def same_as_operand(ctx: OpContext) -> None:
     """Result ``i`` has operand ``i``'s shape. https://openxla.org/stablehlo/spec#all_reduce"""
     for i in range(ctx.num_outputs):
@@ -182,7 +182,7 @@ def group_size(ctx: OpContext) -> int | None:
     return shape[1]
 
 
-@register(HLO, "all_gather", then=check_declared)
+@hlo_rule("all_gather")
 def all_gather(ctx: OpContext) -> None:
     """``all_gather_dim`` grows by the group size when ``replica_groups`` gives it (else it is
     the declared dim); the other dims are the operand's.
@@ -203,7 +203,7 @@ def _split(ctx: OpContext, d: Dim, k: int, what: str) -> Dim:
     return ctx.canon(floordiv(d, k))
 
 
-@register(HLO, "reduce_scatter", then=check_declared)
+@hlo_rule("reduce_scatter")
 def reduce_scatter(ctx: OpContext) -> None:
     """``scatter_dimension`` shrinks by the group size, which divides it (a fact); the declared
     dim when the group size is unknown. The other dims are the operand's.
@@ -220,7 +220,7 @@ def reduce_scatter(ctx: OpContext) -> None:
     ctx.set_output(0, dims)
 
 
-@register(HLO, "all_to_all", then=check_declared)
+@hlo_rule("all_to_all")
 def all_to_all(ctx: OpContext) -> None:
     """``split_dimension`` divided by ``split_count`` (which divides it: a fact),
     ``concat_dimension`` multiplied by it. https://openxla.org/stablehlo/spec#all_to_all

@@ -1,6 +1,8 @@
-"""The ``tensor`` dialect's slicing, padding and expanding ops (the rest live in `symshape.rules.mlir.std`).
+"""The ``tensor`` dialect: dims as values, shape tensors, reshapes, slicing, padding, expanding.
 
-These ops mix static and dynamic index lists: an array attribute (``static_sizes``) holds a
+``tensor.dim`` makes a dim into an index value and ``tensor.from_elements`` packs values into a
+shape tensor, so shape computations stay exact expressions. The slicing, padding and expanding
+ops mix static and dynamic index lists: an array attribute (``static_sizes``) holds a
 constant per position, or the ``ShapedType::kDynamic`` sentinel where the next index operand of
 that list supplies the value. `mixed` resolves such a list to dims (tracked operand values, or a
 fresh symbol when an operand's value is unknown).
@@ -15,7 +17,8 @@ from symshape.context import GiveUp, OpContext
 from symshape.errors import ModelError
 from symshape.expr import Dim, add, exact_div, mul, product
 from symshape.rules.registry import register
-from symshape.rules.shared.mlir_common import at_least_zero, check_declared, ints
+from symshape.rules.shared.common import normalize_axis
+from symshape.rules.shared.mlir_common import at_least_zero, check_declared, declared_dims, ints
 
 TENSOR = ("tensor",)
 K_DYNAMIC = -(2**63)  # ShapedType::kDynamic in the static_* attributes
@@ -204,3 +207,112 @@ def insert(ctx: OpContext) -> None:
         if 0 <= flat < len(dest):
             values = (*dest[:flat], scalar[0], *dest[flat + 1 :])
     ctx.set_output(0, dims, values)
+
+
+# ------------------------------------------------------------------ dims and shape tensors
+
+
+@register(TENSOR, "dim", then=check_declared)
+def tensor_dim(ctx: OpContext) -> None:
+    """The size of one dim as an index value. https://mlir.llvm.org/docs/Dialects/TensorOps/#tensordim-tensordimop"""
+    dims = ctx.shape(0)
+    index = ctx.const_ints(1)
+    if index is None:
+        ctx.set_output(0, ())
+        return
+    ctx.set_output(0, (), (dims[normalize_axis(ctx, index[0], len(dims))],))
+
+
+@register(TENSOR, "from_elements", then=check_declared)
+def from_elements(ctx: OpContext) -> None:
+    """The declared (static) shape filled with the operands' values.
+
+    https://mlir.llvm.org/docs/Dialects/TensorOps/#tensorfrom_elements-tensorfromelementsop
+    """
+    parts = [ctx.elements(i) for i in range(ctx.num_inputs)]
+    values = None if any(p is None for p in parts) else tuple(p[0] for p in parts if p)
+    ctx.set_output(0, declared_dims(ctx), values)
+
+
+@register(TENSOR, "extract", then=check_declared)
+def extract(ctx: OpContext) -> None:
+    """One element of a tracked tensor. https://mlir.llvm.org/docs/Dialects/TensorOps/#tensorextract-tensorextractop"""
+    dims = ctx.shape(0)
+    src = ctx.elements(0)
+    index = [ctx.const_ints(i) for i in range(1, ctx.num_inputs)]
+    value = None
+    static = [d for d in dims if isinstance(d, int)]
+    if src is not None and all(ix is not None for ix in index) and len(static) == len(dims):
+        flat = 0
+        for ix, d in zip(index, static, strict=True):
+            flat = flat * d + (ix or (0,))[0]
+        value = (src[flat],) if 0 <= flat < len(src) else None
+    ctx.set_output(0, (), value)
+
+
+@register(TENSOR, "cast", then=check_declared)
+def cast(ctx: OpContext) -> None:
+    """Same dims; a static result dim asserts the operand's (a fact via the declared type).
+
+    https://mlir.llvm.org/docs/Dialects/TensorOps/#tensorcast-tensorcastop
+    """
+    ctx.set_output(0, ctx.shape(0), ctx.elements(0))
+
+
+@register(TENSOR, "empty", "splat", "generate", then=check_declared)
+def empty(ctx: OpContext) -> None:
+    """The declared type with its ``?`` dims taken from the index operands, in order.
+
+    https://mlir.llvm.org/docs/Dialects/TensorOps/#tensorempty-tensoremptyop
+    """
+    value = ctx.program.values[ctx.op.outputs[0]]
+    dims = value.type.dims if value.type is not None else None
+    if dims is None:
+        raise GiveUp("the result is unranked")
+    first = 1 if ctx.op.op_type == "splat" else 0
+    dynamic = [ctx.elements(i) for i in range(first, ctx.num_inputs)]
+    out: list[Dim] = []
+    k = 0
+    for axis, d in enumerate(dims):
+        if isinstance(d, int) and d >= 0:
+            out.append(d)
+            continue
+        got = dynamic[k] if k < len(dynamic) else None
+        out.append(got[0] if got else ctx.fresh(f"d{axis}"))
+        k += 1
+    ctx.set_output(0, out)
+
+
+@register(TENSOR, "reshape", then=check_declared)
+def tensor_reshape(ctx: OpContext) -> None:
+    """Dims from the shape operand; equal element counts (a fact).
+
+    https://mlir.llvm.org/docs/Dialects/TensorOps/#tensorreshape-tensorreshapeop
+    """
+    target = ctx.elements(1) or declared_dims(ctx)
+    ctx.eq(product(target), product(ctx.shape(0)), "reshape element count")
+    ctx.set_output(0, target, ctx.elements(0))
+
+
+@register(TENSOR, "collapse_shape", then=check_declared)
+def collapse_shape(ctx: OpContext) -> None:
+    """Each reassociation group's product. https://mlir.llvm.org/docs/Dialects/TensorOps/#tensorcollapse_shape-tensorcollapseshapeop"""
+    dims = ctx.shape(0)
+    groups: list[list[int]] = ctx.attr("reassociation") or []
+    ctx.set_output(0, [ctx.canon(product(dims[a] for a in g)) for g in groups], ctx.elements(0))
+
+
+@register(TENSOR, "concat", then=check_declared)
+def tensor_concat(ctx: OpContext) -> None:
+    """Sum along ``dim``; other dims equal (facts). https://mlir.llvm.org/docs/Dialects/TensorOps/#tensorconcat-tensorconcatop"""
+    shapes = [ctx.shape(i) for i in range(ctx.num_inputs)]
+    axis = normalize_axis(ctx, (ints(ctx, "dim", [0]) or [0])[0], len(shapes[0]))
+    out = list(shapes[0])
+    total: Dim = 0
+    for i, s in enumerate(shapes):
+        total = add(total, s[axis])
+        for a in range(len(out)):
+            if a != axis:
+                ctx.eq(s[a], out[a], "concat non-axis dim", (ctx.dim_name(i, a), ctx.dim_name(0, a)))
+    out[axis] = ctx.canon(total)
+    ctx.set_output(0, out)

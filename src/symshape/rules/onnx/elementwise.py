@@ -8,22 +8,14 @@ https://onnx.ai/onnx/operators/ (Add, Sub, Mul, Div, Mod, Max, Min, Equal, Less,
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import numpy as np
 
 from symshape.context import OpContext
 from symshape.expr import Dim, add, exact_div, mul
 from symshape.rules.registry import ONNX, register
-from symshape.rules.shared.common import (
-    broadcast_elements,
-    broadcast_shapes,
-    compare,
-    exact_float_int,
-    int_div,
-    int_mod,
-    minmax,
-)
+from symshape.rules.shared.arith import INT_OPS, ONNX_INT_OPS, ONNX_UNARY_INT_OPS, IntOp, RuleDecisions
+from symshape.rules.shared.common import broadcast_elements, broadcast_shapes, exact_float_int
 from symshape.rules.shared.relations import simplest
 
 UNARY = (
@@ -143,11 +135,12 @@ def _unary_elements(ctx: OpContext, op: str) -> tuple[Dim, ...] | None:
         return _sqrt(els)
     if op == "Not":
         return _truth(ctx, tuple(add(1, mul(e, -1)) for e in els))
-    if op == "Neg":
-        return tuple(mul(e, -1) for e in els)
-    if op == "Abs" and all(ctx.facts.prove_ge(e, 0) for e in els):
-        return els
-    return None
+    unary = ONNX_UNARY_INT_OPS.get(op)
+    if unary is None:
+        return None
+    decide = RuleDecisions(ctx)
+    mapped = [unary(decide, e) for e in els]
+    return None if any(m is None for m in mapped) else tuple(ctx.canon(m) for m in mapped if m is not None)
 
 
 def _power(base: Dim | float, exponent: Dim | float) -> Dim | None:
@@ -225,20 +218,6 @@ def _may_be_one(ctx: OpContext, d: Dim) -> bool:
     return d == 1 if isinstance(d, int) else not ctx.facts.prove_ge(d, 2)
 
 
-_ARITH: dict[str, Callable[[OpContext, Dim, Dim], Dim | None]] = {
-    "Add": lambda ctx, a, b: add(a, b),
-    "Sub": lambda ctx, a, b: add(a, mul(b, -1)),
-    "Mul": lambda ctx, a, b: mul(a, b),
-    "Div": int_div,
-    "Mod": int_mod,
-    "Max": lambda ctx, a, b: minmax(True)(a, b),
-    "Min": lambda ctx, a, b: minmax(False)(a, b),
-    "Equal": lambda ctx, a, b: compare(ctx, "Equal", a, b),
-    "Less": lambda ctx, a, b: compare(ctx, "Less", a, b),
-    "LessOrEqual": lambda ctx, a, b: compare(ctx, "LessOrEqual", a, b),
-    "Greater": lambda ctx, a, b: compare(ctx, "Greater", a, b),
-    "GreaterOrEqual": lambda ctx, a, b: compare(ctx, "GreaterOrEqual", a, b),
-}
 VARIADIC = (
     "Add",
     "Sub",
@@ -283,19 +262,27 @@ def _arith_elements(ctx: OpContext) -> tuple[Dim, ...] | None:
     inputs = [i for i in range(ctx.num_inputs) if ctx.has_input(i)]
     if op == "Pow" and len(inputs) == 2:
         return broadcast_elements(ctx, inputs, _power, numbers=True)
-    fn = _ARITH.get("Add" if op == "Sum" else op)
+    fn = _int_op(ctx, "Add" if op == "Sum" else op)
     if fn is None or not inputs:
         return None
     if op == "Div" and (ctx.dtype(0) in _FLOAT_TYPES or ctx.output_dtype(0) in _FLOAT_TYPES):
         return broadcast_elements(ctx, inputs, exact_div)
+    decide = RuleDecisions(ctx)
 
     def fold(*values: Dim) -> Dim | None:
         acc: Dim | None = values[0]
         for v in values[1:]:
-            acc = None if acc is None else fn(ctx, acc, v)
+            acc = None if acc is None else fn(decide, acc, v)
         return None if acc is None else simplest(ctx, acc)
 
     return broadcast_elements(ctx, inputs, fold)
+
+
+def _int_op(ctx: OpContext, op: str) -> IntOp | None:
+    """The integer operation of ``op``: Mod is Python's ``%``, or C's with ``fmod=1``."""
+    if op == "Mod":
+        return INT_OPS["rem" if ctx.attr("fmod", 0) else "mod"]
+    return ONNX_INT_OPS.get(op)
 
 
 @register(ONNX, "Where")

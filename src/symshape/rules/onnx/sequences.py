@@ -16,15 +16,13 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from symshape.context import GiveUp, OpContext
 from symshape.errors import ModelError
 from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mul
 from symshape.rules.onnx.data_dependent import record_le
 from symshape.rules.onnx.shape_ops import sum_dims
 from symshape.rules.registry import ONNX, Rule, register
-from symshape.rules.shared.common import element_array, flat, normalize_axis, static
+from symshape.rules.shared.common import normalize_axis, split_elements
 
 Shape = tuple[Dim, ...]
 Item = tuple[Shape, Shape | None]  # an element tensor: dims and tracked elements
@@ -239,7 +237,7 @@ def split_to_sequence(ctx: OpContext) -> None:
     if not ctx.has_input(1):
         piece = dims[:axis] + ((1,) if ctx.attr("keepdims", 1) else ()) + dims[axis + 1 :]
         if isinstance(total, int) and total <= MAX_ITEMS:
-            pieces = _split_elements(ctx, axis, (1,) * total)
+            pieces = split_elements(ctx, axis, (1,) * total)
             _put(ctx, [(piece, None if pieces is None else pieces[k]) for k in range(total)])
         else:
             _put(ctx, None, total, piece)
@@ -255,7 +253,7 @@ def split_to_sequence(ctx: OpContext) -> None:
 
 def _pieces(ctx: OpContext, dims: Shape, axis: int, sizes: Sequence[Dim]) -> list[Item]:
     """``dims`` cut along ``axis`` into pieces of ``sizes``, with their tracked elements."""
-    parts = _split_elements(ctx, axis, sizes)
+    parts = split_elements(ctx, axis, sizes)
     items: list[Item] = []
     for k, size in enumerate(sizes):
         out = list(dims)
@@ -296,16 +294,6 @@ def _scalar_split(ctx: OpContext, dims: Shape, axis: int) -> None:
     exact = exact_div(total, s) if even else None
     length = exact if exact is not None else floordiv(total, s) if even else ceildiv(total, s)
     _put(ctx, None, ctx.canon(length), common)
-
-
-def _split_elements(ctx: OpContext, axis: int, sizes: Sequence[Dim]) -> list[Shape] | None:
-    """The tracked elements of each piece, when the layout and the sizes are known."""
-    src = element_array(ctx, 0)
-    cuts = static(sizes)
-    if src is None or cuts is None or sum(cuts) != src.shape[axis] or min(cuts, default=0) < 0:
-        return None
-    bounds = np.cumsum(cuts)[:-1].tolist()
-    return [flat(part) for part in np.split(src, bounds, axis=axis)]
 
 
 # ---------------------------------------------------------------------------- concatenating

@@ -19,6 +19,7 @@ from symshape.rules.shared.common import (
     element_array,
     flat,
     normalize_axis,
+    split_elements,
     static,
 )
 from symshape.rules.shared.relations import prove_nonneg, simplest
@@ -333,21 +334,11 @@ def split(ctx: OpContext) -> None:
         raise ModelError(f"{ctx.where()}: {len(sizes)} split sizes for {n} outputs")
     if ctx.has_input(1) or ctx.attr("split") is not None:
         ctx.eq(add(0, sum_dims(sizes)), total, "split sizes sum", ("the sum of split sizes", ctx.dim_name(0, axis)))
-    pieces = _split_elements(ctx, axis, sizes)
+    pieces = split_elements(ctx, axis, sizes)
     for i, size in enumerate(sizes):
         out = list(dims)
         out[axis] = ctx.canon(size)
         ctx.set_output(i, out, None if pieces is None else pieces[i])
-
-
-def _split_elements(ctx: OpContext, axis: int, sizes: tuple[Dim, ...]) -> list[tuple[Dim, ...]] | None:
-    """The tracked elements of each piece, when the layout and the sizes are known."""
-    src = element_array(ctx, 0)
-    cuts = static(sizes)
-    if src is None or cuts is None or sum(cuts) != src.shape[axis] or min(cuts, default=0) < 0:
-        return None
-    bounds = np.cumsum(cuts)[:-1].tolist()
-    return [flat(part) for part in np.split(src, bounds, axis=axis)]
 
 
 def sum_dims(dims: tuple[Dim, ...]) -> Dim:

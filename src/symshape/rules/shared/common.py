@@ -9,8 +9,7 @@ import numpy as np
 
 from symshape.context import GiveUp, OpContext
 from symshape.errors import ContradictionError, ModelError
-from symshape.expr import Dim, Expr, as_symbol, expand_mod, floordiv, mod, smax, smin
-from symshape.rules.shared.relations import prove_nonneg
+from symshape.expr import Dim, Expr, as_symbol, smax, smin
 
 ElementArray = np.ndarray[Any, np.dtype[np.object_]]
 
@@ -172,6 +171,17 @@ def flat(arr: ElementArray | Dim) -> tuple[Dim, ...]:
     return tuple(arr.reshape(-1).tolist())
 
 
+def split_elements(ctx: OpContext, axis: int, sizes: Sequence[Dim]) -> list[tuple[Dim, ...]] | None:
+    """The tracked elements of input 0 cut along ``axis`` into pieces of ``sizes``, when the
+    layout and the sizes are known (Split, SplitToSequence)."""
+    src = element_array(ctx, 0)
+    cuts = static(sizes)
+    if src is None or cuts is None or sum(cuts) != src.shape[axis] or min(cuts, default=0) < 0:
+        return None
+    bounds = np.cumsum(cuts)[:-1].tolist()
+    return [flat(part) for part in np.split(src, bounds, axis=axis)]
+
+
 def broadcast_elements(
     ctx: OpContext, inputs: Sequence[int], fn: Callable[..., Dim | None], *, numbers: bool = False
 ) -> tuple[Dim, ...] | None:
@@ -216,57 +226,3 @@ def _vectors(ctx: OpContext, inputs: Sequence[int]) -> list[tuple[Dim, ...]] | N
     if any(len(p) == 1 for p in parts) and n == 0:
         return None
     return [p * n if len(p) == 1 and n != 1 else p for p in parts]
-
-
-def int_div(ctx: OpContext, a: Dim, b: Dim) -> Dim | None:
-    """ONNX integer Div (truncates toward zero) when it can be written exactly."""
-    if isinstance(a, int) and isinstance(b, int):
-        if b == 0:
-            return None
-        q = abs(a) // abs(b)
-        return q if (a >= 0) == (b > 0) else -q
-    facts = ctx.facts
-    a, b = expand_mod(a), expand_mod(b)  # h - Mod(h, 4) is 4*floor(h/4): provably >= 0, divides
-    if facts.prove_ge(a, 0) and facts.prove_ge(b, 1):
-        return floordiv(a, b)
-    if isinstance(b, int) and b > 0 and facts.prove_le(a, 0):
-        return -floordiv(-a, b)
-    return None
-
-
-def int_mod(ctx: OpContext, a: Dim, b: Dim) -> Dim | None:
-    """ONNX Mod: ``fmod=0`` takes the sign of the divisor (like Python); ``fmod=1`` the sign
-    of the dividend (C's fmod), the same when both are non-negative."""
-    if isinstance(b, int) and b == 0:
-        return None
-    if ctx.attr("fmod", 0) and not (prove_nonneg(ctx, a) and prove_nonneg(ctx, b)):
-        return None
-    if isinstance(b, int) or ctx.facts.prove_ge(b, 1):
-        return mod(a, b)
-    return None
-
-
-def minmax(is_max: bool) -> Callable[[Dim, Dim], Dim]:
-    """An elementwise Max or Min on dims."""
-    return (lambda a, b: smax(a, b)) if is_max else (lambda a, b: smin(a, b))
-
-
-def compare(ctx: OpContext, op: str, a: Dim, b: Dim) -> Dim | None:
-    """An ONNX comparison on dims: 1/0 when decidable, else None."""
-    facts = ctx.facts
-    diff = a - b if isinstance(a, Expr) else -(b - a) if isinstance(b, Expr) else a - b
-    if op == "Equal":
-        r = facts.prove_eq(a, b)
-        return None if r is None else int(r)
-    tests = {
-        "Less": (lambda: facts.prove_le(diff, -1), lambda: facts.prove_ge(diff, 0)),
-        "LessOrEqual": (lambda: facts.prove_le(diff, 0), lambda: facts.prove_ge(diff, 1)),
-        "Greater": (lambda: facts.prove_ge(diff, 1), lambda: facts.prove_le(diff, 0)),
-        "GreaterOrEqual": (lambda: facts.prove_ge(diff, 0), lambda: facts.prove_le(diff, -1)),
-    }
-    yes, no = tests[op]
-    if yes():
-        return 1
-    if no():
-        return 0
-    return None

@@ -1,4 +1,4 @@
-"""Shared pieces of the MLIR rule families (`symshape.rules.hlo.core`, `symshape.rules.mlir.std`).
+"""Shared pieces of the MLIR rule families (`symshape.rules.hlo`, `symshape.rules.mlir`).
 
 An MLIR result type is part of the program: a static dim declared in a result type is a fact
 (the verifier rejects the op otherwise), so every MLIR rule ends with `check_declared`, which

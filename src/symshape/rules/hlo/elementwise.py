@@ -1,0 +1,122 @@
+"""StableHLO and MHLO elementwise ops: unary and binary arithmetic, compare, select, clamp.
+
+HLO never broadcasts implicitly: the operands of an elementwise op have the result's shape
+(``SameOperandsAndResultShape``), which is a fact. Integer values (shape tensors, the scalars
+``get_dimension_size`` makes) are computed through the shared table of integer operations
+(`symshape.rules.shared.arith`), so a ``divide`` truncates as the spec says.
+https://openxla.org/stablehlo/spec
+"""
+
+from __future__ import annotations
+
+from symshape.context import OpContext
+from symshape.expr import Dim, smax, smin
+from symshape.rules.hlo.table import hlo_family, hlo_rule
+from symshape.rules.shared.arith import (
+    COMPARISON_DIRECTIONS,
+    HLO_INT_OPS,
+    HLO_UNARY_INT_OPS,
+    RuleDecisions,
+    binary_elements,
+    compare_elements,
+)
+from symshape.rules.shared.mlir_common import enum_word, is_int_dtype, same_shapes
+
+
+@hlo_rule(*hlo_family("unary"))
+def unary(ctx: OpContext) -> None:
+    """The result has the operand's shape; integer values pass through convert/negate/abs/sign/not.
+
+    https://openxla.org/stablehlo/spec#convert (and the other unary elementwise ops)
+    """
+    els = ctx.elements(0)
+    ok = els is not None and is_int_dtype(ctx.output_dtype(0))
+    ctx.set_output(0, ctx.shape(0), _unary_elements(ctx, els) if els is not None and ok else None)
+
+
+def _unary_elements(ctx: OpContext, els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
+    """The integer values of a unary op's result (``not`` only on known ``i1`` values)."""
+    op_type = ctx.op.op_type
+    mapped: list[Dim | None]
+    if op_type == "not":
+        boolean = ctx.output_dtype(0) == "i1"
+        mapped = [1 - e if boolean and isinstance(e, int) and e in (0, 1) else None for e in els]
+    else:
+        fn = HLO_UNARY_INT_OPS.get(op_type)
+        if fn is None:
+            return None
+        decide = RuleDecisions(ctx)
+        mapped = [fn(decide, e) for e in els]
+    return None if any(m is None for m in mapped) else tuple(ctx.canon(m) for m in mapped if m is not None)
+
+
+@hlo_rule(*hlo_family("binary"))
+def binary(ctx: OpContext) -> None:
+    """Both operands and the result have one shape (a fact); integer arithmetic is tracked.
+
+    https://openxla.org/stablehlo/spec#add
+    """
+    shape = same_shapes(ctx, [0, 1], "elementwise operands")
+    op = HLO_INT_OPS.get(ctx.op.op_type)
+    values = binary_elements(ctx, op) if op is not None else None
+    if values is None and ctx.op.op_type in ("and", "or"):
+        values = _absorbed(ctx)
+    ctx.set_output(0, shape, values)
+
+
+def _absorbed(ctx: OpContext) -> tuple[Dim, ...] | None:
+    """``and`` with all-zero or (``i1``) ``or`` with all-one values on one side, the other unknown."""
+    absorbing = 0 if ctx.op.op_type == "and" else 1
+    if absorbing == 1 and ctx.output_dtype(0) != "i1":
+        return None
+    for i in (0, 1):
+        els = ctx.elements(i)
+        if els is not None and all(isinstance(e, int) and e == absorbing for e in els):
+            return els
+    return None
+
+
+@hlo_rule("compare")
+def compare_op(ctx: OpContext) -> None:
+    """Same-shape operands; the ``i1`` result is known where the comparison is decided.
+
+    https://openxla.org/stablehlo/spec#compare
+    """
+    shape = same_shapes(ctx, [0, 1], "compare operands")
+    op = COMPARISON_DIRECTIONS.get(enum_word(ctx.attr("comparison_direction", "")))
+    ctx.set_output(0, shape, None if op is None else compare_elements(ctx, op))
+
+
+@hlo_rule("select")
+def select(ctx: OpContext) -> None:
+    """``pred`` is a scalar or has the result's shape; both branches have it (facts).
+
+    https://openxla.org/stablehlo/spec#select
+    """
+    shape = same_shapes(ctx, [1, 2], "select branches")
+    pred = ctx.shape(0)
+    if pred:
+        same_shapes(ctx, [1, 0], "select predicate")
+    cond, x, y = ctx.elements(0), ctx.elements(1), ctx.elements(2)
+    out = None
+    if cond is not None and x is not None and y is not None and all(isinstance(c, int) for c in cond):
+        if len(x) == len(y) and len(cond) in (1, len(x)):
+            out = tuple(x[i] if cond[0 if len(cond) == 1 else i] else y[i] for i in range(len(x)))
+    ctx.set_output(0, shape, out)
+
+
+@hlo_rule("clamp")
+def clamp(ctx: OpContext) -> None:
+    """``min`` and ``max`` are scalars or have the operand's shape (facts).
+
+    https://openxla.org/stablehlo/spec#clamp
+    """
+    shape = ctx.shape(1)
+    for i in (0, 2):
+        if ctx.shape(i):
+            same_shapes(ctx, [1, i], "clamp bound")
+    lo, x, hi = ctx.elements(0), ctx.elements(1), ctx.elements(2)
+    out = None
+    if lo is not None and x is not None and hi is not None and len(lo) == 1 and len(hi) == 1:
+        out = tuple(ctx.canon(smin(smax(e, lo[0]), hi[0])) for e in x)
+    ctx.set_output(0, shape, out)

@@ -1,0 +1,90 @@
+"""The ``arith`` dialect on index and integer scalars, tracked as values.
+
+Shape computations are scalarized: ``tensor.dim``/``shape.shape_of`` make dims into values,
+``arith`` computes on them through the shared table of integer operations
+(`symshape.rules.shared.arith`, where ``divsi`` truncates and ``floordivsi`` floors), and
+``tensor.from_elements`` packs them into a shape tensor, so a ``dynamic_reshape`` or
+``real_dynamic_slice`` sees exact expressions (seed 000 stage one).
+https://mlir.llvm.org/docs/Dialects/ArithOps/
+"""
+
+from __future__ import annotations
+
+from symshape.context import OpContext
+from symshape.rules.registry import register
+from symshape.rules.shared.arith import ARITH_INT_OPS, CMPI_PREDICATES, binary_elements, compare_elements
+from symshape.rules.shared.mlir_common import check_declared, declared_dims, is_int_dtype, same_shapes
+
+
+@register(("arith",), "constant", then=check_declared)
+def arith_constant(ctx: OpContext) -> None:
+    """An integer scalar or a dense tensor. https://mlir.llvm.org/docs/Dialects/ArithOps/#arithconstant-arithconstantop"""
+    value = ctx.attr("value")
+    if isinstance(value, bool | int):
+        ctx.set_output(0, (), (int(value),))
+    elif hasattr(value, "dims"):
+        ctx.set_output(0, value.dims, value.values)
+    else:
+        ctx.set_output(0, declared_dims(ctx))
+
+
+_UNTRACKED_BINARY = (
+    "addf", "subf", "mulf", "divf", "maximumf", "minimumf", "maxnumf", "minnumf", "remf", "shli", "shrsi",
+    "shrui", "cmpf",
+)
+
+
+@register(("arith",), *ARITH_INT_OPS, *_UNTRACKED_BINARY, then=check_declared)
+def arith_binary(ctx: OpContext) -> None:
+    """Same-shape operands (a fact); integer results are tracked symbolically.
+
+    https://mlir.llvm.org/docs/Dialects/ArithOps/
+    """
+    shape = same_shapes(ctx, [0, 1], "arith operands")
+    op = ARITH_INT_OPS.get(ctx.op.op_type)
+    ctx.set_output(0, shape, binary_elements(ctx, op) if op is not None else None)
+
+
+_CASTS = (
+    "index_cast",
+    "index_castui",
+    "extsi",
+    "extui",
+    "trunci",
+    "bitcast",
+    "sitofp",
+    "uitofp",
+    "fptosi",
+    "fptoui",
+    "extf",
+    "truncf",
+    "negf",
+)
+
+
+@register(("arith",), *_CASTS, then=check_declared)
+def arith_cast(ctx: OpContext) -> None:
+    """Same shape; integer values pass through. https://mlir.llvm.org/docs/Dialects/ArithOps/#arithindex_cast-arithindexcastop"""
+    keep = is_int_dtype(ctx.output_dtype(0)) and is_int_dtype(ctx.dtype(0))
+    ctx.set_output(0, ctx.shape(0), ctx.elements(0) if keep else None)
+
+
+@register(("arith",), "cmpi", then=check_declared)
+def cmpi(ctx: OpContext) -> None:
+    """A decided comparison is a known ``i1``; the unsigned predicates agree with the signed
+    ones on values proven ``>= 0``. https://mlir.llvm.org/docs/Dialects/ArithOps/#arithcmpi-arithcmpiop
+    """
+    shape = same_shapes(ctx, [0, 1], "cmpi operands")
+    op = CMPI_PREDICATES.get(int(ctx.attr("predicate", -1)))
+    ctx.set_output(0, shape, None if op is None else compare_elements(ctx, op))
+
+
+@register(("arith",), "select", then=check_declared)
+def arith_select(ctx: OpContext) -> None:
+    """Branches share a shape (a fact). https://mlir.llvm.org/docs/Dialects/ArithOps/#arithselect-arithselectop"""
+    shape = same_shapes(ctx, [1, 2], "select branches")
+    cond, x, y = ctx.elements(0), ctx.elements(1), ctx.elements(2)
+    out = None
+    if cond is not None and x is not None and y is not None and len(cond) == 1 and isinstance(cond[0], int):
+        out = x if cond[0] else y
+    ctx.set_output(0, shape, out)
