@@ -504,7 +504,7 @@ def test_hidden_size_not_divisible_by_num_heads_is_a_contradiction() -> None:
 def test_malformed_contrib_ops_raise_model_errors() -> None:
     no_heads = single_op_model([ms_node("Attention", ["x", "w", "bias"], ["out"])], [vi("x", F, ["b", "s", 12])],
                                {"w": np.zeros((12, 48), np.float32), "bias": np.zeros(48, np.float32)})
-    with pytest.raises(ModelError, match="the required attribute 'num_heads' is missing, expected a positive integer"):
+    with pytest.raises(ModelError, match="attribute 'num_heads' is required but missing, expected a positive integer"):
         analyze_onnx(no_heads)
     rank4 = single_op_model([ms_node("SkipLayerNormalization", ["x", "skip", "g"], ["y"])],
                             [vi("x", F, ["a", "b", "s", 16]), vi("skip", F, ["a", "b", "s", 16])],

@@ -41,10 +41,15 @@ def refuse_overwrite(out: Path | str, original: Path | str, what: str = "input f
 
 
 def write_failed(out: Path | str, err: OSError) -> OutputError:
-    """The error for an output that cannot be written, with the system's reason."""
+    """The error for an output that cannot be written, with the system's reason (and the path
+    it is about when that is a directory on the way, not the output or its temporary file)."""
+    reason = err.strerror or str(err)
+    on_the_way = isinstance(err.filename, str) and Path(out) != Path(err.filename)
+    if err.strerror and on_the_way and Path(out).is_relative_to(err.filename):
+        reason = f"{reason}: '{err.filename}'"
     return OutputError(
         where=where_output(out),
-        found=f"cannot write it ({err.strerror or err})",
+        found=f"cannot write it ({reason})",
         expected="a path in a directory that exists or can be created, and is writable",
         fix=_CHOOSE,
     )

@@ -173,7 +173,7 @@ def _check_attributes(node: onnx.NodeProto, schema: defs.OpSchema, where: str) -
         if spec.required and name not in present:
             expected = _KIND.get(_SCHEMA_KIND.get(spec.type, 0), "a value")
             raise ModelError(
-                where=where, found=f"the required {name} attribute is missing", expected=expected, fix=_FIX
+                where=where, found=f"the {name} attribute is required but missing", expected=expected, fix=_FIX
             )
 
 

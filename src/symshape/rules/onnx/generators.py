@@ -38,7 +38,7 @@ def random_from_shape(ctx: OpContext) -> None:
     if shape is None:
         raise ModelError(
             where=ctx.where(),
-            found="the required shape attribute is missing",
+            found="the shape attribute is required but missing",
             expected="a list of ints",
             fix="give the shape attribute",
         )

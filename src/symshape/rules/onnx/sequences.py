@@ -339,7 +339,10 @@ def concat_from_sequence(ctx: OpContext) -> None:
     seq = _get(ctx, 0)
     if "axis" not in ctx.op.attrs:
         raise ModelError(
-            where=ctx.where(), found="the required axis attribute is missing", expected="an int", fix="give the axis"
+            where=ctx.where(),
+            found="the axis attribute is required but missing",
+            expected="an int",
+            fix="give the axis",
         )
     stack = bool(ctx.attr("new_axis", 0))
     if seq.items is None:

@@ -38,7 +38,9 @@ def required_int(ctx: OpContext, name: str) -> int:
     """A required positive integer attribute (``num_heads``, ``K``, ...)."""
     value = ctx.attr(name)
     if not isinstance(value, int) or value <= 0:
-        found = f"the required attribute '{name}' is missing" if value is None else f"attribute '{name}' is {value!r}"
+        found = (
+            f"the attribute '{name}' is required but missing" if value is None else f"attribute '{name}' is {value!r}"
+        )
         raise ModelError(where=ctx.where(), found=found, expected="a positive integer", fix=FIX_CONTRACT)
     return value
 
