@@ -175,7 +175,7 @@ def _bisect_refused(ort: Any, model: onnx.ModelProto, extra: list[str], err: Exc
             where=_ORT,
             found=f"it cannot load the model: {err}",
             expected="a model onnxruntime can load",
-            fix="fix the model (onnxruntime's reason above says what it refuses)",
+            fix="fix the model (onnxruntime's reason says what it refuses)",
         ) from None
     bad: list[str] = []
     pending = [extra] if extra else []
