@@ -6,6 +6,7 @@ syntax trees), with its place spelled by one of the ``where_*`` helpers or an op
 from __future__ import annotations
 
 import ast
+import functools
 import pickle
 from pathlib import Path
 
@@ -57,6 +58,7 @@ POSITIONAL_ALLOWED = frozenset(
 )
 
 
+@functools.cache
 def _sources() -> dict[str, ast.Module]:
     return {str(p.relative_to(SRC)): ast.parse(p.read_text(), str(p)) for p in sorted(SRC.rglob("*.py"))}
 
