@@ -502,12 +502,12 @@ def test_hidden_size_not_divisible_by_num_heads_is_a_contradiction() -> None:
 def test_malformed_contrib_ops_raise_model_errors() -> None:
     no_heads = single_op_model([ms_node("Attention", ["x", "w", "bias"], ["out"])], [vi("x", F, ["b", "s", 12])],
                                {"w": np.zeros((12, 48), np.float32), "bias": np.zeros(48, np.float32)})
-    with pytest.raises(ModelError, match="attribute 'num_heads' must be a positive integer"):
+    with pytest.raises(ModelError, match="attribute 'num_heads' is required but missing, expected a positive integer"):
         analyze_onnx(no_heads)
     rank4 = single_op_model([ms_node("SkipLayerNormalization", ["x", "skip", "g"], ["y"])],
                             [vi("x", F, ["a", "b", "s", 16]), vi("skip", F, ["a", "b", "s", 16])],
                             {"g": np.ones(16, np.float32)})
-    with pytest.raises(ModelError, match=r"input #0 'input' \(value 'x'\) must have rank 2 or 3, got rank 4"):
+    with pytest.raises(ModelError, match=r"input #0 'input' \(value 'x'\) has rank 4, expected rank 2 or 3"):
         analyze_onnx(rank4)
     batch_fmm = single_op_model([ms_node("FusedMatMul", ["a", "b"], ["y"], transBatchA=1)],
                                 [vi("a", F, ["m", "k"]), vi("b", F, ["k", "n"])])

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from symshape.causes import Cause
 from symshape.constraints import ConstraintGraph, Origin
 from symshape.context import GiveUp, OpContext, State
-from symshape.errors import ModelError, SymshapeError
+from symshape.errors import ModelError, SymshapeError, where_input
 from symshape.expr import Dim, Expr
 from symshape.parse import is_identifier, parse_dim
 from symshape.program import ConstTensor, Op, Program
@@ -58,8 +58,10 @@ def _declared_dim(label: str, graph: ConstraintGraph, origin: Origin) -> Dim:
         parsed = None
     if isinstance(parsed, int) and parsed < 0:
         raise ModelError(
-            f"input '{origin.op_name}' ({origin.rule}) declares the size '{label}', which is negative; "
-            "declare a non-negative size or a symbol name"
+            where=where_input(origin.op_name, origin.rule),
+            found=f"the declared size '{label}' is negative",
+            expected="a size >= 0 or a symbol name",
+            fix="fix the input's declared shape",
         )
     if parsed is not None:
         if isinstance(parsed, Expr):

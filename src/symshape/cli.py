@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from symshape.errors import OutputError, SymshapeError, UserFactError
-from symshape.io import write_text_atomic
+from symshape.errors import SymshapeError, UserFactError, where_option
+from symshape.io import refuse_overwrite, write_failed, write_text_atomic
 
 if TYPE_CHECKING:
     from symshape.result import Analysis
@@ -111,7 +111,7 @@ def guard_input(out: Path, *inputs: Path) -> None:
     """Refuse to overwrite an input file (also through another relative path or a symlink)."""
     for i in inputs:
         if i.exists() and out.exists() and out.resolve() == i.resolve():
-            raise OutputError(f"refusing to overwrite the input file '{i}' with '{out}'; choose another output path")
+            raise refuse_overwrite(out, i)
 
 
 def write_output(out: Path, text: str) -> None:
@@ -119,7 +119,7 @@ def write_output(out: Path, text: str) -> None:
     try:
         write_text_atomic(out, text)
     except OSError as err:
-        raise OutputError(f"cannot write '{out}': {err.strerror or err}; choose another output path") from None
+        raise write_failed(out, err) from None
 
 
 @main.command()
@@ -231,8 +231,10 @@ def verify(
         report = one if report is None else report.merge(one)
     if report is None:
         raise UserFactError(
-            "no assignment of the input symbols satisfies the facts and --size values; "
-            "loosen the --assume/--dim facts or give other --size values"
+            where="symshape verify",
+            found="no assignment of the input symbols satisfies the facts and --size values",
+            expected="at least one size for each input symbol that the facts admit",
+            fix="loosen the --assume/--dim facts or give other --size values",
         )
     click.echo(report.summary())
     if report.wrong or report.wrong_elements:
@@ -250,10 +252,18 @@ def parse_sizes(items: tuple[str, ...], result: Analysis) -> dict[str, list[int]
         name, eq, text = (part.strip() for part in item.partition("="))
         sizes = [v.strip() for v in text.split(",")]
         if not eq or not name or not all(v.isdigit() for v in sizes):
-            raise UserFactError(f"--size '{item}' is not NAME=V1,V2,... with sizes >= 0; write e.g. --size seq=7,128")
+            raise UserFactError(
+                where=where_option("--size", item),
+                found="not a list of sizes",
+                expected="NAME=V1,V2,... with sizes >= 0",
+                fix="write e.g. --size seq=7,128",
+            )
         if name not in known:
             raise UserFactError(
-                f"--size '{item}' names '{name}', which is not an input symbol; known: {', '.join(known) or 'none'}"
+                where=where_option("--size", item),
+                found=f"names '{name}', which is not an input symbol",
+                expected=f"one of the input symbols: {', '.join(known) or 'none'}",
+                fix="use one of those names",
             )
         facts = result.graph.facts.get(name)
         bad = [v for v in sizes if not facts.admits(int(v))]
@@ -262,8 +272,10 @@ def parse_sizes(items: tuple[str, ...], result: Analysis) -> dict[str, list[int]
             hi = "inf" if facts.hi is None else facts.hi
             divisor = f" and a multiple of {facts.divisor}" if facts.divisor != 1 else ""
             raise UserFactError(
-                f"--size '{item}': {name}={bad[0]} is excluded by the facts on {name} (in [{lo}, {hi}]{divisor}); "
-                "give sizes the facts admit"
+                where=where_option("--size", item),
+                found=f"{name}={bad[0]} is excluded by the facts on {name}",
+                expected=f"a size in [{lo}, {hi}]{divisor}",
+                fix="give sizes the facts admit",
             )
         values[name] = [int(v) for v in sizes]
     return values

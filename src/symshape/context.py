@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 
 from symshape.causes import Cause, CauseLog, ValueView, earlier_cause
 from symshape.constraints import ConstraintGraph, Origin
-from symshape.errors import ModelError
+from symshape.errors import ModelError, where_op
 from symshape.expr import Dim, Expr, product
 from symshape.facts import Bound, Facts, SymbolFacts
 from symshape.program import Op, Program
@@ -101,7 +101,12 @@ class OpContext:
     def input_name(self, i: int) -> str:
         """The name of input ``i`` (ModelError when it is missing)."""
         if not self.has_input(i):
-            raise ModelError(f"{self.where()}: required input #{i} is missing; check the model")
+            raise ModelError(
+                where=self.where(),
+                found=f"the required input #{i} is missing",
+                expected="the name of a value",
+                fix="check the model",
+            )
         return self.op.inputs[i]
 
     def shape_or_none(self, i: int) -> tuple[Dim, ...] | None:
@@ -280,9 +285,8 @@ class OpContext:
 
     # -------------------------------------------------------- constraints
     def where(self) -> str:
-        """``Type 'name'`` for messages."""
-        domain = f"{self.op.dialect}::" if self.op.dialect else ""
-        return f"{domain}{self.op.op_type} (node '{self.op.name}')"
+        """The op for messages, one spelling everywhere (`symshape.errors.where_op`)."""
+        return where_op(self.op.dialect, self.op.op_type, self.op.name)
 
     def origin(self, rule: str = "") -> Origin:
         """Provenance for constraints made by this op."""

@@ -1,23 +1,83 @@
 # pyright: strict
-"""The error families symshape raises, all under `SymshapeError`.
+"""The error families symshape raises, all under `SymshapeError`, and the one message format.
 
 Two kinds stay apart (onnx-shape-inference's habit): malformed input (the model or text is
 wrong: always raised) and facts that could not be proven (never raised: recorded as guards or
 warnings in the analysis). Each class links the section of ``docs/errors.md`` that explains it.
+
+An error is built from four parts, by keyword, so every message says the same four things in
+the same order (`FORMAT`)::
+
+    raise ModelError(where=op_where("", "Softmax", "sm"), found="axis 5 is out of range for rank 2",
+                     expected="an axis in [-2, 1]", fix="fix the axis attribute")
+
+reads ``Softmax (node 'sm'): axis 5 is out of range for rank 2, expected an axis in [-2, 1]; fix
+the axis attribute (see docs/errors.md#modelerror)``. The parts stay on the error as attributes
+(``err.where``, ``err.found``, ``err.expected``, ``err.fix``) for callers that show them apart.
+The ``where_*`` helpers below spell each kind of place one way.
 """
 
 from __future__ import annotations
 
+from os import PathLike
+from typing import overload
+
 DOCS = "docs/errors.md"
+FORMAT = "{where}: {found}, expected {expected}; {fix}"
+FIX_MODEL = "fix the model or re-export it"  # the usual advice for a malformed model
+
+
+def compose(where: str, found: str, expected: str, fix: str) -> str:
+    """The message text of the four parts (`FORMAT`), without the docs link."""
+    return FORMAT.format(where=where, found=found, expected=expected, fix=fix)
 
 
 class SymshapeError(Exception):
-    """Root of every error symshape raises on purpose."""
+    """Root of every error symshape raises on purpose.
+
+    Build it by keyword (``where=``, ``found=``, ``expected=``, ``fix=``, all four required). The
+    positional form ``SymshapeError("text")`` is kept only for the raise sites not yet converted
+    (tests/test_error_format.py lists the files still allowed to use it); its parts are empty.
+    """
 
     anchor = "symshapeerror"
 
+    @overload
+    def __init__(self, message: str, /) -> None: ...
+    @overload
+    def __init__(self, /, *, where: str, found: str, expected: str, fix: str) -> None: ...
+    def __init__(
+        self,
+        message: str | None = None,
+        /,
+        *,
+        where: str | None = None,
+        found: str | None = None,
+        expected: str | None = None,
+        fix: str | None = None,
+    ) -> None:
+        parts = (where, found, expected, fix)
+        if message is None:
+            if where is None or found is None or expected is None or fix is None:
+                missing = [n for n, p in zip(("where", "found", "expected", "fix"), parts, strict=True) if p is None]
+                raise TypeError(f"{type(self).__name__} needs where=, found=, expected= and fix= (missing: {missing})")
+            message = compose(where, found, expected, fix)
+        elif any(p is not None for p in parts):
+            raise TypeError(f"{type(self).__name__} takes a message or the four parts, not both")
+        super().__init__(message)
+        self.message = message
+        self.where = where or ""
+        self.found = found or ""
+        self.expected = expected or ""
+        self.fix = fix or ""
+
+    @property
+    def docs(self) -> str:
+        """The section of the errors doc that explains this error."""
+        return f"{DOCS}#{self.anchor}"
+
     def __str__(self) -> str:
-        return f"{super().__str__()} (see {DOCS}#{self.anchor})"
+        return f"{self.message} (see {self.docs})"
 
 
 class ExpressionSyntaxError(SymshapeError):
@@ -48,3 +108,59 @@ class OutputError(SymshapeError):
     """An output file cannot be written, or would overwrite an input file."""
 
     anchor = "outputerror"
+
+
+# ------------------------------------------------------------------ where: one spelling per kind
+
+
+def where_op(dialect: str, op_type: str, name: str) -> str:
+    """An op: ``Softmax (node 'sm')`` or ``com.microsoft::Attention (node 'a')`` for ONNX (its
+    domain, empty for ai.onnx, then the op type), ``stablehlo.add (op '@main:%3')`` for MLIR.
+
+    ONNX domains are empty or dotted (``com.microsoft``); an MLIR dialect name never has a dot
+    (the op name is ``dialect.op``), so the dialect tells the two apart.
+    """
+    if not dialect or "." in dialect:
+        domain = f"{dialect}::" if dialect else ""
+        return f"{domain}{op_type} (node '{name}')"
+    return f"{dialect}.{op_type} (op '{name}')"
+
+
+def where_file(path: str | PathLike[str]) -> str:
+    """An input file: ``file 'model.onnx'`` (the path as given)."""
+    return f"file '{path}'"
+
+
+def where_output(path: str | PathLike[str]) -> str:
+    """An output file: ``output 'out.json'`` (the path as given)."""
+    return f"output '{path}'"
+
+
+def where_input(name: str, part: str = "") -> str:
+    """A program input, or a part of it: ``input 'x'``, ``input 'x' (dim 1)``."""
+    return f"input '{name}' ({part})" if part else f"input '{name}'"
+
+
+def where_symbol(name: str) -> str:
+    """A dimension symbol: ``symbol 'seq'``."""
+    return f"symbol '{name}'"
+
+
+def where_fact(text: str) -> str:
+    """A user fact as written: ``user fact 'seq <= 4096'``."""
+    return f"user fact '{text}'"
+
+
+def where_graph(name: str) -> str:
+    """An ONNX graph (the main graph or a subgraph, by name or path): ``graph 'main'``."""
+    return f"graph '{name}'"
+
+
+def where_initializer(name: str) -> str:
+    """An ONNX initializer: ``initializer 'w'``."""
+    return f"initializer '{name}'"
+
+
+def where_option(option: str, value: str) -> str:
+    """A command-line value: ``--size 'batch=x'``, ``--format 'xml'``."""
+    return f"{option} '{value}'"

@@ -6,6 +6,10 @@ import os
 import tempfile
 from pathlib import Path
 
+from symshape.errors import OutputError, where_output
+
+_CHOOSE = "choose another output path"
+
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same directory."""
@@ -24,3 +28,28 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
 def write_text_atomic(path: Path, text: str) -> None:
     """`write_bytes_atomic` for UTF-8 text."""
     write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def refuse_overwrite(out: Path | str, original: Path | str, what: str = "input file") -> OutputError:
+    """The error for an output that names an input (``what``: how to call the input)."""
+    return OutputError(
+        where=where_output(out),
+        found=f"refusing to overwrite the {what} '{original}'",
+        expected="a path that is not one of the inputs",
+        fix=_CHOOSE,
+    )
+
+
+def write_failed(out: Path | str, err: OSError) -> OutputError:
+    """The error for an output that cannot be written, with the system's reason (and the path
+    it is about when that is a directory on the way, not the output or its temporary file)."""
+    reason = err.strerror or str(err)
+    on_the_way = isinstance(err.filename, str) and Path(out) != Path(err.filename)
+    if err.strerror and on_the_way and Path(out).is_relative_to(err.filename):
+        reason = f"{reason}: '{err.filename}'"
+    return OutputError(
+        where=where_output(out),
+        found=f"cannot write it ({reason})",
+        expected="a path in a directory that exists or can be created, and is writable",
+        fix=_CHOOSE,
+    )

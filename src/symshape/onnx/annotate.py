@@ -16,9 +16,8 @@ from pathlib import Path
 import onnx
 
 from symshape.analysis import ProgressFn, analyze
-from symshape.errors import OutputError
 from symshape.expr import Dim, Expr, as_symbol, subs, sym
-from symshape.io import write_bytes_atomic
+from symshape.io import refuse_overwrite, write_bytes_atomic, write_failed
 from symshape.onnx.reader import elem_types, load_model, model_to_program
 from symshape.parse import is_identifier, parse_dim
 from symshape.result import Analysis
@@ -30,7 +29,7 @@ def annotate_file(
 ) -> str:
     """Analyze ``path`` and write the annotated model to ``out``; returns a one-line summary."""
     if Path(out).resolve() == Path(path).resolve():
-        raise OutputError(f"refusing to overwrite the input model '{path}'; choose another output path")
+        raise refuse_overwrite(out, path, "input model")
     model = load_model(path)
     result = analyze(model_to_program(model), facts=facts, progress=progress, source=str(path))
     written = annotate_model(model, result)
@@ -38,7 +37,7 @@ def annotate_file(
     try:
         write_bytes_atomic(Path(out), model.SerializeToString())
     except OSError as err:
-        raise OutputError(f"cannot write '{out}': {err.strerror or err}; choose another output path") from None
+        raise write_failed(out, err) from None
     kinds = result.dim_kinds()
     return (
         f"wrote {out}: {written} values annotated; {kinds['static']} static dims, "

@@ -76,13 +76,21 @@ def type_name(elem_type: int) -> str:
         return f"type {elem_type}"
 
 
-def check_tensor(t: onnx.TensorProto, what: str) -> None:
-    """ModelError when ``t`` has a negative dim, an unknown element type, or stored data whose
-    size does not match its dims (data that is absent or external is not checked)."""
+def check_tensor(t: onnx.TensorProto, where: str, subject: str = "the tensor") -> None:
+    """ModelError (at ``where``, naming the tensor as ``subject``) when ``t`` has a negative dim,
+    an unknown element type, or stored data whose size does not match its dims (data that is
+    absent or external is not checked)."""
     if any(d < 0 for d in t.dims):
-        raise ModelError(f"{what} '{t.name}' has negative dims {list(t.dims)}; {_FIX}")
+        raise ModelError(
+            where=where, found=f"{subject} has negative dims {list(t.dims)}", expected="dims >= 0", fix=_FIX
+        )
     if t.data_type not in _KNOWN_TYPES:
-        raise ModelError(f"{what} '{t.name}' has the unknown element type {t.data_type}; {_FIX}")
+        raise ModelError(
+            where=where,
+            found=f"{subject} has the unknown element type {t.data_type}",
+            expected="an ONNX element type (TensorProto.DataType)",
+            fix=_FIX,
+        )
     storage = _STORAGE.get(t.data_type)
     if storage is None or t.data_location == _T.EXTERNAL:
         return
@@ -91,15 +99,20 @@ def check_tensor(t: onnx.TensorProto, what: str) -> None:
     if t.raw_data:
         if len(t.raw_data) != size * numel:
             raise ModelError(
-                f"{what} '{t.name}' ({type_name(t.data_type)}, dims {list(t.dims)}) has {len(t.raw_data)} bytes "
-                f"of raw_data, expected {size * numel}; {_FIX}"
+                where=where,
+                found=f"{subject} ({type_name(t.data_type)}, dims {list(t.dims)}) has {len(t.raw_data)} bytes "
+                "of raw_data",
+                expected=f"{size * numel} bytes",
+                fix=_FIX,
             )
         return
     count = len(getattr(t, field))
     if count and count != per * numel:
         raise ModelError(
-            f"{what} '{t.name}' ({type_name(t.data_type)}, dims {list(t.dims)}) stores {count} values in "
-            f"{field}, expected {per * numel}; {_FIX}"
+            where=where,
+            found=f"{subject} ({type_name(t.data_type)}, dims {list(t.dims)}) stores {count} values in {field}",
+            expected=f"{per * numel} values",
+            fix=_FIX,
         )
 
 
@@ -151,13 +164,17 @@ def _check_attributes(node: onnx.NodeProto, schema: defs.OpSchema, where: str) -
         expected = _SCHEMA_KIND.get(spec.type, 0)
         if expected != a.type:
             raise ModelError(
-                f"{where}: attribute '{a.name}' is {_KIND.get(a.type, str(a.type))} "
-                f"({_attr_text(a)}), expected {_KIND.get(expected, str(expected))}; {_FIX}"
+                where=where,
+                found=f"attribute '{a.name}' is {_KIND.get(a.type, str(a.type))} ({_attr_text(a)})",
+                expected=_KIND.get(expected, str(expected)),
+                fix=_FIX,
             )
     for name, spec in schema.attributes.items():
         if spec.required and name not in present:
-            expected = _KIND.get(_SCHEMA_KIND.get(spec.type, 0), "")
-            raise ModelError(f"{where}: the {name} attribute is required ({expected}); {_FIX}")
+            expected = _KIND.get(_SCHEMA_KIND.get(spec.type, 0), "a value")
+            raise ModelError(
+                where=where, found=f"the {name} attribute is required but missing", expected=expected, fix=_FIX
+            )
 
 
 def _attr_text(a: onnx.AttributeProto) -> str:
@@ -175,13 +192,28 @@ def _attr_text(a: onnx.AttributeProto) -> str:
 def _check_arity(node: onnx.NodeProto, schema: defs.OpSchema, where: str) -> None:
     inputs = list(node.input)
     if len(inputs) > schema.max_input:
-        raise ModelError(f"{where}: {len(inputs)} inputs, but {node.op_type} takes at most {schema.max_input}; {_FIX}")
+        raise ModelError(
+            where=where,
+            found=f"{len(inputs)} inputs",
+            expected=f"at most {schema.max_input}",
+            fix=_FIX,
+        )
     option = defs.OpSchema.FormalParameterOption
     for i, formal in enumerate(schema.inputs):
         if formal.option == option.Single and (i >= len(inputs) or not inputs[i]):
-            raise ModelError(f"{where}: the required input #{i} ('{formal.name}') is missing; {_FIX}")
+            raise ModelError(
+                where=where,
+                found=f"the required input #{i} ('{formal.name}') is missing",
+                expected="the name of a value",
+                fix=_FIX,
+            )
     if len(inputs) < schema.min_input:
-        raise ModelError(f"{where}: {len(inputs)} inputs, but {node.op_type} needs at least {schema.min_input}; {_FIX}")
+        raise ModelError(
+            where=where,
+            found=f"{len(inputs)} inputs",
+            expected=f"at least {schema.min_input}",
+            fix=_FIX,
+        )
     outputs = len(node.output)  # fewer outputs than the schema lists do not hurt the analysis
     if outputs > schema.max_output or outputs == 0 < schema.min_output:
         if schema.min_output == schema.max_output:
@@ -190,7 +222,7 @@ def _check_arity(node: onnx.NodeProto, schema: defs.OpSchema, where: str) -> Non
             bounds = f"at least {schema.min_output}"
         else:
             bounds = f"{schema.min_output} to {schema.max_output}"
-        raise ModelError(f"{where}: {outputs} outputs, but {node.op_type} has {bounds}; {_FIX}")
+        raise ModelError(where=where, found=f"{outputs} outputs", expected=bounds, fix=_FIX)
 
 
 def _check_input_types(node: onnx.NodeProto, schema: defs.OpSchema, where: str, dtypes: Mapping[str, int]) -> None:
@@ -208,6 +240,8 @@ def _check_input_types(node: onnx.NodeProto, schema: defs.OpSchema, where: str, 
         if tensors and actual not in allowed:
             names = ", ".join(t[7:-1] for t in tensors)
             raise ModelError(
-                f"{where}: input #{i} '{name}' ('{formal.name}') is {type_name(elem)}, expected one of: {names}; "
-                f"cast it (or re-export the model)"
+                where=where,
+                found=f"input #{i} '{name}' ('{formal.name}') is {type_name(elem)}",
+                expected=f"one of: {names}",
+                fix="cast it (or re-export the model)",
             )

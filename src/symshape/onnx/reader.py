@@ -16,7 +16,7 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-from symshape.errors import ModelError
+from symshape.errors import ModelError, where_file, where_graph, where_initializer, where_op
 from symshape.onnx.checks import check_node, check_tensor, type_name
 from symshape.program import ConstTensor, Op, Program, SourceDim, TensorType, Value
 
@@ -28,20 +28,31 @@ _INT_DTYPES = {"int64", "int32", "int16", "int8", "uint8", "uint16", "uint32", "
 def load_model(path: str | Path) -> onnx.ModelProto:
     """Read a model without its external weights; ModelError when it cannot be read."""
     path = Path(path)
+    where = where_file(path)
     if not path.exists():
-        raise ModelError(f"model file '{path}' does not exist")
+        raise ModelError(where=where, found="the file does not exist", expected=_AN_ONNX_FILE, fix="check the path")
     if path.is_dir():
-        raise ModelError(f"'{path}' is a directory; give the path of an .onnx model file")
+        raise ModelError(
+            where=where, found="it is a directory", expected=_AN_ONNX_FILE, fix="give the path of an .onnx model file"
+        )
     try:
         model = onnx_load(path, load_external_data=False)
     except Exception as err:  # noqa: BLE001 - protobuf raises several unrelated types
         raise ModelError(
-            f"cannot read '{path}' as an ONNX model: {err}; is it a complete .onnx file (not truncated)?"
+            where=where,
+            found=f"cannot read it as an ONNX model ({err})",
+            expected="a complete .onnx file",
+            fix="check that the file is an ONNX model and not truncated (re-export or download it again)",
         ) from None
     if not model.HasField("graph"):
-        what = "is empty" if path.stat().st_size == 0 else "has no graph"
-        raise ModelError(f"'{path}' {what}; give the path of an .onnx model with a graph")
+        found = "the file is empty" if path.stat().st_size == 0 else "the model has no graph"
+        raise ModelError(
+            where=where, found=found, expected="an ONNX model with a graph", fix="give the path of an .onnx model"
+        )
     return model
+
+
+_AN_ONNX_FILE = "the path of an ONNX model file (.onnx)"
 
 
 def onnx_load(path: str | Path, load_external_data: bool = True) -> onnx.ModelProto:
@@ -81,9 +92,11 @@ def _type_of(vi: onnx.ValueInfoProto) -> TensorType | None:
     return None
 
 
-def tensor_const(t: onnx.TensorProto, what: str = "tensor") -> ConstTensor:
+def tensor_const(t: onnx.TensorProto, where: str | None = None, subject: str = "the tensor") -> ConstTensor:
     """Dims, dtype and (small integer) contents of a TensorProto, never loading large data;
-    ModelError (naming it as ``what``) when its dims, type or stored data are malformed."""
+    ModelError (at ``where``, an initializer by default, naming the tensor as ``subject``) when
+    its dims, type or stored data are malformed."""
+    where = where_initializer(t.name) if where is None else where
     raw = t.raw_data
     if raw and len(raw) <= 512 and t.data_location != onnx.TensorProto.EXTERNAL:
         key = (t.data_type, tuple(t.dims), raw)  # exporters repeat small constants thousands of times
@@ -91,16 +104,16 @@ def tensor_const(t: onnx.TensorProto, what: str = "tensor") -> ConstTensor:
         if known is None:
             if len(_SMALL_CONSTS) > 100_000:
                 _SMALL_CONSTS.clear()
-            known = _SMALL_CONSTS[key] = _tensor_const(t, what)
+            known = _SMALL_CONSTS[key] = _tensor_const(t, where, subject)
         return known
-    return _tensor_const(t, what)
+    return _tensor_const(t, where, subject)
 
 
 _SMALL_CONSTS: dict[tuple[int, tuple[int, ...], bytes], ConstTensor] = {}  # bounded below
 
 
-def _tensor_const(t: onnx.TensorProto, what: str) -> ConstTensor:
-    check_tensor(t, what)
+def _tensor_const(t: onnx.TensorProto, where: str, subject: str) -> ConstTensor:
+    check_tensor(t, where, subject)
     dims = tuple(int(d) for d in t.dims)
     dtype = dtype_name(t.data_type)
     numel = math.prod(dims)
@@ -153,7 +166,7 @@ def _attr_value(a: onnx.AttributeProto, opset: dict[str, int], where: str, dtype
     if kind == A.STRINGS:
         return [s.decode("utf-8", "replace") for s in a.strings]
     if kind == A.TENSOR:
-        return tensor_const(a.t, f"{where}: attribute '{a.name}'")
+        return tensor_const(a.t, where, f"the tensor of attribute '{a.name}'")
     if kind == A.GRAPH:
         return graph_to_program(a.g, opset, dtypes)
     if kind == A.GRAPHS:
@@ -167,7 +180,7 @@ def graph_to_program(graph: onnx.GraphProto, opset: dict[str, int], outer: dict[
     values: dict[str, Value] = {}
     dtypes = dict(outer or {})
     for t in graph.initializer:
-        c = tensor_const(t, "initializer")
+        c = tensor_const(t)
         values[t.name] = Value(t.name, TensorType(c.dtype, c.dims), c.values, is_initializer=True, floats=c.floats)
         dtypes[t.name] = t.data_type
     for vi in list(graph.value_info) + list(graph.output):
@@ -178,7 +191,12 @@ def graph_to_program(graph: onnx.GraphProto, opset: dict[str, int], outer: dict[
         if vi.name in values and values[vi.name].is_initializer:
             continue  # an initializer listed as input (old IR): keep it constant
         if vi.name in inputs:
-            raise ModelError(f"graph '{graph.name}' declares the input '{vi.name}' twice; rename one of them")
+            raise ModelError(
+                where=where_graph(graph.name),
+                found=f"it declares the input '{vi.name}' twice",
+                expected="each input name once",
+                fix="rename one of them",
+            )
         values[vi.name] = Value(vi.name, _type_of(vi))
         inputs.append(vi.name)
     ops = [_node_op(node, i, opset, dtypes) for i, node in enumerate(graph.node)]
@@ -190,7 +208,7 @@ def _node_op(node: onnx.NodeProto, index: int, opset: dict[str, int], dtypes: di
     op_type = node.op_type
     domain = "" if node.domain == "ai.onnx" else node.domain
     name = node.name or f"{op_type}_{index}"
-    where = f"{domain + '::' if domain else ''}{op_type} (node '{name}')"
+    where = where_op(domain, op_type, name)
     check_node(node, domain, opset.get(domain, 0), where, dtypes)
     attrs: dict[str, Any] = {}
     subgraphs: dict[str, Program] = {}
@@ -207,7 +225,12 @@ def model_to_program(model: onnx.ModelProto) -> Program:
     """Convert a model; ModelError for a model without a graph, or whose nodes read values no
     earlier node produces, assign a value twice, or whose outputs nothing produces."""
     if not model.HasField("graph"):
-        raise ModelError("the model has no graph; give an ONNX model with a graph")
+        raise ModelError(
+            where="the model",
+            found="it has no graph",
+            expected="an ONNX model with a graph",
+            fix="give a complete model",
+        )
     opset = {("" if o.domain == "ai.onnx" else o.domain): int(o.version) for o in model.opset_import}
     program = graph_to_program(model.graph, opset)
     _check_order(program, set())
@@ -220,12 +243,15 @@ def _check_order(program: Program, outer: set[str], scope: str = "") -> None:
     known = outer | local
     made: dict[str, str] = {}
     for op in program.ops:
-        where = f"{op.op_type} (node '{scope}{op.name}')"
+        where = where_op(op.dialect, op.op_type, f"{scope}{op.name}")
         for name in op.inputs:
             if name and name not in known:
                 raise ModelError(
-                    f"{where}: input '{name}' is used before any node produces it; the graph is not "
-                    "topologically sorted or the value is undefined (run onnx.checker or re-export the model)"
+                    where=where,
+                    found=f"input '{name}' is used before any node produces it",
+                    expected="a graph input, an initializer or the output of an earlier node (the graph is not "
+                    "topologically sorted or the value is undefined)",
+                    fix="run onnx.checker or re-export the model",
                 )
         for key, sub in op.subgraphs.items():
             _check_order(sub, known, f"{scope}{op.name}/{key}/")
@@ -235,16 +261,20 @@ def _check_order(program: Program, outer: set[str], scope: str = "") -> None:
             if o in made or o in local:
                 first = f"node '{scope}{made[o]}'" if o in made else "a graph input or initializer"
                 raise ModelError(
-                    f"{where}: output '{o}' is already assigned by {first}; ONNX assigns each value once "
-                    "(rename one of them or re-export the model)"
+                    where=where,
+                    found=f"output '{o}' is already assigned by {first}",
+                    expected="each value assigned once (ONNX is in SSA form)",
+                    fix="rename one of them or re-export the model",
                 )
             made[o] = op.name
             known.add(o)
     for name in program.outputs:
         if name not in known:
             raise ModelError(
-                f"graph output '{name}' of '{scope or program.name}' is not a graph input, an initializer "
-                "or the output of any node; fix the graph's outputs or re-export the model"
+                where=where_graph(scope or program.name),
+                found=f"graph output '{name}' is not a graph input, an initializer or the output of any node",
+                expected="outputs that the graph defines",
+                fix="fix the graph's outputs or re-export the model",
             )
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
-from symshape.errors import OutputError
+from symshape.errors import OutputError, where_option
 
 if TYPE_CHECKING:
     from symshape.result import Analysis
@@ -55,7 +55,12 @@ def writer(name: str) -> Writer:
     found = _WRITERS.get(name)
     if found is None:
         known = ", ".join(sorted(_WRITERS))
-        raise OutputError(f"there is no output format '{name}'; choose one of: {known}")
+        raise OutputError(
+            where=where_option("--format", name),
+            found="there is no such output format",
+            expected=f"one of: {known}",
+            fix="choose one of them",
+        )
     return found
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from symshape.errors import where_input, where_symbol
 from symshape.expr import Dim, Expr, evaluate, sym
 from symshape.parse import is_identifier, parse_dim
 from symshape.program import Program
@@ -25,7 +26,12 @@ def input_dims(program: Program, name: str) -> tuple[Dim, ...]:
     """The declared dims of graph input ``name`` as ints and expressions over input symbols."""
     value = program.values[name]
     if value.type is None or value.type.dims is None:
-        raise OracleError(f"input '{name}' has no declared rank; cannot build a feed for it")
+        raise OracleError(
+            where=where_input(name),
+            found="it has no declared rank",
+            expected="a declared shape, to build a feed for it",
+            fix="declare the input's shape in the model",
+        )
     out: list[Dim] = []
     for axis, d in enumerate(value.type.dims):
         if isinstance(d, int) and d >= 0:
@@ -127,7 +133,7 @@ def assignments(
                 options = list(chosen[s])
                 env[s] = options[len(out) % len(options)]
             else:
-                env[s] = _pick(graph.facts.get(s), i + k * len(base), used)
+                env[s] = _pick(s, graph.facts.get(s), i + k * len(base), used)
             used.add(env[s])
         full = _complete(analysis, declared, env)
         derived = [v for name, v in full.items() if name not in env]
@@ -163,7 +169,7 @@ def _order(declared: list[str]) -> Callable[[str], tuple[int, str]]:
     return lambda s: (declared.index(s) if s in declared else len(declared), s)
 
 
-def _pick(facts: Any, start: int, used: set[int]) -> int:
+def _pick(name: str, facts: Any, start: int, used: set[int]) -> int:
     """A size from the pool (multiples of the divisor) that the facts admit and is unused."""
     steps = _POOL if facts.divisor == 1 else tuple(range(1, 41))
     for j in range(len(steps)):
@@ -174,7 +180,12 @@ def _pick(facts: Any, start: int, used: set[int]) -> int:
     for v in range(lo, lo + 100 * facts.divisor + 100):
         if v not in used and facts.admits(v):
             return v
-    raise OracleError(f"no size fits the facts {facts}; pass values= for this symbol")
+    raise OracleError(
+        where=where_symbol(name),
+        found=f"no size fits its facts {facts}",
+        expected="a size the facts admit",
+        fix="pass values= for this symbol",
+    )
 
 
 def _base_env(env: Env, base: list[str]) -> Env:

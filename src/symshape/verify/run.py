@@ -15,6 +15,8 @@ import numpy as np
 
 from symshape.errors import SymshapeError
 
+_ORT = "onnxruntime"  # where the oracle's errors happen
+
 if TYPE_CHECKING:
     import onnx
 
@@ -32,7 +34,10 @@ def _onnxruntime() -> Any:
         onnxruntime = importlib.import_module("onnxruntime")  # untyped: no stubs ship with it
     except ImportError:
         raise OracleError(
-            "the execution oracle needs onnxruntime: pip install 'symshape[test]' (or onnxruntime)"
+            where=_ORT,
+            found="it is not installed",
+            expected="onnxruntime, which the execution oracle runs the model with",
+            fix="pip install 'symshape[test]' (or onnxruntime)",
         ) from None
     return onnxruntime
 
@@ -132,7 +137,12 @@ def _session(ort: Any, model: onnx.ModelProto, extra: list[str]) -> tuple[Any, l
             _drop_outputs(model, set(named))
             refused.extend(named)
             keep = [n for n in keep if n not in set(named)]
-    raise OracleError("onnxruntime keeps refusing extra outputs; giving up")
+    raise OracleError(
+        where=_ORT,
+        found="it still refuses the model after 8 rounds of dropping the outputs it names",
+        expected="a session with the model's values exposed as outputs",
+        fix="report it with the model; symshape verify cannot check this model",
+    )
 
 
 def _make_session(ort: Any, model: onnx.ModelProto) -> Any:
@@ -161,7 +171,12 @@ def _bisect_refused(ort: Any, model: onnx.ModelProto, extra: list[str], err: Exc
     try:
         _make_session(ort, base)
     except Exception:  # noqa: BLE001 - onnxruntime raises its own exception types
-        raise OracleError(f"onnxruntime cannot load the model: {err}") from None
+        raise OracleError(
+            where=_ORT,
+            found=f"it cannot load the model: {err}",
+            expected="a model onnxruntime can load",
+            fix="fix the model (onnxruntime's reason says what it refuses)",
+        ) from None
     bad: list[str] = []
     pending = [extra] if extra else []
     while pending:
@@ -177,5 +192,10 @@ def _bisect_refused(ort: Any, model: onnx.ModelProto, extra: list[str], err: Exc
             else:
                 pending += [group[: len(group) // 2], group[len(group) // 2 :]]
     if not bad:
-        raise OracleError(f"onnxruntime cannot load the model with its values exposed: {err}")
+        raise OracleError(
+            where=_ORT,
+            found=f"it cannot load the model with its values exposed: {err}",
+            expected="a model that loads with its intermediate values as outputs",
+            fix="report it with the model; symshape verify cannot check this model",
+        )
     return bad

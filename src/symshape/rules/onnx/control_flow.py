@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from symshape.context import GiveUp, OpContext
-from symshape.errors import ContradictionError, ModelError
+from symshape.errors import FIX_MODEL, ContradictionError, ModelError
 from symshape.expr import Dim, smax
 from symshape.program import Program
 from symshape.rules.onnx.data_dependent import record_le
@@ -44,7 +44,12 @@ def if_op(ctx: OpContext) -> None:
     branches = (subgraph_of(ctx, "then_branch"), subgraph_of(ctx, "else_branch"))
     for sub in branches:
         if len(sub.outputs) != ctx.num_outputs:
-            raise ModelError(f"{ctx.where()}: a branch has {len(sub.outputs)} outputs, the node {ctx.num_outputs}")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"a branch has {len(sub.outputs)} outputs, the node {ctx.num_outputs}",
+                expected="branches with one output per node output",
+                fix=FIX_MODEL,
+            )
     cond = ctx.const_ints(0)
     if cond is not None and len(cond) == 1:
         take_branch(ctx, branches[0 if cond[0] else 1], "then_branch" if cond[0] else "else_branch")
@@ -54,7 +59,12 @@ def if_op(ctx: OpContext) -> None:
         for sub, tag in zip(branches, ("then_branch", "else_branch"), strict=True)
     )
     if then_res.dead and else_res.dead:
-        raise ContradictionError(f"{ctx.where()}: neither branch can run: {then_res.dead}; {else_res.dead}")
+        raise ContradictionError(
+            where=ctx.where(),
+            found=f"neither branch can run: {then_res.dead}; {else_res.dead}",
+            expected="at least one branch that can run",
+            fix="check the ops each branch's contradiction names",
+        )
     if then_res.dead or else_res.dead:  # the dead branch is never taken: the live one always is
         take_branch(ctx, branches[1 if then_res.dead else 0], "else_branch" if then_res.dead else "then_branch")
         return
@@ -73,7 +83,12 @@ def loop(ctx: OpContext) -> None:
     body = subgraph_of(ctx, "body")
     n_carried = ctx.num_inputs - 2
     if len(body.outputs) < 1 + n_carried or len(body.inputs) != 2 + n_carried:
-        raise ModelError(f"{ctx.where()}: the body's inputs and outputs do not fit {n_carried} carried values")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"the body has {len(body.inputs)} inputs and {len(body.outputs)} outputs",
+            expected=f"{2 + n_carried} inputs and at least {1 + n_carried} outputs for {n_carried} carried values",
+            fix=FIX_MODEL,
+        )
     carried: list[Tensor] = [(ctx.shape(2 + j), ctx.elements(2 + j)) for j in range(n_carried)]
     cond: Tensor = (_declared_dims(body, 1), (1,) if not ctx.has_input(1) else ctx.elements(1))
     fixed: list[Tensor] = [(_declared_dims(body, 0), None)]
@@ -157,11 +172,18 @@ def scan(ctx: OpContext) -> None:
     m = int(ctx.attr("num_scan_inputs", 0))
     n = ctx.num_inputs - m
     if m < 1 or n < 0:
-        raise ModelError(f"{ctx.where()}: num_scan_inputs {m} does not fit {ctx.num_inputs} inputs")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"num_scan_inputs {m} does not fit {ctx.num_inputs} inputs",
+            expected=f"1 <= num_scan_inputs <= {ctx.num_inputs}",
+            fix="fix the num_scan_inputs attribute",
+        )
     if len(body.inputs) != n + m or len(body.outputs) != ctx.num_outputs:
         raise ModelError(
-            f"{ctx.where()}: the body has {len(body.inputs)} inputs and {len(body.outputs)} outputs; "
-            f"the node has {n} states + {m} scan inputs and {ctx.num_outputs} outputs"
+            where=ctx.where(),
+            found=f"the body has {len(body.inputs)} inputs and {len(body.outputs)} outputs",
+            expected=f"{n + m} inputs ({n} states + {m} scan inputs) and {ctx.num_outputs} outputs, as the node has",
+            fix=FIX_MODEL,
         )
     states: list[Tensor] = [(ctx.shape(j), ctx.elements(j)) for j in range(n)]
     slices, length = _scan_slices(ctx, n, m)

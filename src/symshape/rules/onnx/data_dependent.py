@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from symshape.context import OpContext
-from symshape.errors import ContradictionError, ModelError
+from symshape.errors import FIX_MODEL, ContradictionError, ModelError
 from symshape.expr import Dim, Expr, add, as_symbol, mul, product, smin
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
@@ -24,7 +24,12 @@ def record_le(ctx: OpContext, small: Dim, big: Dim, rule: str) -> None:
     diff = ctx.canon(add(b, mul(a, -1)))
     if isinstance(diff, int):
         if diff < 0:
-            raise ContradictionError(f"{ctx.where()}: {rule}: '{a}' must be <= '{b}'")
+            raise ContradictionError(
+                where=ctx.where(),
+                found=f"'{a}' is larger than '{b}'",
+                expected=rule,
+                fix="check the ops that give these sizes",
+            )
         return
     if ctx.facts.prove_ge(diff, 0):
         return
@@ -116,7 +121,9 @@ def compress(ctx: OpContext) -> None:
     dims = ctx.shape(0)
     cond = ctx.shape(1)
     if len(cond) != 1:
-        raise ModelError(f"{ctx.where()}: condition must be 1-D, got rank {len(cond)}; check the model")
+        raise ModelError(
+            where=ctx.where(), found=f"the condition has rank {len(cond)}", expected="a 1-D condition", fix=FIX_MODEL
+        )
     axis_attr = ctx.attr("axis")
     axis = None if axis_attr is None else normalize_axis(ctx, int(axis_attr), len(dims))
     total = product(dims) if axis is None else dims[axis]
@@ -156,7 +163,12 @@ def non_max_suppression(ctx: OpContext) -> None:
     """
     boxes, scores = ctx.shape(0), ctx.shape(1)
     if len(boxes) != 3 or len(scores) != 3:
-        raise ModelError(f"{ctx.where()}: boxes and scores must be 3-D; check the model")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"boxes of rank {len(boxes)} and scores of rank {len(scores)}",
+            expected="3-D boxes [batch, boxes, 4] and scores [batch, classes, boxes]",
+            fix=FIX_MODEL,
+        )
     ctx.eq(boxes[0], scores[0], "NMS batch", (ctx.dim_name(0, 0), ctx.dim_name(1, 0)))
     ctx.eq(boxes[1], scores[2], "NMS boxes", (ctx.dim_name(0, 1), ctx.dim_name(1, 2)))
     ctx.eq(boxes[2], 4, "NMS box coordinates", (ctx.dim_name(0, 2), "4"))

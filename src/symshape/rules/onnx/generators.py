@@ -9,7 +9,7 @@ A size read from a scalar input comes from its tracked element; an untracked one
 from __future__ import annotations
 
 from symshape.context import GiveUp, OpContext
-from symshape.errors import ModelError
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, add, floordiv, mul
 from symshape.rules.onnx.data_dependent import data_symbol, record_le
 from symshape.rules.registry import ONNX, register
@@ -21,7 +21,9 @@ def scalar_size(ctx: OpContext, i: int, what: str) -> Dim:
     els = ctx.elements(i)
     if els is not None and len(els) == 1:
         if isinstance(els[0], int) and els[0] < 0:
-            raise ModelError(f"{ctx.where()}: {what} is {els[0]}; it must be >= 0")
+            raise ModelError(
+                where=ctx.where(), found=f"{what} is {els[0]}", expected=f"{what} >= 0", fix=f"fix the {what} input"
+            )
         return els[0]
     return data_symbol(ctx, (what, ctx.input_name(i)), what)
 
@@ -34,10 +36,20 @@ def random_from_shape(ctx: OpContext) -> None:
     """
     shape = ctx.attr("shape")
     if shape is None:
-        raise ModelError(f"{ctx.where()}: the shape attribute is required")
+        raise ModelError(
+            where=ctx.where(),
+            found="the shape attribute is required but missing",
+            expected="a list of ints",
+            fix="give the shape attribute",
+        )
     dims = [int(d) for d in shape]
     if any(d < 0 for d in dims):
-        raise ModelError(f"{ctx.where()}: shape {dims} has a negative dim")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"shape {dims} has a negative dim",
+            expected="dims >= 0",
+            fix="fix the shape attribute",
+        )
     ctx.set_output(0, dims)
 
 
@@ -49,7 +61,12 @@ def multinomial(ctx: OpContext) -> None:
     """
     dims = ctx.shape(0)
     if len(dims) != 2:
-        raise ModelError(f"{ctx.where()}: input must be 2-D [batch, classes], got rank {len(dims)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"the input has rank {len(dims)}",
+            expected="a 2-D [batch, classes] input",
+            fix=FIX_MODEL,
+        )
     ctx.set_output(0, (dims[0], int(ctx.attr("sample_size", 1))))
 
 
@@ -86,7 +103,12 @@ def _dft_axis(ctx: OpContext, rank: int) -> int:
         value = int(ctx.attr("axis", 1))
     axis = normalize_axis(ctx, value, rank)
     if axis == rank - 1:
-        raise ModelError(f"{ctx.where()}: axis {value} is the complex-component dim; it is not a signal axis")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"axis {value} is the complex-component dim",
+            expected=f"a signal axis (any dim but the last of rank {rank})",
+            fix="fix the axis",
+        )
     return axis
 
 
@@ -100,7 +122,12 @@ def dft(ctx: OpContext) -> None:
     """
     dims = ctx.shape(0)
     if len(dims) < 2:
-        raise ModelError(f"{ctx.where()}: input must have rank >= 2, got {len(dims)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"the input has rank {len(dims)}",
+            expected="rank >= 2 (the signal dims and a last dim of 1 or 2)",
+            fix=FIX_MODEL,
+        )
     axis = _dft_axis(ctx, len(dims))
     onesided, inverse = bool(ctx.attr("onesided", 0)), bool(ctx.attr("inverse", 0))
     if ctx.has_input(1):
@@ -125,7 +152,12 @@ def stft(ctx: OpContext) -> None:
     """
     signal = ctx.shape(0)
     if len(signal) != 3:
-        raise ModelError(f"{ctx.where()}: signal must be [batch, length, 1 or 2], got rank {len(signal)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"the signal has rank {len(signal)}",
+            expected="a signal [batch, length, 1 or 2]",
+            fix=FIX_MODEL,
+        )
     step = scalar_size(ctx, 1, "frame_step")
     window_dims = ctx.shape(2) if ctx.has_input(2) else None
     if ctx.has_input(3):

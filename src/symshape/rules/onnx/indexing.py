@@ -9,7 +9,7 @@ OneHot's ``depth`` come from tracked elements; when they are not known staticall
 from __future__ import annotations
 
 from symshape.context import GiveUp, OpContext
-from symshape.errors import ModelError
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, ceildiv, mul
 from symshape.rules.onnx.data_dependent import data_symbol, record_le
 from symshape.rules.registry import ONNX, register
@@ -20,8 +20,10 @@ def _same_rank(ctx: OpContext, i: int, j: int) -> tuple[tuple[Dim, ...], tuple[D
     a, b = ctx.shape(i), ctx.shape(j)
     if len(a) != len(b):
         raise ModelError(
-            f"{ctx.where()}: input #{i} has rank {len(a)} but input #{j} has rank {len(b)}; "
-            "they must have the same rank"
+            where=ctx.where(),
+            found=f"input #{i} has rank {len(a)} but input #{j} has rank {len(b)}",
+            expected="the same rank",
+            fix=FIX_MODEL,
         )
     return a, b
 
@@ -34,7 +36,7 @@ def gather_elements(ctx: OpContext) -> None:
     """
     data, indices = _same_rank(ctx, 0, 1)
     if not data:
-        raise ModelError(f"{ctx.where()}: data must have rank >= 1")
+        raise ModelError(where=ctx.where(), found="data is a scalar", expected="data of rank >= 1", fix=FIX_MODEL)
     normalize_axis(ctx, ctx.attr("axis", 0), len(data))
     elements = None
     src, idx = ctx.elements(0), ctx.const_ints(1)
@@ -45,7 +47,7 @@ def gather_elements(ctx: OpContext) -> None:
 
 def _index_depth(ctx: OpContext, indices: tuple[Dim, ...]) -> int:
     if not indices:
-        raise ModelError(f"{ctx.where()}: indices must have rank >= 1")
+        raise ModelError(where=ctx.where(), found="indices is a scalar", expected="indices of rank >= 1", fix=FIX_MODEL)
     k = indices[-1]
     if not isinstance(k, int):
         raise GiveUp(f"the last dim of the indices ('{k}') is not static, so the output rank is unknown")
@@ -65,8 +67,11 @@ def gather_nd(ctx: OpContext) -> None:
     k = _index_depth(ctx, indices)
     if b < 0 or b >= min(len(data), len(indices)) or b + k > len(data):
         raise ModelError(
-            f"{ctx.where()}: batch_dims {b} with index depth {k} does not fit data of rank {len(data)} "
-            f"and indices of rank {len(indices)}"
+            where=ctx.where(),
+            found=f"batch_dims {b} with index depth {k} does not fit data of rank {len(data)} and indices of "
+            f"rank {len(indices)}",
+            expected="0 <= batch_dims < min(rank(data), rank(indices)) and batch_dims + depth <= rank(data)",
+            fix="fix the batch_dims attribute or the indices",
         )
     for axis in range(b):
         what = (ctx.dim_name(0, axis), ctx.dim_name(1, axis))
@@ -83,12 +88,19 @@ def scatter_nd(ctx: OpContext) -> None:
     data, indices, updates = ctx.shape(0), ctx.shape(1), ctx.shape(2)
     k = _index_depth(ctx, indices)
     if k > len(data):
-        raise ModelError(f"{ctx.where()}: index depth {k} exceeds the data rank {len(data)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"index depth {k} (indices.shape[-1]) exceeds the data rank {len(data)}",
+            expected=f"a depth <= {len(data)}",
+            fix=FIX_MODEL,
+        )
     expected = indices[:-1] + data[k:]
     if len(updates) != len(expected):
         raise ModelError(
-            f"{ctx.where()}: updates have rank {len(updates)}, expected {len(expected)} "
-            "(rank(indices) - 1 + rank(data) - indices.shape[-1])"
+            where=ctx.where(),
+            found=f"updates have rank {len(updates)}",
+            expected=f"{len(expected)} (rank(indices) - 1 + rank(data) - indices.shape[-1])",
+            fix=FIX_MODEL,
         )
     q = len(indices) - 1
     for axis, want in enumerate(expected):
@@ -127,7 +139,9 @@ def one_hot(ctx: OpContext) -> None:
     if els is not None and len(els) == 1:
         depth = els[0]
         if isinstance(depth, int) and depth < 1:
-            raise ModelError(f"{ctx.where()}: depth is {depth}; it must be >= 1")
+            raise ModelError(
+                where=ctx.where(), found=f"depth is {depth}", expected="a depth >= 1", fix="fix the depth input"
+            )
     else:
         depth = data_symbol(ctx, ("OneHot depth", ctx.input_name(1)), "one-hot depth")
     ctx.set_output(0, indices[:axis] + (depth,) + indices[axis:])
@@ -146,7 +160,12 @@ def top_k(ctx: OpContext) -> None:
     k: Dim
     if not ctx.has_input(1):
         if ctx.attr("k") is None:
-            raise ModelError(f"{ctx.where()}: TopK needs k (an input since opset 10)")
+            raise ModelError(
+                where=ctx.where(),
+                found="k is missing",
+                expected="k as an input (since opset 10) or an attribute (before)",
+                fix="give k",
+            )
         k = int(ctx.attr("k"))
     else:
         els = ctx.elements(1)
@@ -155,7 +174,7 @@ def top_k(ctx: OpContext) -> None:
         else:
             k = data_symbol(ctx, ("TopK k", ctx.input_name(1)), "TopK k")
     if isinstance(k, int) and k < 0:
-        raise ModelError(f"{ctx.where()}: k is {k}; it must be >= 0")
+        raise ModelError(where=ctx.where(), found=f"k is {k}", expected="k >= 0", fix="fix the k input")
     record_le(ctx, 0, k, "TopK k >= 0")
     record_le(ctx, k, dims[axis], "TopK k <= axis dim")
     out = dims[:axis] + (k,) + dims[axis + 1 :]
@@ -175,7 +194,12 @@ def reverse_sequence(ctx: OpContext) -> None:
     lens = ctx.shape_or_none(1)
     if lens is not None:
         if len(lens) != 1:
-            raise ModelError(f"{ctx.where()}: sequence_lens must be 1-D, got rank {len(lens)}")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"sequence_lens has rank {len(lens)}",
+                expected="a 1-D sequence_lens",
+                fix=FIX_MODEL,
+            )
         what = (ctx.dim_name(1, 0), ctx.dim_name(0, batch_axis))
         ctx.eq(lens[0], dims[batch_axis], "sequence_lens length", what)
     ctx.set_output(0, dims)
@@ -196,7 +220,12 @@ def gather_block_quantized(ctx: OpContext) -> None:
     if dtype is None:
         raise GiveUp("the element type of data is unknown, so its packing is unknown")
     if bits not in (2, 4, 8) or block < 1:
-        raise ModelError(f"{ctx.where()}: bits {bits} / block_size {block} are not supported values")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"bits {bits} / block_size {block} are not supported values",
+            expected="bits in (2, 4, 8) and block_size >= 1",
+            fix="fix the bits and block_size attributes",
+        )
     logical = list(data)
     if dtype == "uint8":
         logical[quantize_axis] = mul(data[quantize_axis], 8 // bits)

@@ -6,7 +6,7 @@ The contraction dims of a valid op are equal: a fact, recorded as an equality.
 from __future__ import annotations
 
 from symshape.context import OpContext
-from symshape.errors import ModelError
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import broadcast_dim, broadcast_shapes
@@ -15,7 +15,12 @@ from symshape.rules.shared.common import broadcast_dim, broadcast_shapes
 def matmul_shape(ctx: OpContext, a: tuple[Dim, ...], b: tuple[Dim, ...], ia: int = 0, ib: int = 1) -> tuple[Dim, ...]:
     """Numpy ``matmul`` shape: batch dims broadcast, contraction dims equal."""
     if not a or not b:
-        raise ModelError(f"{ctx.where()}: MatMul operands must have rank >= 1")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"operands of rank {len(a)} and {len(b)}",
+            expected="MatMul operands of rank >= 1",
+            fix=FIX_MODEL,
+        )
     a2 = (1, *a) if len(a) == 1 else a
     b2 = (*b, 1) if len(b) == 1 else b
     ctx.eq(a2[-1], b2[-2], "contraction", (ctx.dim_name(ia, len(a) - 1), ctx.dim_name(ib, max(len(b) - 2, 0))))
@@ -48,7 +53,12 @@ def gemm(ctx: OpContext) -> None:
     """
     a, b = ctx.shape(0), ctx.shape(1)
     if len(a) != 2 or len(b) != 2:
-        raise ModelError(f"{ctx.where()}: Gemm operands must be 2-D, got ranks {len(a)} and {len(b)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"operands of rank {len(a)} and {len(b)}",
+            expected="2-D Gemm operands",
+            fix=FIX_MODEL,
+        )
     ta, tb = ctx.attr("transA", 0), ctx.attr("transB", 0)
     m, k = (a[1], a[0]) if ta else (a[0], a[1])
     k2, n = (b[1], b[0]) if tb else (b[0], b[1])
@@ -77,8 +87,12 @@ def einsum(ctx: OpContext) -> None:
     terms = lhs.split(",")
     if len(terms) != ctx.num_inputs or any(t.count("...") > 1 for t in (*terms, rhs)):
         raise ModelError(
-            f"{ctx.where()}: equation '{equation}' needs one term per input ({ctx.num_inputs}), each with at "
-            "most one '...'; fix the equation attribute"
+            where=ctx.where(),
+            found=f"equation '{equation}' has {len(terms)} input term(s) for {ctx.num_inputs} input(s)"
+            if len(terms) != ctx.num_inputs
+            else f"equation '{equation}' has a term with more than one '...'",
+            expected=f"one term per input ({ctx.num_inputs}), each with at most one '...'",
+            fix="fix the equation attribute",
         )
     shapes = [ctx.shape(i) for i in range(len(terms))]
     letters: dict[str, list[Dim]] = {}
@@ -93,7 +107,12 @@ def einsum(ctx: OpContext) -> None:
         else:
             labels, dims = list(term), list(shape)
         if len(labels) != len(dims):
-            raise ModelError(f"{ctx.where()}: term '{term}' does not match the rank {len(shape)} of input #{i}")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"term '{term}' has {len(labels)} labels for the rank {len(shape)} of input #{i}",
+                expected="one label per dim (or a '...' for the rest)",
+                fix="fix the equation attribute",
+            )
         for label, d in zip(labels, dims, strict=True):
             letters.setdefault(label, []).append(d)
     sizes = {label: broadcast_dim(ctx, ds, 0) for label, ds in letters.items()}  # onnxruntime broadcasts 1s
@@ -104,8 +123,10 @@ def einsum(ctx: OpContext) -> None:
     unknown = sorted({c for c in head + tail if c not in sizes})
     if unknown:
         raise ModelError(
-            f"{ctx.where()}: equation '{equation}': output label(s) {', '.join(unknown)} appear in no input term; "
-            "fix the equation attribute"
+            where=ctx.where(),
+            found=f"equation '{equation}': output label(s) {', '.join(unknown)} appear in no input term",
+            expected="output labels taken from the input terms",
+            fix="fix the equation attribute",
         )
     out = [sizes[c] for c in head] + (list(ell) if dots else []) + [sizes[c] for c in tail]
     ctx.set_output(0, out)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from symshape.context import GiveUp, OpContext
-from symshape.errors import ModelError
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, exact_div, expand_mod, floordiv, mul, product
 from symshape.rules.onnx.shape_ops import shape_from_elements
 from symshape.rules.registry import ONNX, register
@@ -33,7 +33,12 @@ def reshape(ctx: OpContext) -> None:
         for i, t in others:  # -1 is only defined when every other target dim is non-zero: a fact
             if isinstance(t, int):
                 if t == 0:
-                    raise ModelError(f"{ctx.where()}: -1 together with a 0-sized target dim is ambiguous")
+                    raise ModelError(
+                        where=ctx.where(),
+                        found=f"target element {i} is 0 next to a -1, which makes the -1 ambiguous",
+                        expected="non-zero target dims next to a -1",
+                        fix="fix the target shape",
+                    )
             elif _zero_is_invalid(ctx, dims, i, computed[i], allowzero):
                 ctx.assume_range(t, 1, None, "reshape -1 needs other dims >= 1")
         rest = ctx.canon(product(t for _, t in others))
@@ -67,14 +72,29 @@ def _copy_zeros(ctx: OpContext, dims: tuple[Dim, ...], target: list[Dim], allowz
             _check_symbolic_target(ctx, dims, i, t, allowzero)
         elif t == -1:
             if infer_at is not None:
-                raise ModelError(f"{ctx.where()}: more than one -1 in the target shape")
+                raise ModelError(
+                    where=ctx.where(),
+                    found=f"more than one -1 in the target shape (elements {infer_at} and {i})",
+                    expected="at most one -1",
+                    fix="fix the target shape",
+                )
             infer_at = i
         elif t == 0 and not allowzero:
             if i >= len(dims):
-                raise ModelError(f"{ctx.where()}: target element {i} is 0 but the input has rank {len(dims)}")
+                raise ModelError(
+                    where=ctx.where(),
+                    found=f"target element {i} is 0 (copy the input dim) but the input has rank {len(dims)}",
+                    expected=f"0 only at positions < {len(dims)}",
+                    fix="fix the target shape",
+                )
             target[i] = dims[i]
         elif t < -1:
-            raise ModelError(f"{ctx.where()}: target element {i} is {t}; expected >= -1")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"target element {i} is {t}",
+                expected="elements >= -1",
+                fix="fix the target shape",
+            )
     return infer_at
 
 
@@ -113,7 +133,12 @@ def flatten(ctx: OpContext) -> None:
     dims = ctx.shape(0)
     axis = ctx.attr("axis", 1)  # in [-r, r]; a negative axis counts from the end: -1 is r - 1
     if not -len(dims) <= axis <= len(dims):
-        raise ModelError(f"{ctx.where()}: axis {axis} is out of range for rank {len(dims)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"axis {axis} is out of range for rank {len(dims)}",
+            expected=f"an axis in [{-len(dims)}, {len(dims)}]",
+            fix="fix the axis attribute",
+        )
     axis = axis + len(dims) if axis < 0 else axis
     ctx.set_output(0, (ctx.canon(product(dims[:axis])), ctx.canon(product(dims[axis:]))), ctx.elements(0))
 
@@ -142,7 +167,12 @@ def tile(ctx: OpContext) -> None:
     if repeats is None:
         raise GiveUp("Tile repeats are not known")
     if len(repeats) != len(dims):
-        raise ModelError(f"{ctx.where()}: {len(repeats)} repeats for rank {len(dims)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(repeats)} repeats for rank {len(dims)}",
+            expected=f"{len(dims)} repeats (one per dim)",
+            fix=FIX_MODEL,
+        )
     out = [ctx.canon(mul(d, r)) for d, r in zip(dims, repeats, strict=True)]
     elements = None
     src = element_array(ctx, 0)
@@ -161,6 +191,11 @@ def transpose(ctx: OpContext) -> None:
     dims = ctx.shape(0)
     perm = ctx.attr("perm") or list(reversed(range(len(dims))))
     if sorted(perm) != list(range(len(dims))):
-        raise ModelError(f"{ctx.where()}: perm {perm} is not a permutation of rank {len(dims)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"perm {perm} is not a permutation of rank {len(dims)}",
+            expected=f"each of 0..{len(dims) - 1} once",
+            fix="fix the perm attribute",
+        )
     src = element_array(ctx, 0)
     ctx.set_output(0, [dims[p] for p in perm], None if src is None else flat(src.transpose(perm)))

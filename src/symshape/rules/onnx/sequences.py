@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from symshape.context import GiveUp, OpContext
-from symshape.errors import ModelError
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mul
 from symshape.rules.onnx.data_dependent import record_le
 from symshape.rules.onnx.shape_ops import sum_dims
@@ -109,14 +109,24 @@ def _position(ctx: OpContext, i: int) -> int | None:
     if pos is None:
         return None
     if len(pos) != 1:
-        raise ModelError(f"{ctx.where()}: the position input has {len(pos)} elements; it must be a scalar")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"the position input has {len(pos)} elements",
+            expected="a scalar position",
+            fix=FIX_MODEL,
+        )
     return pos[0]
 
 
 def _check_index(ctx: OpContext, p: int, n: int, hi: int) -> int:
     """``p`` normalized for a sequence of ``n`` elements, valid in ``[-n, n + hi)``."""
     if not -n <= p < n + hi:
-        raise ModelError(f"{ctx.where()}: position {p} is out of range for a sequence of {n} elements")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"position {p} is out of range for a sequence of {n} elements",
+            expected=f"a position in [{-n}, {n + hi - 1}]",
+            fix="fix the position input",
+        )
     return p + n if p < 0 else p
 
 
@@ -181,7 +191,12 @@ def sequence_erase(ctx: OpContext) -> None:
         return
     if seq.items is not None:
         if not seq.items:
-            raise ModelError(f"{ctx.where()}: erasing from an empty sequence")
+            raise ModelError(
+                where=ctx.where(),
+                found="it erases from an empty sequence",
+                expected="a sequence with at least one element",
+                fix=FIX_MODEL,
+            )
         _put(ctx, None, len(seq.items) - 1, _shared(ctx, seq.items))
         return
     _bound_length(ctx, seq.length, -1 if p is None else p, 0, "erase position in range")
@@ -266,7 +281,9 @@ def _split_sizes(ctx: OpContext) -> Shape:
     """The piece sizes of a 1-D ``split``: tracked, else fresh symbols (a known count)."""
     shape = ctx.shape(1)
     if len(shape) != 1:
-        raise ModelError(f"{ctx.where()}: split has rank {len(shape)}; it must be a scalar or 1-D")
+        raise ModelError(
+            where=ctx.where(), found=f"split has rank {len(shape)}", expected="a scalar or 1-D split", fix=FIX_MODEL
+        )
     els = ctx.elements(1)
     if els is not None:
         return els
@@ -281,7 +298,9 @@ def _scalar_split(ctx: OpContext, dims: Shape, axis: int) -> None:
     if s is None:
         raise GiveUp("the scalar split size is not a known constant")
     if s <= 0:
-        raise ModelError(f"{ctx.where()}: the split size {s} must be > 0")
+        raise ModelError(
+            where=ctx.where(), found=f"the split size is {s}", expected="a split size > 0", fix="fix the split input"
+        )
     total = dims[axis]
     if isinstance(total, int):
         n = -(-total // s)
@@ -307,7 +326,12 @@ def concat_from_sequence(ctx: OpContext) -> None:
     """
     seq = _get(ctx, 0)
     if "axis" not in ctx.op.attrs:
-        raise ModelError(f"{ctx.where()}: the required attribute 'axis' is missing")
+        raise ModelError(
+            where=ctx.where(),
+            found="the axis attribute is required but missing",
+            expected="an int",
+            fix="give the axis",
+        )
     stack = bool(ctx.attr("new_axis", 0))
     if seq.items is None:
         _concat_common(ctx, seq, stack)
@@ -320,7 +344,12 @@ def concat_from_sequence(ctx: OpContext) -> None:
     total: Dim = 0
     for k, (dims, _) in enumerate(seq.items):
         if len(dims) != rank:
-            raise ModelError(f"{ctx.where()}: sequence element {k} has rank {len(dims)}, element 0 has {rank}")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"sequence element {k} has rank {len(dims)}, element 0 has {rank}",
+                expected="elements of one rank",
+                fix=FIX_MODEL,
+            )
         for a in range(rank):
             if stack or a != axis:
                 what = (f"dim {a} of sequence element {k}", f"dim {a} of sequence element 0")

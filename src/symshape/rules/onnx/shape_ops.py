@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from symshape.context import GiveUp, OpContext
-from symshape.errors import ModelError
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mul, product, smax
 from symshape.program import ConstTensor
 from symshape.rules.registry import ONNX, register
@@ -94,7 +94,12 @@ def shape_from_elements(ctx: OpContext, i: int) -> tuple[Dim, ...]:
     if els is not None:
         for k, e in enumerate(els):
             if isinstance(e, int) and e < 0:
-                raise ModelError(f"{ctx.where()}: shape element {k} is {e}; dims must be >= 0")
+                raise ModelError(
+                    where=ctx.where(),
+                    found=f"shape element {k} (input #{i}) is {e}",
+                    expected="dims >= 0",
+                    fix="fix the shape input",
+                )
         return els
     shape = ctx.shape(i)
     if len(shape) != 1 or not isinstance(shape[0], int):
@@ -142,7 +147,12 @@ def unsqueeze(ctx: OpContext) -> None:
     dims = list(ctx.shape(0))
     axes = axes_input_or_attr(ctx, 1)
     if axes is None:
-        raise ModelError(f"{ctx.where()}: Unsqueeze needs axes")
+        raise ModelError(
+            where=ctx.where(),
+            found="axes are missing",
+            expected="axes as an input (since opset 13) or an attribute (before)",
+            fix="give the axes",
+        )
     rank = len(dims) + len(axes)
     for a in sorted(normalize_axis(ctx, a, rank) for a in axes):
         dims.insert(a, 1)
@@ -189,7 +199,12 @@ def concat(ctx: OpContext) -> None:
     total: Dim = 0
     for i, s in shapes:
         if len(s) != rank:
-            raise ModelError(f"{ctx.where()}: input #{i} has rank {len(s)}, expected {rank}")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"input #{i} has rank {len(s)}",
+                expected=f"{rank}, the rank of input #{shapes[0][0]}",
+                fix=FIX_MODEL,
+            )
         total = add(total, s[axis])
         for a in range(rank):
             if a != axis:
@@ -218,7 +233,12 @@ def slice_length(ctx: OpContext, n: Dim, start: Dim, end: Dim, step: int, axis: 
     is assumed (a guard: the slice is in bounds) rather than written as nested Min/Max.
     """
     if step == 0:
-        raise ModelError(f"{ctx.where()}: slice step on axis {axis} is 0")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"the slice step on axis {axis} is 0",
+            expected="a non-zero step",
+            fix="fix the steps input",
+        )
     if step > 0:
         s = _clamp(ctx, n, start, (0, n), f"slice start on axis {axis}")
         e = _clamp(ctx, n, end, (0, n), f"slice end on axis {axis}")
@@ -331,7 +351,12 @@ def split(ctx: OpContext) -> None:
         part = exact_div(ctx.canon(total), n)
         sizes = (part if part is not None else floordiv(total, n),) * n
     if len(sizes) != n:
-        raise ModelError(f"{ctx.where()}: {len(sizes)} split sizes for {n} outputs")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(sizes)} split sizes for {n} outputs",
+            expected=f"{n} split sizes (one per output)",
+            fix=FIX_MODEL,
+        )
     if ctx.has_input(1) or ctx.attr("split") is not None:
         ctx.eq(add(0, sum_dims(sizes)), total, "split sizes sum", ("the sum of split sizes", ctx.dim_name(0, axis)))
     pieces = split_elements(ctx, axis, sizes)

@@ -14,7 +14,15 @@ from __future__ import annotations
 from symshape.context import OpContext
 from symshape.errors import ModelError
 from symshape.expr import Dim, add, floordiv, mul, smax
-from symshape.rules.onnx_contrib.layers import MS, div_exact, eq_dims, eq_vector, required_int, shape_of_rank
+from symshape.rules.onnx_contrib.layers import (
+    FIX_CONTRACT,
+    MS,
+    div_exact,
+    eq_dims,
+    eq_vector,
+    required_int,
+    shape_of_rank,
+)
 from symshape.rules.registry import register
 
 
@@ -68,7 +76,12 @@ def attention(ctx: OpContext) -> None:
     sizes = ctx.attr("qkv_hidden_sizes")
     if sizes:
         if len(sizes) != 3 or sizes[0] != sizes[1]:
-            raise ModelError(f"{ctx.where()}: qkv_hidden_sizes must be [D, D, D_v], got {list(sizes)}")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"qkv_hidden_sizes is {list(sizes)}",
+                expected="[D, D, D_v] (query and key sizes equal)",
+                fix=FIX_CONTRACT,
+            )
         q_hidden, v_hidden = sizes[0], sizes[2]
         eq_dims(ctx, w[1], q_hidden + sizes[1] + v_hidden, "qkv_hidden_sizes", 1, 1, "sum of qkv_hidden_sizes")
     else:
@@ -151,7 +164,12 @@ def _mha_kv(
     if not ctx.has_input(1):
         return seq, hidden
     if packed_qkv:
-        raise ModelError(f"{ctx.where()}: a packed (5-D) query must come without key and value")
+        raise ModelError(
+            where=ctx.where(),
+            found="a packed (5-D) query comes with a key and value",
+            expected="a packed query alone, or a 3-D query with key and value",
+            fix=FIX_CONTRACT,
+        )
     key = shape_of_rank(ctx, 1, (3, 4, 5), "key")
     eq_dims(ctx, key[0], batch, "key shape", 1, 0, "batch_size")
     if len(key) == 3:

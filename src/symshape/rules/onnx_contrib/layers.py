@@ -17,6 +17,7 @@ from symshape.rules.registry import ONNX, lookup, register
 
 MS = "com.microsoft"
 DOC = "https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md"
+FIX_CONTRACT = "check the model against the op's contract (onnxruntime's ContribOperators.md)"
 
 
 def shape_of_rank(ctx: OpContext, i: int, ranks: Sequence[int], name: str) -> tuple[Dim, ...]:
@@ -25,9 +26,10 @@ def shape_of_rank(ctx: OpContext, i: int, ranks: Sequence[int], name: str) -> tu
     if len(dims) not in ranks:
         allowed = " or ".join(str(r) for r in ranks)
         raise ModelError(
-            f"{ctx.where()}: input #{i} '{name}' (value '{ctx.op.inputs[i]}') must have rank {allowed}, "
-            f"got rank {len(dims)}; "
-            "check the model against the op's contract"
+            where=ctx.where(),
+            found=f"input #{i} '{name}' (value '{ctx.op.inputs[i]}') has rank {len(dims)}",
+            expected=f"rank {allowed}",
+            fix=FIX_CONTRACT,
         )
     return dims
 
@@ -36,7 +38,10 @@ def required_int(ctx: OpContext, name: str) -> int:
     """A required positive integer attribute (``num_heads``, ``K``, ...)."""
     value = ctx.attr(name)
     if not isinstance(value, int) or value <= 0:
-        raise ModelError(f"{ctx.where()}: attribute '{name}' must be a positive integer, got {value!r}")
+        found = (
+            f"the attribute '{name}' is required but missing" if value is None else f"attribute '{name}' is {value!r}"
+        )
+        raise ModelError(where=ctx.where(), found=found, expected="a positive integer", fix=FIX_CONTRACT)
     return value
 
 
@@ -131,7 +136,12 @@ def bias_dropout(ctx: OpContext) -> None:
     if ctx.has_input(2):
         residual = ctx.shape(2)
         if len(residual) != len(data):
-            raise ModelError(f"{ctx.where()}: the residual must have data's rank {len(data)}, got {len(residual)}")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"the residual has rank {len(residual)}",
+                expected=f"{len(data)}, the rank of data",
+                fix=FIX_CONTRACT,
+            )
         for axis, (r, d) in enumerate(zip(residual, data, strict=True)):
             eq_dims(ctx, r, d, "residual shape", 2, axis, f"dim {axis} of data")
     ctx.set_output(0, data)

@@ -11,7 +11,7 @@ from symshape.context import GiveUp, OpContext
 from symshape.errors import ModelError
 from symshape.expr import Dim, add, floordiv, mul
 from symshape.rules.onnx.linalg import matmul_shape
-from symshape.rules.onnx_contrib.layers import MS, eq_dims, eq_vector, required_int
+from symshape.rules.onnx_contrib.layers import FIX_CONTRACT, MS, eq_dims, eq_vector, required_int
 from symshape.rules.registry import ONNX, lookup, register
 
 
@@ -37,8 +37,10 @@ def fused_matmul(ctx: OpContext) -> None:
     batch_a, batch_b = bool(ctx.attr("transBatchA", 0)), bool(ctx.attr("transBatchB", 0))
     if (batch_a or batch_b) and (len(a) != len(b) or len(a) < 3):
         raise ModelError(
-            f"{ctx.where()}: transBatchA/transBatchB need operands of the same rank >= 3, "
-            f"got ranks {len(a)} and {len(b)}"
+            where=ctx.where(),
+            found=f"transBatchA/transBatchB with operands of rank {len(a)} and {len(b)}",
+            expected="operands of the same rank >= 3",
+            fix=FIX_CONTRACT,
         )
     a = _fused_operand(ctx, a, bool(ctx.attr("transA", 0)), batch_a)
     b = _fused_operand(ctx, b, bool(ctx.attr("transB", 0)), batch_b)
@@ -67,7 +69,7 @@ def matmul_nbits(ctx: OpContext) -> None:
     k, n = required_int(ctx, "K"), required_int(ctx, "N")
     a = ctx.shape(0)
     if not a:
-        raise ModelError(f"{ctx.where()}: input A must have rank >= 1")
+        raise ModelError(where=ctx.where(), found="input A is a scalar", expected="A of rank >= 1", fix=FIX_CONTRACT)
     eq_dims(ctx, a[-1], k, "contraction", 0, len(a) - 1, "the attribute K")
     eq_vector(ctx, 5, n, "bias length", "the attribute N")
     ctx.set_output(0, (*a[:-1], n))
@@ -89,7 +91,12 @@ def fused_conv(ctx: OpContext) -> None:
         return
     z = ctx.shape(3)
     if len(z) != len(out):
-        raise ModelError(f"{ctx.where()}: input Z must have the output's rank {len(out)}, got {len(z)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"input Z has rank {len(z)}",
+            expected=f"{len(out)}, the rank of the output",
+            fix=FIX_CONTRACT,
+        )
     for axis, (zd, od) in enumerate(zip(z, out, strict=True)):
         eq_dims(ctx, zd, od, "Z shape", 3, axis, f"dim {axis} of the output")
 
@@ -122,6 +129,11 @@ def irfft(ctx: OpContext) -> None:
 def _check_fft(ctx: OpContext, rank: int, complex_dims: int) -> None:
     signal = ctx.attr("signal_ndim", 1)
     if not isinstance(signal, int) or signal < 1 or rank < signal + complex_dims:
-        raise ModelError(f"{ctx.where()}: signal_ndim {signal!r} does not fit an input of rank {rank}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"signal_ndim {signal!r} does not fit an input of rank {rank}",
+            expected=f"an int in [1, {rank - complex_dims}]",
+            fix="fix the signal_ndim attribute",
+        )
     if ctx.attr("onesided", 1) != 1:
         raise GiveUp("only onesided FFTs have a defined output shape")
