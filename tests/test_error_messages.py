@@ -331,7 +331,7 @@ def test_oracle_when_no_size_fits_a_symbol() -> None:
     from symshape.verify import OracleError, assignments
 
     model = make_model([N("Relu", ["x"], ["y"])], [tensor("x", ["n"])])
-    result = analyze_onnx(model, facts=["n=8..13", "n % 7 == 0"])
+    result = analyze_onnx(model, facts=["n=1..1"])  # ordinary samples avoid 1: nothing else fits
     with pytest.raises(OracleError, match=r"^symbol 'n': no size fits its facts .*, expected a size the facts admit; "
                        "pass values= for this symbol"):
         assignments(result)
