@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -131,7 +130,7 @@ def _iree_generic(texts: list[str], tmp_path: Path, name: str) -> list[str]:
 IREE_DIALECTS = ("stablehlo", "func", "arith", "tensor", "shape")
 
 
-@pytest.mark.skipif(shutil.which("iree-opt") is None, reason="needs iree-opt (pip install iree-base-compiler)")
+@pytest.mark.needs_iree
 @pytest.mark.parametrize("dialect", IREE_DIALECTS)
 def test_iree_opt_reads_both_forms_as_one_module(dialect: str, tmp_path: Path):
     chunks = [c for c in CHUNKS if c.op[0] == dialect and not c.historic]
@@ -154,8 +153,8 @@ def _jaxlib_generic(text: str) -> str:
     return stream.getvalue()
 
 
+@pytest.mark.needs_jax
 def test_jaxlib_reads_both_mhlo_forms_as_one_module():
-    pytest.importorskip("jax", reason="needs jax (jaxlib registers the MHLO dialect)")
     chunks = [c for c in CHUNKS if c.op[0] == "mhlo" and not c.historic]
     assert len(chunks) > 100
     for chunk in chunks:
