@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from weakref import WeakKeyDictionary
 
 from symshape.expr_atoms import MaxAtom, MinAtom, NaryAtom, Sym, smax, smin, sym
-from symshape.expr_terms import mono_key
+from symshape.expr_terms import coeff_gcd, mono_key
 from symshape.exprcore import (
     Atom,
     BinaryAtom,
@@ -47,7 +47,6 @@ from symshape.exprcore import (
     Terms,
     add,
     atom_expr,
-    content,
     floordiv,
     from_terms,
     mod,
@@ -113,6 +112,11 @@ def ceildiv(a: Dim, b: Dim) -> Dim:
     if isinstance(b, int) and b > 0:
         return floordiv(add(a, b - 1), b)
     return mul(floordiv(mul(a, -1), b), -1)
+
+
+def content(d: Dim) -> int:
+    """The gcd of all coefficients (``|d|`` for a constant, 0 for 0)."""
+    return abs(d) if isinstance(d, int) else coeff_gcd(d.terms)
 
 
 def map_atoms(d: Dim, fn: DimMap) -> Dim:

@@ -11,12 +11,17 @@ empty monomial holds the constant.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, TypeVar
 
+MonoKey = tuple[int, tuple[tuple[int, str], ...]]
+
 
 class Ordered(Protocol):
-    """What a monomial needs of an atom: a deterministic sort key."""
+    """What a monomial needs of an atom: a deterministic sort key, and the key of the monomial
+    made of the atom alone (`solo_key`, kept on the atom: a cache keyed by monomials would keep
+    their atoms alive)."""
 
     __slots__ = ()
 
@@ -25,17 +30,31 @@ class Ordered(Protocol):
         """Kind first, then the printed text."""
         ...
 
+    @property
+    def solo_key(self) -> MonoKey:
+        """``mono_key((atom,))``, computed once by `solo_key`."""
+        ...
+
 
 A = TypeVar("A", bound=Ordered)
-MonoKey = tuple[int, tuple[tuple[int, str], ...]]
+
+
+def solo_key(order: tuple[int, str]) -> MonoKey:
+    """The sort key of a monomial of one atom with this ``order`` (see `mono_key`)."""
+    return (-1, (order,))
 
 
 def mono_key(mono: tuple[Ordered, ...]) -> MonoKey:
     """The sort key of a monomial among a polynomial's terms: higher degree first, then atom
-    order (the constant, degree 0, sorts last). Not cached: a cache keyed by monomials would
-    keep their atoms alive."""
+    order (the constant, degree 0, sorts last)."""
+    return term_key((mono, 1))
+
+
+def term_key(term: tuple[tuple[Ordered, ...], int]) -> MonoKey:
+    """The sort key of a ``(monomial, coefficient)`` term: its monomial's `mono_key`."""
+    mono = term[0]
     if len(mono) == 1:
-        return (-1, (mono[0].order,))
+        return mono[0].solo_key
     return (-len(mono), tuple([a.order for a in mono]))
 
 
@@ -46,6 +65,14 @@ def mono_mul(m1: tuple[A, ...], m2: tuple[A, ...]) -> tuple[A, ...]:
     if not m2:
         return m1
     return tuple(sorted(m1 + m2, key=lambda a: a.order))
+
+
+def coeff_gcd(terms: Iterable[tuple[object, int]]) -> int:
+    """The gcd of the coefficients (0 for no terms)."""
+    g = 0
+    for _, c in terms:
+        g = math.gcd(g, c)
+    return g
 
 
 def split_multiple(terms: Mapping[tuple[A, ...], int], k: int) -> tuple[dict[tuple[A, ...], int], ...]:

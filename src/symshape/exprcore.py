@@ -23,7 +23,15 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import ClassVar, Union
 
-from symshape.expr_terms import format_terms, mono_key, mono_mul, split_multiple
+from symshape.expr_terms import (
+    MonoKey,
+    coeff_gcd,
+    format_terms,
+    mono_mul,
+    solo_key,
+    split_multiple,
+    term_key,
+)
 from symshape.interning import InternTable
 
 Dim = Union[int, "Expr"]
@@ -36,13 +44,14 @@ class Atom:
     """A symbol or an opaque integer function of expressions; interned, compared by identity.
 
     ``order`` is the deterministic sort key used to build normal forms (symbols, whose class
-    ``rank`` is 0, first; then the printed ``text``); ``free`` holds the names of the symbols it
-    depends on.
+    ``rank`` is 0, first; then the printed ``text``), ``solo_key`` the sort key of the monomial of
+    this atom alone; ``free`` holds the names of the symbols it depends on.
     """
 
-    __slots__ = ("__weakref__", "free", "order", "text")
+    __slots__ = ("__weakref__", "free", "order", "solo_key", "text")
     rank: ClassVar[int] = 1
     order: tuple[int, str]
+    solo_key: MonoKey
     text: str
     free: frozenset[str]
 
@@ -103,6 +112,7 @@ def init_atom(atom: Atom, text: str, free: frozenset[str]) -> None:
     atom.text = text
     atom.free = free
     atom.order = (atom.rank, text)
+    atom.solo_key = solo_key(atom.order)
 
 
 def free_of(dims: Iterable[Dim]) -> frozenset[str]:
@@ -250,7 +260,7 @@ def from_terms(terms: Mapping[Mono, int]) -> Dim:
         if not items[0][0]:
             return items[0][1]
     else:
-        items.sort(key=lambda mc: mono_key(mc[0]))
+        items.sort(key=term_key)
     return Expr.interned(tuple(items))
 
 
@@ -305,16 +315,6 @@ def mul(a: Dim, b: Dim) -> Dim:
     return from_terms(acc)
 
 
-def content(d: Dim) -> int:
-    """The gcd of all coefficients (``|d|`` for a constant, 0 for 0)."""
-    if isinstance(d, int):
-        return abs(d)
-    g = 0
-    for _, c in d.terms:
-        g = math.gcd(g, c)
-    return g
-
-
 def _split_multiple(d: Dim, k: int) -> tuple[Dim, Dim]:
     """``d = k*q + r`` with ``r``'s constant in ``[0, k)`` (see `split_multiple`)."""
     q, r = split_multiple(terms_of(d), k)
@@ -348,7 +348,7 @@ def _floordiv_rest(r: Dim, k: int) -> Dim:
         return r // k
     if r.terms[0][1] < 0:  # floor(-x/k) = -floor((x + k - 1)/k): leading coefficient > 0
         return mul(floordiv(add(mul(r, -1), k - 1), k), -1)
-    g = math.gcd(content(r), k)
+    g = math.gcd(coeff_gcd(r.terms), k)
     if g > 1:  # floor(g*x / (g*m)) = floor(x/m)
         r, k = _divide_content(r, g), k // g
         if k == 1 or isinstance(r, int):
@@ -382,7 +382,7 @@ def _mod_const(a: Expr, k: int) -> Dim:
     _, r = _split_multiple(_drop_inner_mods(a, k), k)
     if isinstance(r, int):
         return r
-    g = math.gcd(content(r), k)
+    g = math.gcd(coeff_gcd(r.terms), k)
     if g > 1:  # Mod(g*x, g*m) = g*Mod(x, m)
         return mul(mod(_divide_content(r, g), k // g), g)
     return _mod_atom(r, k)
