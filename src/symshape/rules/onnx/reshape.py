@@ -111,10 +111,11 @@ def _shape_from_elements_signed(ctx: OpContext) -> tuple[Dim, ...]:
 def flatten(ctx: OpContext) -> None:
     """``[prod(d[:axis]), prod(d[axis:])]``. https://onnx.ai/onnx/operators/onnx__Flatten.html"""
     dims = ctx.shape(0)
-    axis = ctx.attr("axis", 1)  # in [-r, r]; a negative axis counts from the end: -1 is r - 1
-    if not -len(dims) <= axis <= len(dims):
-        raise ModelError(f"{ctx.where()}: axis {axis} is out of range for rank {len(dims)}")
-    axis = axis + len(dims) if axis < 0 else axis
+    axis, rank = ctx.attr("axis", 1), len(dims)  # in [-r, r]; a negative axis counts from the end
+    if not -rank <= axis <= rank:
+        where = f"{ctx.where()}: axis {axis} is out of range for rank {rank}"
+        raise ModelError(f"{where}; the valid range is [{-rank}, {rank}]")
+    axis = axis + rank if axis < 0 else axis
     ctx.set_output(0, (ctx.canon(product(dims[:axis])), ctx.canon(product(dims[axis:]))), ctx.elements(0))
 
 
