@@ -13,7 +13,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symshape import exprcore
+from symshape import expr, expr_atoms, expr_terms, exprcore, interning
 from symshape.expr import (
     Expr,
     ceildiv,
@@ -212,7 +212,8 @@ def test_seeded_fuzzer():
 
 # ------------------------------------------------------------------ representation (STYLE A1)
 def test_every_expression_class_has_slots_and_a_docstring():
-    classes = [obj for _, obj in inspect.getmembers(exprcore, inspect.isclass) if obj.__module__ == exprcore.__name__]
+    modules = (expr, expr_atoms, expr_terms, exprcore, interning)
+    classes = [c for m in modules for _, c in inspect.getmembers(m, inspect.isclass) if c.__module__ == m.__name__]
     assert {"Atom", "Sym", "FloorDiv", "ModAtom", "MaxAtom", "MinAtom", "Expr"} <= {k.__name__ for k in classes}
     for cls in classes:
         assert "__slots__" in vars(cls), cls.__name__

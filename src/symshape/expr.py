@@ -1,12 +1,23 @@
 # pyright: strict
 """Canonical integer expressions over symbols: the algebra every other module builds on.
 
-Import the algebra from here. `symshape.exprcore` holds the representation (atoms, monomials,
-hash-consed `Expr`) and the constructors that keep it canonical (``+ - *``, `floordiv`, `mod`,
-`smax`, `smin`: read its docstring for the normal forms); this module re-exports them and adds
-the operations over whole expressions: `subs`, `evaluate`, `map_atoms`, `exact_div`,
-`expand_mod`, `atoms_deep`, `degree_in`. It never imports `symshape.facts` (decisions live
-there): only identities valid for *all* integers happen here.
+Import the algebra from here. Levels (JAX's shape_poly layout):
+
+* an **atom** (`Atom`) is a symbol (`Sym`) or an opaque integer function of expressions:
+  `FloorDiv` ``floor(n/d)``, `ModAtom` ``Mod(n, d)``, `MaxAtom` and `MinAtom`;
+* a **monomial** (`Mono`) is a sorted tuple of atoms (repetition means a power);
+* an **expression** (`Expr`) is a sorted tuple of ``(monomial, coefficient)`` terms.
+
+A `Dim` is a plain ``int`` or a non-constant `Expr`: constants always come back as ``int``. Atoms
+and expressions are hash-consed (held weakly, so unused ones are freed), so structural equality
+is object identity. The modules, bottom up, each importing only those before it:
+`symshape.interning` (weak intern tables), `symshape.expr_terms` (monomials and term maps over
+any ordered atoms, printing), `symshape.exprcore` (the `Atom` base, `Expr`, and ``+ - * // %`` in
+normal form: read its docstring for the floor and mod normal forms), `symshape.expr_atoms`
+(symbols, ``Max``/``Min``), and this module, which re-exports them and adds the operations over
+whole expressions: `subs`, `evaluate`, `map_atoms`, `exact_div`, `expand_mod`, `atoms_deep`,
+`degree_in`. It never imports `symshape.facts` (decisions live there): only identities valid for
+*all* integers happen here.
 
 Decision on ``Mod``: it stays an atom. It prints as ``Mod(n, 8)`` (the dim_param convention of
 onnxruntime's symbolic shape inference) and has tight bounds ``[0, k - 1]``. Rewriting every
@@ -19,8 +30,11 @@ atoms as floors, `symshape.facts.Facts.prove_eq` compares both sides in that for
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from weakref import WeakKeyDictionary
 
+from symshape.expr_atoms import MaxAtom, MinAtom, NaryAtom, Sym, smax, smin, sym
+from symshape.expr_terms import coeff_gcd, mono_key
 from symshape.exprcore import (
     Atom,
     BinaryAtom,
@@ -28,28 +42,16 @@ from symshape.exprcore import (
     DimMap,
     Expr,
     FloorDiv,
-    MaxAtom,
-    MinAtom,
     ModAtom,
     Mono,
-    NaryAtom,
-    Sym,
     Terms,
     add,
-    as_symbol,
     atom_expr,
-    ceildiv,
-    content,
     floordiv,
     from_terms,
     mod,
-    mono_key,
     mul,
-    product,
     single_atom,
-    smax,
-    smin,
-    sym,
     terms_of,
 )
 
@@ -89,6 +91,32 @@ __all__ = [
     "sym",
     "terms_of",
 ]
+
+
+def as_symbol(d: Dim) -> str | None:
+    """The symbol name when ``d`` is exactly one symbol, else None."""
+    atom = single_atom(d)
+    return atom.name if isinstance(atom, Sym) else None
+
+
+def product(dims: Iterable[Dim]) -> Dim:
+    """The product of ``dims`` (1 for none)."""
+    out: Dim = 1
+    for d in dims:
+        out = mul(out, d)
+    return out
+
+
+def ceildiv(a: Dim, b: Dim) -> Dim:
+    """``ceil(a / b)``, written through floordiv: ``floor((a + b - 1)/b)`` for ``b > 0``."""
+    if isinstance(b, int) and b > 0:
+        return floordiv(add(a, b - 1), b)
+    return mul(floordiv(mul(a, -1), b), -1)
+
+
+def content(d: Dim) -> int:
+    """The gcd of all coefficients (``|d|`` for a constant, 0 for 0)."""
+    return abs(d) if isinstance(d, int) else coeff_gcd(d.terms)
 
 
 def map_atoms(d: Dim, fn: DimMap) -> Dim:
@@ -167,7 +195,8 @@ def expand_mod(d: Dim) -> Dim:
     return done
 
 
-_EXPANDED: dict[Expr, Dim] = {}
+# Weak keys: an entry goes with its expression (its value, which has no Mod, never holds it).
+_EXPANDED: WeakKeyDictionary[Expr, Dim] = WeakKeyDictionary()
 
 
 def _has_mod(atom: Atom) -> bool:

@@ -1,20 +1,13 @@
 # pyright: strict
-"""The canonical form of integer expressions: atoms, monomials, hash-consed polynomials.
+"""The representation of integer expressions and the constructors the operators of `Expr` need.
 
-`symshape.expr` is the public face of the algebra (import from there); this module holds the
-representation and the constructors that keep it canonical, `symshape.expr` the operations over
-whole expressions (substitute, evaluate, divide, expand). Levels (JAX's shape_poly layout):
-
-* an **atom** (`Atom`) is a symbol (`Sym`) or an opaque integer function of expressions:
-  `FloorDiv` ``floor(n/d)``, `ModAtom` ``Mod(n, d)``, `MaxAtom` and `MinAtom`;
-* a **monomial** (`Mono`) is a sorted tuple of atoms (repetition means a power);
-* an **expression** (`Expr`) is a sorted tuple of ``(monomial, coefficient)`` terms.
-
-A `Dim` is a plain ``int`` or a non-constant `Expr`: constants always come back as ``int``. Atoms
-and expressions are hash-consed, so structural equality is object identity and ``==``/``hash``
-are the ``object`` defaults, never a semantic answer (ask `symshape.facts.Facts.prove_eq`).
-
-Only identities that hold for *all* integers happen here. Normal forms for a constant ``k > 0``:
+Import from `symshape.expr`, the public face, whose docstring describes the levels. Here: the
+`Atom` base and the atoms an operator builds (`FloorDiv` for ``//``, `ModAtom` for ``%``), the
+hash-consed polynomial `Expr`, and ``+ - * // %`` in normal form. A `Dim` is a plain ``int`` or a
+non-constant `Expr`: constants always come back as ``int``. Structural equality is object
+identity; ``==``/``hash`` are the ``object`` defaults, never a semantic answer (ask
+`symshape.facts.Facts.prove_eq`). Only identities that hold for *all* integers happen here.
+Normal forms for a constant ``k > 0``:
 
 * ``floor(n/k)``: multiples of ``k`` leave the atom and the constant left inside lies in
   ``[0, k)`` (``floor((4*x + 9)/4) -> x + 2``); a common factor of ``n`` and ``k`` cancels;
@@ -22,15 +15,24 @@ Only identities that hold for *all* integers happen here. Normal forms for a con
   (``floor(-x/k) -> -floor((x + k - 1)/k)``), so floor and ceiling forms of a value meet.
 * ``Mod(n, k)``: the same reduction except the sign flip, plus ``Mod(x + c*Mod(y, m), k) ->
   Mod(x + c*y, k)`` when ``k`` divides ``m``.
-* ``Max``/``Min``: nested ones flatten, and of two arguments differing by a constant only the
-  winner stays (``Max(a, a + 1) -> a + 1``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from typing import Union
+from typing import ClassVar, Union
+
+from symshape.expr_terms import (
+    MonoKey,
+    coeff_gcd,
+    format_terms,
+    mono_mul,
+    solo_key,
+    split_multiple,
+    term_key,
+)
+from symshape.interning import InternTable
 
 Dim = Union[int, "Expr"]
 Mono = tuple["Atom", ...]
@@ -41,12 +43,15 @@ DimMap = Callable[[Dim], Dim]
 class Atom:
     """A symbol or an opaque integer function of expressions; interned, compared by identity.
 
-    ``order`` is the deterministic sort key used to build normal forms (symbols first, then the
-    printed ``text``); ``free`` holds the names of the symbols it depends on.
+    ``order`` is the deterministic sort key used to build normal forms (symbols, whose class
+    ``rank`` is 0, first; then the printed ``text``), ``solo_key`` the sort key of the monomial of
+    this atom alone; ``free`` holds the names of the symbols it depends on.
     """
 
-    __slots__ = ("__weakref__", "free", "order", "text")
+    __slots__ = ("__weakref__", "free", "order", "solo_key", "text")
+    rank: ClassVar[int] = 1
     order: tuple[int, str]
+    solo_key: MonoKey
     text: str
     free: frozenset[str]
 
@@ -62,23 +67,7 @@ class Atom:
 
     def rebuild(self, fn: DimMap) -> Dim:
         """This atom with ``fn`` applied to every child, re-simplified (a symbol stays itself)."""
-        kids = [fn(c) for c in self.children()]
-        if isinstance(self, FloorDiv):
-            return floordiv(kids[0], kids[1])
-        if isinstance(self, ModAtom):
-            return mod(kids[0], kids[1])
-        if isinstance(self, MaxAtom):
-            return smax(*kids)
-        if isinstance(self, MinAtom):
-            return smin(*kids)
-        return atom_expr(self)
-
-
-class Sym(Atom):
-    """A named integer symbol (a dimension, or a value only known at run time)."""
-
-    __slots__ = ("name",)
-    name: str
+        raise NotImplementedError(type(self).__name__)
 
 
 class BinaryAtom(Atom):
@@ -98,65 +87,41 @@ class FloorDiv(BinaryAtom):
 
     __slots__ = ()
 
+    def rebuild(self, fn: DimMap) -> Dim:
+        """``floor(fn(num) / fn(den))``, re-simplified."""
+        return floordiv(fn(self.num), fn(self.den))
+
 
 class ModAtom(BinaryAtom):
     """``Mod(num, den)`` with floor semantics (the result has the sign of ``den``)."""
 
     __slots__ = ()
 
-
-class NaryAtom(Atom):
-    """An atom over ``args``: at least two, sorted, no two differing by a constant."""
-
-    __slots__ = ("args",)
-    args: tuple[Dim, ...]
-
-    def children(self) -> tuple[Dim, ...]:
-        """The arguments."""
-        return self.args
-
-
-class MaxAtom(NaryAtom):
-    """``Max(args...)``."""
-
-    __slots__ = ()
-
-
-class MinAtom(NaryAtom):
-    """``Min(args...)``."""
-
-    __slots__ = ()
+    def rebuild(self, fn: DimMap) -> Dim:
+        """``Mod(fn(num), fn(den))``, re-simplified."""
+        return mod(fn(self.num), fn(self.den))
 
 
 # One intern table per atom class keeps the lookups typed.
-_SYMS: dict[str, Sym] = {}
-_FLOORS: dict[tuple[Dim, Dim], FloorDiv] = {}
-_MODS: dict[tuple[Dim, Dim], ModAtom] = {}
-_MAXES: dict[tuple[Dim, ...], MaxAtom] = {}
-_MINS: dict[tuple[Dim, ...], MinAtom] = {}
+_FLOORS: InternTable[tuple[Dim, Dim], FloorDiv] = InternTable()
+_MODS: InternTable[tuple[Dim, Dim], ModAtom] = InternTable()
 
 
-def _init_atom(atom: Atom, text: str, free: frozenset[str]) -> None:
+def init_atom(atom: Atom, text: str, free: frozenset[str]) -> None:
+    """Fill in the fields every atom has (its children are set already)."""
     atom.text = text
     atom.free = free
-    atom.order = (0, text) if isinstance(atom, Sym) else (1, text)
+    atom.order = (atom.rank, text)
+    atom.solo_key = solo_key(atom.order)
 
 
-def _free_of(dims: Iterable[Dim]) -> frozenset[str]:
+def free_of(dims: Iterable[Dim]) -> frozenset[str]:
+    """The symbol names ``dims`` depend on."""
     out: frozenset[str] = frozenset()
     for d in dims:
         if isinstance(d, Expr):
             out = out | d.free
     return out
-
-
-def _sym_atom(name: str) -> Sym:
-    atom = _SYMS.get(name)
-    if atom is None:
-        atom = _SYMS[name] = Sym.__new__(Sym)
-        atom.name = name
-        _init_atom(atom, name, frozenset((name,)))
-    return atom
 
 
 def _paren(d: Dim) -> str:
@@ -169,42 +134,27 @@ def _paren(d: Dim) -> str:
 
 
 def _floor_atom(num: Dim, den: Dim) -> Expr:
-    atom = _FLOORS.get((num, den))
+    atom = _FLOORS.find((num, den))
     if atom is None:
-        atom = _FLOORS[num, den] = FloorDiv.__new__(FloorDiv)
+        atom = _FLOORS.add((num, den), FloorDiv.__new__(FloorDiv))
         atom.num, atom.den = num, den
-        _init_atom(atom, f"floor({_paren(num)}/{_paren(den)})", _free_of((num, den)))
+        init_atom(atom, f"floor({_paren(num)}/{_paren(den)})", free_of((num, den)))
     return atom_expr(atom)
 
 
 def _mod_atom(num: Dim, den: Dim) -> Expr:
-    atom = _MODS.get((num, den))
+    atom = _MODS.find((num, den))
     if atom is None:
-        atom = _MODS[num, den] = ModAtom.__new__(ModAtom)
+        atom = _MODS.add((num, den), ModAtom.__new__(ModAtom))
         atom.num, atom.den = num, den
-        _init_atom(atom, f"Mod({num}, {den})", _free_of((num, den)))
-    return atom_expr(atom)
-
-
-def _nary_atom(is_max: bool, args: tuple[Dim, ...]) -> Expr:
-    table: dict[tuple[Dim, ...], MaxAtom] | dict[tuple[Dim, ...], MinAtom] = _MAXES if is_max else _MINS
-    atom = table.get(args)
-    if atom is None:
-        atom = MaxAtom.__new__(MaxAtom) if is_max else MinAtom.__new__(MinAtom)
-        atom.args = args
-        tag = "Max" if is_max else "Min"
-        _init_atom(atom, f"{tag}({', '.join(str(a) for a in args)})", _free_of(args))
-        if isinstance(atom, MaxAtom):
-            _MAXES[args] = atom
-        else:
-            _MINS[args] = atom
+        init_atom(atom, f"Mod({num}, {den})", free_of((num, den)))
     return atom_expr(atom)
 
 
 class Expr:
     """A non-constant integer polynomial over atoms, interned.
 
-    ``terms`` is a tuple of ``(monomial, coefficient)`` sorted by `_mono_key` (higher degree
+    ``terms`` is a tuple of ``(monomial, coefficient)`` sorted by `mono_key` (higher degree
     first, then atom order), with no zero coefficient; the constant term, if any, has the empty
     monomial and sorts last. ``_str``, ``_free`` and ``_atoms`` are computed on first use.
     """
@@ -218,9 +168,10 @@ class Expr:
     @classmethod
     def interned(cls, terms: Terms) -> Expr:
         """The unique expression with these (already canonical) terms; build with `from_terms`."""
-        expr = _EXPRS.get(terms)
+        entry = _EXPRS.get(terms)
+        expr = None if entry is None else entry()
         if expr is None:
-            expr = _EXPRS[terms] = cls.__new__(cls)
+            expr = _EXPRS.add(terms, cls.__new__(cls))
             expr.terms = terms
             expr._str = expr._free = expr._atoms = None
         return expr
@@ -228,7 +179,7 @@ class Expr:
     def __str__(self) -> str:
         text = self._str
         if text is None:
-            text = self._str = _format(self.terms)
+            text = self._str = format_terms(self.terms)
         return text
 
     def __repr__(self) -> str:
@@ -258,12 +209,12 @@ class Expr:
         """Deterministic sort key (the printed form)."""
         return str(self)
 
-    # Arithmetic: operands are Dim; results are Dim (int when constant).
+    # Arithmetic: operands are Dim; results are Dim (int when constant). ``+`` and ``*`` are
+    # commutative in normal form, so the reflected ones are the same methods.
     def __add__(self, other: Dim) -> Dim:
         return add(self, other)
 
-    def __radd__(self, other: Dim) -> Dim:
-        return add(other, self)
+    __radd__ = __add__
 
     def __sub__(self, other: Dim) -> Dim:
         return add(self, mul(other, -1))
@@ -274,8 +225,7 @@ class Expr:
     def __mul__(self, other: Dim) -> Dim:
         return mul(self, other)
 
-    def __rmul__(self, other: Dim) -> Dim:
-        return mul(other, self)
+    __rmul__ = __mul__
 
     def __neg__(self) -> Dim:
         return mul(self, -1)
@@ -293,17 +243,7 @@ class Expr:
         return mod(other, self)
 
 
-_EXPRS: dict[Terms, Expr] = {}
-_MONO_KEYS: dict[Mono, tuple[int, tuple[tuple[int, str], ...]]] = {}
-
-
-def mono_key(mono: Mono) -> tuple[int, tuple[tuple[int, str], ...]]:
-    """The sort key of a monomial in an `Expr`'s terms."""
-    key = _MONO_KEYS.get(mono)
-    if key is None:
-        # Higher degree first, then atom order; the constant (degree 0) sorts last.
-        key = _MONO_KEYS[mono] = (-len(mono), tuple(a.order for a in mono))
-    return key
+_EXPRS: InternTable[Terms, Expr] = InternTable()
 
 
 def atom_expr(atom: Atom) -> Expr:
@@ -316,9 +256,11 @@ def from_terms(terms: Mapping[Mono, int]) -> Dim:
     items = [(m, c) for m, c in terms.items() if c]
     if not items:
         return 0
-    if len(items) == 1 and not items[0][0]:
-        return items[0][1]
-    items.sort(key=lambda mc: mono_key(mc[0]))
+    if len(items) == 1:
+        if not items[0][0]:
+            return items[0][1]
+    else:
+        items.sort(key=term_key)
     return Expr.interned(tuple(items))
 
 
@@ -329,11 +271,6 @@ def terms_of(d: Dim) -> dict[Mono, int]:
     return dict(d.terms)
 
 
-def sym(name: str) -> Expr:
-    """The expression made of the single symbol ``name``."""
-    return atom_expr(_sym_atom(name))
-
-
 def single_atom(d: Dim) -> Atom | None:
     """The atom when ``d`` is exactly one atom with coefficient 1, else None."""
     if isinstance(d, Expr) and len(d.terms) == 1:
@@ -341,12 +278,6 @@ def single_atom(d: Dim) -> Atom | None:
         if coeff == 1 and len(mono) == 1:
             return mono[0]
     return None
-
-
-def as_symbol(d: Dim) -> str | None:
-    """The symbol name when ``d`` is exactly one symbol, else None."""
-    atom = single_atom(d)
-    return atom.name if isinstance(atom, Sym) else None
 
 
 def add(a: Dim, b: Dim) -> Dim:
@@ -364,14 +295,6 @@ def add(a: Dim, b: Dim) -> Dim:
     return from_terms(acc)
 
 
-def _mono_mul(m1: Mono, m2: Mono) -> Mono:
-    if not m1:
-        return m2
-    if not m2:
-        return m1
-    return tuple(sorted(m1 + m2, key=lambda a: a.order))
-
-
 def mul(a: Dim, b: Dim) -> Dim:
     """``a * b``."""
     if isinstance(a, int):
@@ -387,41 +310,14 @@ def mul(a: Dim, b: Dim) -> Dim:
     acc: dict[Mono, int] = {}
     for m1, c1 in a.terms:
         for m2, c2 in b.terms:
-            m = _mono_mul(m1, m2)
+            m = mono_mul(m1, m2)
             acc[m] = acc.get(m, 0) + c1 * c2
     return from_terms(acc)
 
 
-def product(dims: Iterable[Dim]) -> Dim:
-    """The product of ``dims`` (1 for none)."""
-    out: Dim = 1
-    for d in dims:
-        out = mul(out, d)
-    return out
-
-
-def content(d: Dim) -> int:
-    """The gcd of all coefficients (``|d|`` for a constant, 0 for 0)."""
-    if isinstance(d, int):
-        return abs(d)
-    g = 0
-    for _, c in d.terms:
-        g = math.gcd(g, c)
-    return g
-
-
 def _split_multiple(d: Dim, k: int) -> tuple[Dim, Dim]:
-    """``d = k*q + r`` term-wise (k > 0): ``q`` gets each coefficient divisible by ``k``, ``r``
-    the rest; the constant remainder lies in ``[0, k)``."""
-    q: dict[Mono, int] = {}
-    r: dict[Mono, int] = {}
-    for m, c in terms_of(d).items():
-        if not m:
-            q[m], r[m] = divmod(c, k)
-        elif c % k == 0:
-            q[m] = c // k
-        else:
-            r[m] = c
+    """``d = k*q + r`` with ``r``'s constant in ``[0, k)`` (see `split_multiple`)."""
+    q, r = split_multiple(terms_of(d), k)
     return from_terms(q), from_terms(r)
 
 
@@ -452,7 +348,7 @@ def _floordiv_rest(r: Dim, k: int) -> Dim:
         return r // k
     if r.terms[0][1] < 0:  # floor(-x/k) = -floor((x + k - 1)/k): leading coefficient > 0
         return mul(floordiv(add(mul(r, -1), k - 1), k), -1)
-    g = math.gcd(content(r), k)
+    g = math.gcd(coeff_gcd(r.terms), k)
     if g > 1:  # floor(g*x / (g*m)) = floor(x/m)
         r, k = _divide_content(r, g), k // g
         if k == 1 or isinstance(r, int):
@@ -461,13 +357,6 @@ def _floordiv_rest(r: Dim, k: int) -> Dim:
     if isinstance(inner, FloorDiv) and isinstance(inner.den, int) and inner.den > 0:
         return floordiv(inner.num, inner.den * k)  # floor(floor(x/m)/k) = floor(x/(m*k))
     return _floor_atom(r, k)
-
-
-def ceildiv(a: Dim, b: Dim) -> Dim:
-    """``ceil(a / b)``, written through floordiv: ``floor((a + b - 1)/b)`` for ``b > 0``."""
-    if isinstance(b, int) and b > 0:
-        return floordiv(add(a, b - 1), b)
-    return mul(floordiv(mul(a, -1), b), -1)
 
 
 def mod(a: Dim, b: Dim) -> Dim:
@@ -493,7 +382,7 @@ def _mod_const(a: Expr, k: int) -> Dim:
     _, r = _split_multiple(_drop_inner_mods(a, k), k)
     if isinstance(r, int):
         return r
-    g = math.gcd(content(r), k)
+    g = math.gcd(coeff_gcd(r.terms), k)
     if g > 1:  # Mod(g*x, g*m) = g*Mod(x, m)
         return mul(mod(_divide_content(r, g), k // g), g)
     return _mod_atom(r, k)
@@ -507,85 +396,3 @@ def _drop_inner_mods(a: Expr, k: int) -> Dim:
         if isinstance(inner, ModAtom) and isinstance(inner.den, int) and inner.den % k == 0:
             out = add(out, mul(add(inner.num, mul(atom_expr(inner), -1)), coeff))
     return out
-
-
-def _dim_key(d: Dim) -> tuple[int, int, str]:
-    return (0, d, "") if isinstance(d, int) else (1, 0, d.key)
-
-
-def _minmax(args: Iterable[Dim], is_max: bool) -> Dim:
-    cls = MaxAtom if is_max else MinAtom
-    flat: list[Dim] = []
-    for a in args:
-        inner = single_atom(a)
-        if isinstance(inner, cls):
-            flat.extend(inner.args)
-        else:
-            flat.append(a)
-    kept: list[Dim] = []
-    for a in flat:
-        for i, k in enumerate(kept):
-            diff = add(a, mul(k, -1))
-            if isinstance(diff, int):  # a and k differ by a constant: keep the winner
-                if diff != 0 and (diff > 0) == is_max:
-                    kept[i] = a
-                break
-        else:
-            kept.append(a)
-    if not kept:
-        raise ValueError("Max/Min of no arguments")
-    kept = _absorb(kept, MinAtom if is_max else MaxAtom)
-    if len(kept) == 1:
-        return kept[0]
-    kept.sort(key=_dim_key)
-    return _nary_atom(is_max, tuple(kept))
-
-
-def _absorb(args: list[Dim], dual: type[NaryAtom]) -> list[Dim]:
-    """Absorption: ``Max(x, Min(x, y)) -> x`` and ``Min(x, Max(x, y)) -> x``."""
-    members = set(args)
-    out: list[Dim] = []
-    for a in args:
-        inner = single_atom(a)
-        if not (isinstance(inner, dual) and any(x in members for x in inner.args)):
-            out.append(a)
-    return out
-
-
-def smax(*args: Dim) -> Dim:
-    """``Max(args...)`` (at least one argument)."""
-    return _minmax(args, True)
-
-
-def smin(*args: Dim) -> Dim:
-    """``Min(args...)`` (at least one argument)."""
-    return _minmax(args, False)
-
-
-def _format(terms: Terms) -> str:
-    parts: list[str] = []
-    for i, (mono, coeff) in enumerate(terms):
-        mag = abs(coeff)
-        if mono:
-            body = _format_mono(mono)
-            text = body if mag == 1 else f"{mag}*{body}"
-        else:
-            text = str(mag)
-        if i == 0:
-            parts.append(f"-{text}" if coeff < 0 else text)
-        else:
-            parts.append(f" {'-' if coeff < 0 else '+'} {text}")
-    return "".join(parts)
-
-
-def _format_mono(mono: Mono) -> str:
-    pieces: list[str] = []
-    i = 0
-    while i < len(mono):
-        j = i
-        while j < len(mono) and mono[j] is mono[i]:
-            j += 1
-        text = str(mono[i])
-        pieces.append(text if j - i == 1 else f"{text}**{j - i}")
-        i = j
-    return "*".join(pieces)

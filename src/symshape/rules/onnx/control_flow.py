@@ -148,7 +148,7 @@ def _scan_slices(ctx: OpContext, n: int, m: int) -> tuple[list[Tensor], Dim]:
     length: Dim | None = None
     for k in range(m):
         dims = ctx.shape(n + k)
-        axis = normalize_axis(ctx, in_axes[k], len(dims))
+        axis = normalize_axis(ctx, in_axes[k], len(dims), what="scan_input_axes entry")
         if length is None:
             length = dims[axis]
         else:
@@ -198,7 +198,7 @@ def scan(ctx: OpContext) -> None:
             declared_fallback(ctx, n + k, f"the shape of body scan output #{k} is unknown")
             continue
         dims, _ = scan_output(ctx, res, raw[0], excluded, f"scan{k}")
-        axis = normalize_axis(ctx, out_axes[k], len(dims), extra=1)
+        axis = normalize_axis(ctx, out_axes[k], len(dims), extra=1, what="scan_output_axes entry")
         dims.insert(axis, ctx.canon(length))
         ctx.set_output(n + k, dims)
     if ctx.num_outputs and not adopt_guards(ctx, res, excluded):

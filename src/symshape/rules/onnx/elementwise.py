@@ -15,7 +15,7 @@ from symshape.context import OpContext
 from symshape.expr import Dim, add, exact_div, mul
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.arith import INT_OPS, ONNX_INT_OPS, ONNX_UNARY_INT_OPS, IntOp, RuleDecisions
-from symshape.rules.shared.common import broadcast_elements, broadcast_shapes, exact_float_int
+from symshape.rules.shared.common import broadcast_elements, broadcast_shapes, exact_float_int, normalize_axis
 from symshape.rules.shared.relations import simplest
 
 UNARY = (
@@ -100,12 +100,12 @@ def unary(ctx: OpContext) -> None:
     """
     shape = ctx.shape(0)
     op = ctx.op.op_type
+    _check_axes(ctx, op, len(shape))
     ctx.set_output(0, shape, _unary_elements(ctx, op))
     if op == "Dropout":
         ctx.set_output(1, shape)
     elif op in ("LayerNormalization", "SimplifiedLayerNormalization", "RMSNormalization"):
-        axis = ctx.attr("axis", -1)
-        axis = axis + len(shape) if axis < 0 else axis
+        axis = normalize_axis(ctx, ctx.attr("axis", -1), len(shape))
         stat = tuple(shape[:axis]) + (1,) * (len(shape) - axis)
         ctx.set_output(1, stat)
         ctx.set_output(2, stat)
@@ -114,6 +114,37 @@ def unary(ctx: OpContext) -> None:
             ctx.set_output(i, ctx.shape(1))
     if op in ("LayerNormalization", "BatchNormalization", "InstanceNormalization"):
         _check_channel_params(ctx, shape)
+
+
+_AXIS_DEFAULT = {"Softmax": -1, "LogSoftmax": -1, "Hardmax": -1, "LpNormalization": -1}
+
+
+def _check_axes(ctx: OpContext, op: str, rank: int) -> None:
+    """ModelError for an axis out of range, where the op (as onnxruntime runs it) uses one.
+
+    Softmax-family axes default to 1 before opset 13. MeanVarianceNormalization checks only
+    ``axes`` it is given (onnxruntime runs the default ``[0, 2, 3]`` on any rank). Quantize and
+    Dequantize use ``axis`` only per axis: a scalar or one-element scale ignores it.
+    """
+    if op in _AXIS_DEFAULT:
+        default = 1 if op != "LpNormalization" and 0 < ctx.op.version < 13 else _AXIS_DEFAULT[op]
+        normalize_axis(ctx, ctx.attr("axis", default), rank)
+    elif op == "MeanVarianceNormalization":
+        for a in ctx.attr("axes") or ():
+            normalize_axis(ctx, a, rank, what="axes entry")
+    elif op == "CumSum" and ctx.has_input(1) and (axis := ctx.const_ints(1)) is not None and len(axis) == 1:
+        normalize_axis(ctx, axis[0], rank)
+    elif op in ("QuantizeLinear", "DequantizeLinear") and _per_axis(ctx.shape_or_none(1)):
+        normalize_axis(ctx, ctx.attr("axis", 1), rank)
+
+
+def _per_axis(scale: tuple[Dim, ...] | None) -> bool:
+    """Whether a quantization scale of these dims is certainly not one element (a vector of a
+    symbolic length may have one: then it is not known to be per axis)."""
+    if scale is None or len(scale) != 1:
+        return scale is not None and len(scale) > 1
+    (n,) = scale
+    return isinstance(n, int) and n != 1
 
 
 def _unary_elements(ctx: OpContext, op: str) -> tuple[Dim, ...] | None:

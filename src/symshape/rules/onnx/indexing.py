@@ -189,8 +189,8 @@ def reverse_sequence(ctx: OpContext) -> None:
     https://onnx.ai/onnx/operators/onnx__ReverseSequence.html
     """
     dims = ctx.shape(0)
-    batch_axis = normalize_axis(ctx, ctx.attr("batch_axis", 1), len(dims))
-    normalize_axis(ctx, ctx.attr("time_axis", 0), len(dims))
+    batch_axis = normalize_axis(ctx, ctx.attr("batch_axis", 1), len(dims), what="batch_axis")
+    normalize_axis(ctx, ctx.attr("time_axis", 0), len(dims), what="time_axis")
     lens = ctx.shape_or_none(1)
     if lens is not None:
         if len(lens) != 1:
@@ -213,8 +213,8 @@ def gather_block_quantized(ctx: OpContext) -> None:
     https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.GatherBlockQuantized
     """
     data, indices = ctx.shape(0), ctx.shape(1)
-    gather_axis = normalize_axis(ctx, ctx.attr("gather_axis", 0), len(data))
-    quantize_axis = normalize_axis(ctx, ctx.attr("quantize_axis", 1), len(data))
+    gather_axis = normalize_axis(ctx, ctx.attr("gather_axis", 0), len(data), what="gather_axis")
+    quantize_axis = normalize_axis(ctx, ctx.attr("quantize_axis", 1), len(data), what="quantize_axis")
     bits, block = int(ctx.attr("bits", 4)), int(ctx.attr("block_size", 128))
     dtype = ctx.dtype(0)
     if dtype is None:

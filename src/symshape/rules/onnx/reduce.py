@@ -23,9 +23,11 @@ REDUCE = (
 )
 
 
-def reduced(ctx: OpContext, dims: tuple[Dim, ...], axes: list[int] | None, keepdims: bool) -> list[Dim]:
-    """``dims`` with ``axes`` reduced (all axes when None)."""
-    picked = set(range(len(dims))) if axes is None else {normalize_axis(ctx, a, len(dims)) for a in axes}
+def reduced(
+    ctx: OpContext, dims: tuple[Dim, ...], axes: list[int] | None, keepdims: bool, what: str = "axes entry"
+) -> list[Dim]:
+    """``dims`` with ``axes`` reduced (all axes when None); ``what`` names the axes in errors."""
+    picked = set(range(len(dims))) if axes is None else {normalize_axis(ctx, a, len(dims), what=what) for a in axes}
     if keepdims:
         return [1 if i in picked else d for i, d in enumerate(dims)]
     return [d for i, d in enumerate(dims) if i not in picked]
@@ -60,7 +62,7 @@ def reduce_op(ctx: OpContext) -> None:
 def arg_reduce(ctx: OpContext) -> None:
     """https://onnx.ai/onnx/operators/onnx__ArgMax.html"""
     dims = ctx.shape(0)
-    ctx.set_output(0, reduced(ctx, dims, [ctx.attr("axis", 0)], bool(ctx.attr("keepdims", 1))))
+    ctx.set_output(0, reduced(ctx, dims, [ctx.attr("axis", 0)], bool(ctx.attr("keepdims", 1)), "axis"))
 
 
 @register(ONNX, "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool")

@@ -113,7 +113,7 @@ def _pads_and_axes(ctx: OpContext, rank: int) -> tuple[tuple[Dim, ...], list[int
         axes_el = ctx.const_ints(3)
         if axes_el is None:
             raise GiveUp("the Pad axes input is not constant")
-        axes = [normalize_axis(ctx, a, rank) for a in axes_el]
+        axes = [normalize_axis(ctx, a, rank, what="axes entry") for a in axes_el]
     else:
         axes = list(range(rank))
     if len(pads) != 2 * len(axes):
@@ -169,7 +169,7 @@ def center_crop_pad(ctx: OpContext) -> None:
     """
     dims = list(ctx.shape(0))
     target = ctx.require_elements(1)
-    axes = [normalize_axis(ctx, a, len(dims)) for a in (ctx.attr("axes") or range(len(dims)))]
+    axes = [normalize_axis(ctx, a, len(dims), what="axes entry") for a in (ctx.attr("axes") or range(len(dims)))]
     if len(target) != len(axes):
         raise ModelError(f"{ctx.where()}: {len(target)} target sizes for {len(axes)} axes")
     for a, t in zip(axes, target, strict=True):
@@ -234,7 +234,7 @@ def resize(ctx: OpContext) -> None:
     """
     dims = list(ctx.shape(0))
     rank = len(dims)
-    axes = [normalize_axis(ctx, a, rank) for a in (ctx.attr("axes") or range(rank))]
+    axes = [normalize_axis(ctx, a, rank, what="axes entry") for a in (ctx.attr("axes") or range(rank))]
     scales_i, sizes_i = (1, None) if ctx.op.version == 10 else (2, 3)
     if sizes_i is not None and _present(ctx, sizes_i):
         _resize_to_sizes(ctx, dims, axes, sizes_i)

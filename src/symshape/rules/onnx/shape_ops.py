@@ -154,7 +154,7 @@ def unsqueeze(ctx: OpContext) -> None:
             fix="give the axes",
         )
     rank = len(dims) + len(axes)
-    for a in sorted(normalize_axis(ctx, a, rank) for a in axes):
+    for a in sorted(normalize_axis(ctx, a, rank, what="axes entry") for a in axes):
         dims.insert(a, 1)
     ctx.set_output(0, dims, ctx.elements(0))
 
@@ -180,7 +180,7 @@ def squeeze(ctx: OpContext) -> None:
                 keep.append(d)
         ctx.set_output(0, keep, ctx.elements(0))
         return
-    drop = {normalize_axis(ctx, a, len(dims)) for a in axes}
+    drop = {normalize_axis(ctx, a, len(dims), what="axes entry") for a in axes}
     for a in sorted(drop):
         ctx.eq(dims[a], 1, "squeezed axis", (ctx.dim_name(0, a), "1"))
     ctx.set_output(0, [d for i, d in enumerate(dims) if i not in drop], ctx.elements(0))
@@ -315,7 +315,7 @@ def slice_op(ctx: OpContext) -> None:
         steps = steps_el
     src = element_array(ctx, 0) if ctx.elements(0) is not None else None
     for a, s, e, k in zip(axes, starts, ends, steps, strict=True):
-        axis = normalize_axis(ctx, a, len(dims))
+        axis = normalize_axis(ctx, a, len(dims), what="axes entry")
         length, begin = slice_length(ctx, dims[axis], s, e, k, axis)
         if src is not None and isinstance(begin, int) and isinstance(length, int):
             src = np.take(src, np.array([begin + i * k for i in range(length)], dtype=np.int64), axis=axis)

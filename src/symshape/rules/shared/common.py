@@ -17,11 +17,17 @@ INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
 
 
-def normalize_axis(ctx: OpContext, axis: int, rank: int, *, extra: int = 0) -> int:
-    """``axis`` in ``[0, rank + extra)``; ModelError when out of range."""
+def normalize_axis(ctx: OpContext, axis: int, rank: int, *, extra: int = 0, what: str = "axis") -> int:
+    """``axis`` in ``[0, rank + extra)``, a negative one counted from the end.
+
+    Out of range, a ModelError names the op, the attribute (``what``), the axis, the rank and
+    the valid range.
+    """
     bound = rank + extra
     if not -bound <= axis < bound:
-        raise ModelError(f"{ctx.where()}: axis {axis} is out of range for rank {rank}")
+        raise ModelError(
+            f"{ctx.where()}: {what} {axis} is out of range for rank {rank}; the valid range is [{-bound}, {bound - 1}]"
+        )
     return axis + bound if axis < 0 else axis
 
 
