@@ -20,11 +20,6 @@ from symshape.errors import SymshapeError
 SRC = Path(symshape.__file__).parent
 ROOT = SRC.parent.parent
 MAX_LINES = 400
-# Temporary: modules over the limit that other helpers of issue 13 are splitting, each capped at its
-# size when this list was written (it may shrink, never grow). This list must end empty.
-_BEING_SPLIT = {
-    "exprcore.py": 591,
-}
 RULE_DIALECTS = ("onnx", "onnx_contrib", "hlo", "mlir")
 
 
@@ -38,13 +33,8 @@ def _lines(path: Path) -> int:
 
 def test_no_module_is_over_400_lines():
     sizes = {str(p.relative_to(SRC)): _lines(p) for p in _modules()}
-    too_long = {rel: n for rel, n in sizes.items() if n > _BEING_SPLIT.get(rel, MAX_LINES)}
+    too_long = {rel: n for rel, n in sizes.items() if n > MAX_LINES}
     assert not too_long, f"split these modules (limit {MAX_LINES} lines): {too_long}"
-
-
-def test_the_temporary_allow_list_has_no_stale_entry():
-    stale = [rel for rel in _BEING_SPLIT if not (SRC / rel).exists() or _lines(SRC / rel) <= MAX_LINES]
-    assert not stale, f"now within {MAX_LINES} lines (or gone): remove {stale} from _BEING_SPLIT"
 
 
 def _module_name(path: Path) -> str:
