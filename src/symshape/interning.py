@@ -14,9 +14,10 @@ compare ``a`` and ``b``); freed at once, each would be rebuilt, re-interned and 
 (6.5 times as many objects built over the test models). So the last `RECENT` objects interned
 stay alive as well: a bounded buffer, emptied by `forget_recent`.
 
-Measured against `weakref.WeakValueDictionary` (whose ``get`` is a Python method and whose
-`weakref.KeyedRef` runs Python code to construct), a plain dict of `Entry` references looked up
-inline (``entry = table.get(key)``, then ``entry()``) is the faster of the two.
+Measured on 1,000 keys (a lookup of a live object / building, interning and freeing one): a
+plain dict of `Entry` references looked up inline (``entry = table.get(key)``, then ``entry()``)
+takes ~90 / ~430 ns, `weakref.WeakValueDictionary` ~127 / ~1,300 ns (its ``get`` is a Python
+method, its `weakref.KeyedRef` runs Python code to construct), a strong dict ~70 ns to look up.
 """
 
 from __future__ import annotations
