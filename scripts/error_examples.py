@@ -157,7 +157,7 @@ EXAMPLES: tuple[Example, ...] = (
     Example("model-missing-file", "ModelError", "a path that does not exist", missing_file),
     Example("model-reshape-two-minus-ones", "ModelError", "a Reshape whose target is [-1, 4, -1]", two_minus_ones),
     Example("model-softmax-axis", "ModelError", "a Softmax with axis=5 on a rank-2 input", softmax_axis,
-            enabled=False),
+            enabled=True),
     Example("model-mlir-syntax", "ModelError", "an MLIR type without its closing '>'", mlir_syntax),
     Example("contradiction-matmul", "ContradictionError", "x [batch, seq, 768] @ w [512, 64]", matmul_768_512),
     Example("contradiction-user-fact", "ContradictionError",

@@ -192,8 +192,8 @@ def _message(row: Row) -> str:
     what, axis, rank, lo, hi = row.expected
     where = f"{row.domain}::{row.op}" if row.domain else row.op
     return (
-        rf"^{re.escape(where)} \(node 'n'\): {what} {axis} is out of range for rank {rank}; "
-        rf"the valid range is \[{lo}, {hi}\]"
+        rf"^{re.escape(where)} \(node 'n'\): {what} {axis} is out of range for rank {rank}, "
+        rf"expected an axis in \[{lo}, {hi}\]; fix the {what.split()[0]} attribute"
     )
 
 

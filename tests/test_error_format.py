@@ -52,7 +52,7 @@ POSITIONAL_ALLOWED = frozenset(
         "rules/onnx/conv.py",
         "rules/onnx/nn.py",
         "rules/onnx/resize_pad.py",
-        "rules/shared/common.py",
+
         "rules/shared/mlir_common.py",
         "rules/shared/subgraph.py",
         "userfacts/record.py",

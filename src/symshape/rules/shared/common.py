@@ -26,7 +26,10 @@ def normalize_axis(ctx: OpContext, axis: int, rank: int, *, extra: int = 0, what
     bound = rank + extra
     if not -bound <= axis < bound:
         raise ModelError(
-            f"{ctx.where()}: {what} {axis} is out of range for rank {rank}; the valid range is [{-bound}, {bound - 1}]"
+            where=ctx.where(),
+            found=f"{what} {axis} is out of range for rank {rank}",
+            expected=f"an axis in [{-bound}, {bound - 1}]",
+            fix=f"fix the {what.split()[0]} attribute",
         )
     return axis + bound if axis < 0 else axis
 
@@ -61,7 +64,10 @@ def broadcast_dim(ctx: OpContext, dims: Sequence[Dim], axis: int) -> Dim:
     consts = sorted({d for d in distinct if isinstance(d, int)})
     if len(consts) > 1:
         raise ContradictionError(
-            f"{ctx.where()}: cannot broadcast dims {consts[0]} and {consts[1]} on output axis {axis}"
+            where=ctx.where(),
+            found=f"dims {consts[0]} and {consts[1]} on output axis {axis}",
+            expected="dims that are equal or 1 (multidirectional broadcasting)",
+            fix="check the shapes of the operands",
         )
     symbolic = [d for d in distinct if isinstance(d, Expr)]
     if consts:
