@@ -18,6 +18,10 @@ from symshape.expr import Dim, Expr, sym
 from symshape.facts import Bound, Facts, SymbolFacts
 from symshape.provenance import Ctx, Origin
 
+# The place is the origin as the constraint graph records it (``MatMul 'mm' (contraction)`` or
+# ``user fact 'n <= 5'``), the same text guards use, so a contradiction and a guard name one op alike.
+FIX = "check the two places it names (ops, inputs or user facts): at least one is wrong"
+
 
 class GraphView(Protocol):
     """What the wording reads from the constraint graph."""
@@ -43,7 +47,12 @@ def mismatch(graph: GraphView, origin: Origin, ctx: Ctx, extra: str = "") -> Con
     left = _describe(what[0] if what else None, a, graph.canon(a))
     right = _describe(what[1] if what else None, b, graph.canon(b))
     why = f"; {extra}" if extra else ""
-    return ContradictionError(f"{origin}: {left} must equal {right}{why}{sources_text(graph, (a, b))}")
+    return ContradictionError(
+        where=str(origin),
+        found=f"{left} must equal {right}{why}{sources_text(graph, (a, b))}",
+        expected="two sides that can be equal for some input size",
+        fix=FIX,
+    )
 
 
 def symbol_outside(name: str, facts: SymbolFacts) -> str:
@@ -56,8 +65,11 @@ def symbol_range_conflict(
 ) -> ContradictionError:
     """A range asked for symbol ``name`` (as ``d``) that misses the range it already has."""
     return ContradictionError(
-        f"{origin}: '{d}' must lie in {range_text(SymbolFacts(*wanted))}, but "
-        f"{fact_source(graph, name)} already bounds it to {range_text(before)}"
+        where=str(origin),
+        found=f"'{d}' must lie in {range_text(SymbolFacts(*wanted))}, but "
+        f"{fact_source(graph, name)} already bounds it to {range_text(before)}",
+        expected="ranges that overlap",
+        fix=FIX,
     )
 
 
@@ -66,14 +78,22 @@ def range_conflict(
 ) -> ContradictionError:
     """A range asked for an expression whose bounds ``has`` miss it."""
     return ContradictionError(
-        f"{origin}: '{shown}' must lie in {range_text(SymbolFacts(*wanted))}, but it lies in "
-        f"{range_text(SymbolFacts(*has))}{sources_text(graph, (given,))}"
+        where=str(origin),
+        found=f"'{shown}' must lie in {range_text(SymbolFacts(*wanted))}, but it lies in "
+        f"{range_text(SymbolFacts(*has))}{sources_text(graph, (given,))}",
+        expected="a range that meets the bounds it has",
+        fix=FIX,
     )
 
 
 def divisibility_conflict(origin: Origin, d: Dim, value: int, k: int) -> ContradictionError:
     """A constant that should be a multiple of ``k`` and is not."""
-    return ContradictionError(f"{origin}: '{d}' = {value} must be divisible by {k}")
+    return ContradictionError(
+        where=str(origin),
+        found=f"'{d}' = {value} must be divisible by {k}",
+        expected=f"a multiple of {k}",
+        fix=FIX,
+    )
 
 
 def no_multiple_in_range(
@@ -81,8 +101,11 @@ def no_multiple_in_range(
 ) -> ContradictionError:
     """A divisor asked for symbol ``name`` (as ``d``) that no value of its range has."""
     return ContradictionError(
-        f"{origin}: '{d}' must be divisible by {k}, but {fact_source(graph, name)} bounds it to "
-        f"{range_text(before)}, which holds no multiple of {k}"
+        where=str(origin),
+        found=f"'{d}' must be divisible by {k}, but {fact_source(graph, name)} bounds it to "
+        f"{range_text(before)}, which holds no multiple of {k}",
+        expected=f"a range that holds a multiple of {k}",
+        fix=FIX,
     )
 
 
