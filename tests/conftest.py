@@ -107,3 +107,22 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 def models_dir() -> Path:
     """The committed tiny exported models (see tests/models/README.md)."""
     return MODELS_DIR
+
+
+@pytest.fixture
+def small_model(tmp_path: Path) -> Path:
+    """A saved model with input symbols batch, seq and n: Reshape(x, [-1, 8]) + z."""
+    import onnx
+    from onnx.helper import make_node
+
+    from tests.oracle import const, make_model, tensor
+
+    m = make_model(
+        [make_node("Reshape", ["x", "t"], ["y"]), make_node("Add", ["y", "z"], ["out"])],
+        [tensor("x", ["batch", "seq", 8]), tensor("z", ["n", 8])],
+        ["out"],
+        [const("t", [-1, 8])],
+    )
+    path = tmp_path / "small.onnx"
+    onnx.save(m, path)
+    return path

@@ -8,29 +8,13 @@ import sys
 from pathlib import Path
 
 import onnx
-import pytest
 from onnx import helper
-
-from tests.oracle import const, make_model, tensor
 
 N = helper.make_node
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "symshape", *args], capture_output=True, text=True, timeout=120)
-
-
-@pytest.fixture
-def small_model(tmp_path: Path) -> Path:
-    m = make_model(
-        [N("Reshape", ["x", "t"], ["y"]), N("Add", ["y", "z"], ["out"])],
-        [tensor("x", ["batch", "seq", 8]), tensor("z", ["n", 8])],
-        ["out"],
-        [const("t", [-1, 8])],
-    )
-    path = tmp_path / "small.onnx"
-    onnx.save(m, path)
-    return path
 
 
 def test_analyze_prints_summary_and_writes_json(small_model: Path, tmp_path: Path):

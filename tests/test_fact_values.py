@@ -13,7 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, get_args
 
-import onnx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -40,7 +39,6 @@ from symshape.userfacts import (
     relation,
 )
 from tests._expr_trees import Tree, build, naive, polynomials, trees
-from tests.oracle import const, make_model, tensor
 
 a, b, c, d, e = (sym(n) for n in "abcde")
 HERE = Path(__file__).parent
@@ -312,19 +310,6 @@ def test_a_divisible_fact_on_a_scaled_symbol_teaches_the_symbol():
 # ------------------------------------------------------------------ every kind reaches the JSON output
 
 N = helper.make_node
-
-
-@pytest.fixture
-def small_model(tmp_path: Path) -> Path:
-    m = make_model(
-        [N("Reshape", ["x", "t"], ["y"]), N("Add", ["y", "z"], ["out"])],
-        [tensor("x", ["batch", "seq", 8]), tensor("z", ["n", 8])],
-        ["out"],
-        [const("t", [-1, 8])],
-    )
-    path = tmp_path / "small.onnx"
-    onnx.save(m, path)
-    return path
 
 
 # kind -> (the fact as a value, as command-line arguments, what it must change in the JSON document)
