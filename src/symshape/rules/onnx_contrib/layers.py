@@ -60,6 +60,20 @@ def eq_dims(ctx: OpContext, got: Dim, want: Dim, rule: str, i: int, axis: int, w
     ctx.eq(got, want, rule, (ctx.dim_name(i, axis), what))
 
 
+def eq_shape(ctx: OpContext, i: int, want: Sequence[Dim], rule: str, name: str, of: str) -> None:
+    """Fact: input ``i`` (``name``) has the shape ``want`` (the shape of ``of``), dim by dim."""
+    got = ctx.shape(i)
+    if len(got) != len(want):
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{name} has rank {len(got)}",
+            expected=f"{len(want)}, the rank of {of}",
+            fix=FIX_CONTRACT,
+        )
+    for axis, (g, w) in enumerate(zip(got, want, strict=True)):
+        eq_dims(ctx, g, w, rule, i, axis, f"dim {axis} of {of}")
+
+
 def eq_vector(ctx: OpContext, i: int, want: Dim, rule: str, what: str) -> None:
     """Fact: optional 1-D input ``i`` (a bias, gamma, beta) has length ``want``."""
     if not ctx.has_input(i):
@@ -134,16 +148,7 @@ def bias_dropout(ctx: OpContext) -> None:
         for axis, (b, d) in enumerate(zip(bias, data, strict=True)):
             eq_dims(ctx, b, d, "bias shape", 1, axis, f"dim {axis} of data")
     if ctx.has_input(2):
-        residual = ctx.shape(2)
-        if len(residual) != len(data):
-            raise ModelError(
-                where=ctx.where(),
-                found=f"the residual has rank {len(residual)}",
-                expected=f"{len(data)}, the rank of data",
-                fix=FIX_CONTRACT,
-            )
-        for axis, (r, d) in enumerate(zip(residual, data, strict=True)):
-            eq_dims(ctx, r, d, "residual shape", 2, axis, f"dim {axis} of data")
+        eq_shape(ctx, 2, data, "residual shape", "the residual", "data")
     ctx.set_output(0, data)
     ctx.set_output(1, data)
 

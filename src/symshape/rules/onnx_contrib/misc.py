@@ -11,7 +11,7 @@ from symshape.context import GiveUp, OpContext
 from symshape.errors import ModelError
 from symshape.expr import Dim, add, floordiv, mul
 from symshape.rules.onnx.linalg import matmul_shape
-from symshape.rules.onnx_contrib.layers import FIX_CONTRACT, MS, eq_dims, eq_vector, required_int
+from symshape.rules.onnx_contrib.layers import FIX_CONTRACT, MS, eq_dims, eq_shape, eq_vector, required_int
 from symshape.rules.registry import ONNX, lookup, register
 
 
@@ -89,16 +89,7 @@ def fused_conv(ctx: OpContext) -> None:
     out = ctx.output_shape(0)
     if out is None or not ctx.has_input(3):
         return
-    z = ctx.shape(3)
-    if len(z) != len(out):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"input Z has rank {len(z)}",
-            expected=f"{len(out)}, the rank of the output",
-            fix=FIX_CONTRACT,
-        )
-    for axis, (zd, od) in enumerate(zip(z, out, strict=True)):
-        eq_dims(ctx, zd, od, "Z shape", 3, axis, f"dim {axis} of the output")
+    eq_shape(ctx, 3, out, "Z shape", "input Z", "the output")
 
 
 @register(MS, "Rfft")
