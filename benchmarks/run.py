@@ -56,12 +56,12 @@ def _models(args: argparse.Namespace) -> list[tuple[str, Path]]:
             out.append((f"llama-{args.layers}L", _llama(args.layers, args.mask_dim, Path(args.out) / "cache")))
         elif name == "tests":
             out += [(p.stem, p) for p in sorted((ROOT / "tests" / "models").glob("*.onnx"))]
-        elif name == "zoo":
-            zoo = sorted((Path(args.out) / "zoo").glob("*.onnx"))
-            if not zoo:
-                raise SystemExit(f"no models in {Path(args.out) / 'zoo'}: run `python benchmarks/make_zoo.py "
-                                 f"--out {Path(args.out) / 'zoo'}` first (needs the models extra)")
-            out += [(p.stem, p) for p in zoo]
+        elif name in ("zoo", "patterns"):
+            made = sorted((Path(args.out) / name).glob("*.onnx"))
+            if not made:
+                raise SystemExit(f"no models in {Path(args.out) / name}: run `python benchmarks/make_{name}.py "
+                                 f"--out {Path(args.out) / name}` first (needs the models extra)")
+            out += [(p.stem, p) for p in made]
         else:
             out.append((Path(name).stem, Path(name)))
     return out
@@ -212,7 +212,7 @@ def targets(rows: list[dict[str, Any]]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--models", nargs="*",
-                   help="'llama', 'tests' (tests/models/*.onnx), 'zoo' (OUT/zoo/*.onnx, see make_zoo.py) or paths")
+                   help="'llama', 'tests' (tests/models/*.onnx), 'zoo'/'patterns' (see make_zoo.py) or paths")
     p.add_argument("--layers", type=int, default=None, help="layers of the generated decoder (default 120)")
     p.add_argument("--mask-dim", default="total_seq",
                    help="attention_mask dim 1 of the decoder: its own name (default) or 'past_seq + seq'")
