@@ -16,7 +16,7 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp
 
 from symshape.analysis import ProgressFn, analyze
-from symshape.errors import ModelError, UserFactError
+from symshape.errors import ModelError, UserFactError, where_fact, where_file
 from symshape.mlir.attributes import (  # re-exported: frontend users read attributes through it
     DialectAttr,
     op_attrs,
@@ -61,8 +61,10 @@ def facts_for(views: Sequence[FuncView], facts: Sequence[Fact]) -> list[list[Fac
         if not hits:
             all_names = ", ".join(sorted(set[str]().union(*known))) or "none"
             raise UserFactError(
-                f"user fact '{fact}' names a symbol no function of the module declares; "
-                f"the argument symbols are: {all_names}"
+                where=where_fact(str(fact)),
+                found="it names a symbol no function of the module declares",
+                expected=f"symbols of the functions' arguments ({all_names})",
+                fix="check the spelling, or name a dim the module's arguments have",
             )
         for i in hits:
             out[i].append(fact)
@@ -123,7 +125,9 @@ def analyze_mlir_text(text: str, facts: Sequence[Fact | str] = (), progress: Pro
     module = parse_module(text, source=source)
     views = module_to_programs(module)
     if not views:
-        raise ModelError(f"'{source}' defines no function with a body; nothing to analyze")
+        raise ModelError(where=where_file(source), found="it defines no function with a body",
+                         expected="at least one func.func with a body", fix="nothing to analyze; pass the module "
+                         "that defines the functions")
     program, implied = combined_program(views)
     return analyze(program, facts=[*implied, *as_facts(facts)], progress=progress, source=source)
 

@@ -24,7 +24,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 
-from symshape.errors import ModelError
+from symshape.errors import ModelError, where_op
 from symshape.mlir.attributes import DialectAttr, attr_value, op_attrs, op_full_name, tensor_type
 from symshape.mlir.jax_export import arg_attr, jax_arg_dims
 from symshape.mlir.parse import source_names
@@ -105,7 +105,8 @@ class _Builder:
         values: dict[str, SSAValue] = {}
         block = fn.body.blocks.first
         if block is None:
-            raise ModelError(f"function '@{name}' has no body; only defined functions can be analyzed")
+            raise ModelError(where=where_op("func", "func", f"@{name}"), found="the function has no body",
+                             expected="a function with a body", fix="only defined functions can be analyzed")
         declared, facts = jax_arg_dims(fn, self.funcs)
         for i, arg in enumerate(block.args):
             vname = self.names.name(arg, name)
@@ -166,10 +167,9 @@ class _Builder:
             return
         if op_full_name(op).endswith(".while"):
             if len(blocks) != 2:
-                raise ModelError(
-                    f"{op_full_name(op)} (op '{emitted.name}') has {len(blocks)} regions, expected 2 (the condition "
-                    "and the body); fix the op"
-                )
+                raise ModelError(where=where_op(emitted.dialect, emitted.op_type, emitted.name),
+                                 found=f"it has {len(blocks)} regions",
+                                 expected="2 regions (the condition and the body)", fix="fix the op")
             emitted.subgraphs["body"] = self.region_program(blocks[1], fn, stack, inlined, prefix)
             return
         for k, block in enumerate(blocks):
