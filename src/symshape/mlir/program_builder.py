@@ -10,7 +10,9 @@ Values are named ``@<func>:%<name in the text>`` (``@main:%arg0``, ``@main:%3``,
 * ``func.call`` of a private function called once is inlined (its values keep their own
   ``@callee:%..`` names, and its dims are expressed in the caller's symbols); other calls run
   the callee's ops per call site.
-* ``jax.export`` modules name their arguments' dims (`symshape.mlir.jax_export`).
+* Modules that name their arguments' dims keep those names: ``jax.export``'s specifications
+  (`symshape.mlir.jax_export`), our ``[@batch, @S1]`` encodings and torch-mlir's
+  ``torch.bind_symbolic_shape`` (`symshape.mlir.declared_dims`).
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from typing import Any
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from symshape.errors import ModelError, where_op
 from symshape.mlir.attributes import DialectAttr, attr_value, op_attrs, op_full_name, tensor_type
+from symshape.mlir.declared_dims import ModuleSymbols, encoded_dims, torch_dims
 from symshape.mlir.jax_export import arg_attr, jax_arg_dims
 from symshape.mlir.parse import source_names
 from symshape.program import Op, Program, TensorType, Value
@@ -94,6 +97,7 @@ class _Builder:
 
     def __init__(self, module: ModuleOp, names: _Names, funcs: dict[str, func.FuncOp], calls: dict[str, int]) -> None:
         self.module = module
+        self.symbols = ModuleSymbols(module)
         self.names = names
         self.funcs = funcs
         self.calls = calls
@@ -108,6 +112,9 @@ class _Builder:
             raise ModelError(where=where_op("func", "func", f"@{name}"), found="the function has no body",
                              expected="a function with a body", fix="only defined functions can be analyzed")
         declared, facts = jax_arg_dims(fn, self.funcs)
+        for more, implied in (encoded_dims(fn, self.symbols), torch_dims(fn)):
+            declared = {**more, **declared}
+            facts.extend(f for f in implied if f not in facts)
         for i, arg in enumerate(block.args):
             vname = self.names.name(arg, name)
             values[vname] = arg
@@ -144,6 +151,8 @@ class _Builder:
             full = op_full_name(op)
             if full in ("func.return", "shape.assuming_yield", "stablehlo.return", "mhlo.return"):
                 outputs = [self.value(v, fn, program, values, prefix) for v in op.operands]
+                continue
+            if full in _READ_BY_THE_FRONTEND and _read_by_the_frontend(op, block, stack, prefix):
                 continue
             if full == "func.call" or full.endswith(".composite"):
                 self.emit_call(op, fn, program, values, stack, inlined, prefix)
@@ -265,6 +274,19 @@ def _attach_condition(
         return
     attrs["condition"] = {"direction": direction, "lhs": len(inputs), "rhs": len(inputs) + 1}
     inputs.extend(name_of(v) for v in cond.operands)
+
+
+_READ_BY_THE_FRONTEND = ("torch.symbolic_int", "torch.bind_symbolic_shape")  # see declared_dims.torch_dims
+
+
+def _read_by_the_frontend(op: Operation, block: Any, stack: list[str], prefix: str) -> bool:
+    """A ``torch.symbolic_int``, or a ``torch.bind_symbolic_shape`` of an argument, in a root
+    function's entry block: the frontend named those dims (`torch_dims`), no rule is needed."""
+    if len(stack) != 1 or prefix or not isinstance(block.parent_op(), func.FuncOp):
+        return False
+    if op_full_name(op) == "torch.symbolic_int":
+        return True
+    return bool(op.operands) and isinstance(arg := op.operands[0], BlockArgument) and arg.owner is block
 
 
 def _is_int_type(dtype: str) -> bool:
