@@ -126,6 +126,8 @@ def test_specifications_that_do_not_fit_name_nothing() -> None:
      "args[1].shape = (n, 8). Obtained", [("args[0][0]", "b, s, 8"), ("args[0][1]", "b, s"), ("args[1]", "n, 8")]),
     ("Using the following polymorphic shapes specifications: args[0]['x'].shape = (b,),kwargs['w'].shape = "
      "(floordiv(b, 2), 3).", [("args[0]['x']", "b,"), ("kwargs['w']", "floordiv(b, 2), 3")]),
+    ("Using the following polymorphic shapes specifications: args[0]['a key, spaced'].shape = (b, 2),"
+     "args[1].params.w.shape = (4*k,).", [("args[0]['a key, spaced']", "b, 2"), ("args[1].params.w", "4*k,")]),
     ("Division had remainder {0} when computing the value of 'b'.", None),
 ])
 def test_jax_specifications_are_read_in_order(message: str, expected: list[tuple[str, str]] | None) -> None:
@@ -273,4 +275,15 @@ def test_torch_symbolic_ints_name_the_dims() -> None:
     symbols = result.symbols()
     assert symbols["s0"]["range"] == [2, None] and symbols["s1"]["range"] == [2, 100]
     assert not result.warnings
+    _all_symbols_are_identifiers(result)
+
+
+def test_a_torch_binding_the_frontend_cannot_read_is_not_dropped_silently() -> None:
+    """A symbol name that is not an identifier names nothing; its binding stays visible (a
+    warning: no rule reads it) rather than vanishing."""
+    text = TORCH.replace('symbol_name = "s1"', 'symbol_name = "s-1"')
+    result = analyze_mlir_text(text)
+    assert _dims(result, "@main:%arg0") == ["s0", "4"]
+    assert _dims(result, "@main:%arg1") == ["arg1_d0", "4"]
+    assert [w.op_type for w in result.warnings] == ["bind_symbolic_shape"]
     _all_symbols_are_identifiers(result)

@@ -55,7 +55,7 @@ def arg_attr(fn: func.FuncOp, index: int, key: str) -> str | None:
 # ------------------------------------------------------------------ the specifications jax quotes
 
 _SPECS_START = "polymorphic shapes specifications: "
-_SPEC = re.compile(r"((?:args|kwargs)\S*?)\.shape = \(")
+_SPEC = re.compile(r"((?:args|kwargs).*?)\.shape = \(")  # a path: args[0]['a key'].w
 
 
 def jax_specs(message: str) -> list[tuple[str, str]] | None:

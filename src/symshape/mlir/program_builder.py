@@ -24,7 +24,7 @@ from typing import Any
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from symshape.errors import ModelError, where_op
 from symshape.mlir.attributes import DialectAttr, attr_value, op_attrs, op_full_name, tensor_type
@@ -98,6 +98,7 @@ class _Builder:
     def __init__(self, module: ModuleOp, names: _Names, funcs: dict[str, func.FuncOp], calls: dict[str, int]) -> None:
         self.module = module
         self.symbols = ModuleSymbols(module)
+        self.bound: set[SSAValue] = set()  # arguments whose torch.bind_symbolic_shape named their dims
         self.names = names
         self.funcs = funcs
         self.calls = calls
@@ -112,7 +113,9 @@ class _Builder:
             raise ModelError(where=where_op("func", "func", f"@{name}"), found="the function has no body",
                              expected="a function with a body", fix="only defined functions can be analyzed")
         declared, facts = jax_arg_dims(fn, self.funcs)
-        for more, implied in (encoded_dims(fn, self.symbols), torch_dims(fn)):
+        bound, torch_facts = torch_dims(fn)
+        self.bound.update(block.args[i] for i in bound)
+        for more, implied in (encoded_dims(fn, self.symbols), (bound, torch_facts)):
             declared = {**more, **declared}
             facts.extend(f for f in implied if f not in facts)
         for i, arg in enumerate(block.args):
@@ -152,7 +155,7 @@ class _Builder:
             if full in ("func.return", "shape.assuming_yield", "stablehlo.return", "mhlo.return"):
                 outputs = [self.value(v, fn, program, values, prefix) for v in op.operands]
                 continue
-            if full in _READ_BY_THE_FRONTEND and _read_by_the_frontend(op, block, stack, prefix):
+            if full in _READ_BY_THE_FRONTEND and self.read_by_the_frontend(op, block, stack, prefix):
                 continue
             if full == "func.call" or full.endswith(".composite"):
                 self.emit_call(op, fn, program, values, stack, inlined, prefix)
@@ -166,6 +169,14 @@ class _Builder:
             if full.endswith((".while", ".case", ".if")):
                 self.attach_regions(op, program.ops[-1], fn, stack, inlined, prefix)
         return outputs
+
+    def read_by_the_frontend(self, op: Operation, block: Any, stack: list[str], prefix: str) -> bool:
+        """A ``torch.symbolic_int`` in a root function's entry block, or a
+        ``torch.bind_symbolic_shape`` whose argument's dims the frontend named (`torch_dims`):
+        nothing is left for a rule to do."""
+        if len(stack) != 1 or prefix or not isinstance(block.parent_op(), func.FuncOp):
+            return False
+        return op_full_name(op) == "torch.symbolic_int" or (bool(op.operands) and op.operands[0] in self.bound)
 
     def attach_regions(
         self, op: Operation, emitted: Op, fn: str, stack: list[str], inlined: list[str], prefix: str
@@ -277,16 +288,6 @@ def _attach_condition(
 
 
 _READ_BY_THE_FRONTEND = ("torch.symbolic_int", "torch.bind_symbolic_shape")  # see declared_dims.torch_dims
-
-
-def _read_by_the_frontend(op: Operation, block: Any, stack: list[str], prefix: str) -> bool:
-    """A ``torch.symbolic_int``, or a ``torch.bind_symbolic_shape`` of an argument, in a root
-    function's entry block: the frontend named those dims (`torch_dims`), no rule is needed."""
-    if len(stack) != 1 or prefix or not isinstance(block.parent_op(), func.FuncOp):
-        return False
-    if op_full_name(op) == "torch.symbolic_int":
-        return True
-    return bool(op.operands) and isinstance(arg := op.operands[0], BlockArgument) and arg.owner is block
 
 
 def _is_int_type(dtype: str) -> bool:
