@@ -254,6 +254,38 @@ def gpt_with_cache(params: Tree, tokens: jax.Array, caches: list[tuple[jax.Array
     return layernorm(x, params["lnf"]) @ params["embed"].T, new
 
 
+def sequence_ops(x: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
+    """cumsum along the sequence (a window as long as the axis), top-k along it, argmax, and a
+    reshape with -1 (b*s*16/8 rows)."""
+    values, _ = lax.top_k(x.transpose(0, 2, 1), 2)
+    return jnp.cumsum(x, axis=1), values, jnp.argmax(x, axis=1), x.reshape(-1, 8)
+
+
+def cross_entropy(logits: jax.Array, labels: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """Token cross entropy with one-hot labels from iota; the loss is a scalar."""
+    one_hot = labels[..., None] == lax.broadcasted_iota(I32, logits.shape, 2)
+    losses = -(jax.nn.log_softmax(logits) * one_hot).sum(-1)
+    return losses.mean(), losses
+
+
+def scanned_layers(params: Tree, x: jax.Array) -> jax.Array:
+    """Layers stacked on a leading axis and applied by ``lax.scan`` (the carry is (b, s, D))."""
+
+    def layer(h: jax.Array, w: jax.Array) -> tuple[jax.Array, None]:
+        return h + jnp.tanh(layernorm(h, jnp.ones((D,))) @ w), None
+
+    out, _ = lax.scan(layer, x, params["w"])
+    return out
+
+
+def unet_strided(params: Tree, x: jax.Array) -> jax.Array:
+    """U-Net down by a stride-2 SAME conv (the common form), up by repeat, skip concat (even
+    sizes ``2*k``: the concat needs the way up to give the size back)."""
+    h = jax.nn.relu(conv(x, params["down"], 2, "SAME"))
+    h = jnp.repeat(jnp.repeat(h, 2, axis=1), 2, axis=2)
+    return jnp.concatenate([x, conv(h, params["up"], 1, "SAME")], axis=-1)
+
+
 def window_partition(x: jax.Array) -> jax.Array:
     """Swin-style windows of 4x4 from (b, 4*h, 4*w, c): (b*h*w, 16, c)."""
     b, hh, ww, c = x.shape
@@ -314,6 +346,10 @@ ROWS: dict[str, Row] = {
     "strided_halves": Row(strided_halves, ("b, s + 2",), BS),
     "dynamic_slice_start_from_shape": Row(last_two, ("b, s + 2, 3",), BS, xfail=NEEDS_PARTIAL_SHAPE),
     "moe_top_k_gather": Row(moe, (MOE, "b, s, 16"), BS),
+    "sequence_ops": Row(sequence_ops, ("b, s, 16",), BS, constraints=("s >= 2",)),
+    "cross_entropy": Row(cross_entropy, ("b, s, 13", Arg("b, s", I32)), BS),
+    "scanned_layers": Row(scanned_layers, ({"w": (3, D, D)}, "b, s, 16"), BS),
+    "unet_strided_same": Row(unet_strided, ({"down": (3, 3, 4, 8), "up": (3, 3, 8, 4)}, "b, 2*k, 2*m, 4"), KM),
     "swin_windows": Row(window_partition, ("b, 4*k, 4*m, 3",), KM),
     "swin_shifted_windows_roll": Row(shifted_windows, ("b, 4*k, 4*m, 3",), KM),
     "vit_patches_cls_token": Row(vit_patches, (VIT, "b, 4*k, 4*m, 3"), KM),
@@ -342,12 +378,13 @@ def jax_dims(subject: Subject) -> list[tuple[Dim, ...]]:
     return out
 
 
-def size_grid(symbols: list[str]) -> list[dict[str, int]]:
-    """Every combination of sizes 1..8 (1..5 for four or more symbols): jax's dimension
-    variables are >= 1, and these programs add no constraint."""
+def size_grid(symbols: list[str], constraints: tuple[str, ...] = ()) -> list[dict[str, int]]:
+    """Every combination of sizes 1..8 (1..5 for four or more symbols) that meets jax's
+    constraints (its dimension variables are >= 1; ``"s >= 2"`` style constraints on top)."""
     top = 8 if len(symbols) <= 3 else 5
-    return [dict(zip(symbols, combo, strict=True))
-            for combo in itertools.product(range(1, top + 1), repeat=len(symbols))]
+    combos = itertools.product(range(1, top + 1), repeat=len(symbols))
+    envs = [dict(zip(symbols, combo, strict=True)) for combo in combos]
+    return [env for env in envs if all(jax_oracle.eval_term(c, env) for c in constraints)]
 
 
 def classify(subject: Subject, envs: tuple[Env, ...]) -> dict[str, list[str]]:
@@ -357,7 +394,7 @@ def classify(subject: Subject, envs: tuple[Env, ...]) -> dict[str, list[str]]:
     jax accepts: over-strict), or *unresolved* (not over the input symbols). The programs' own
     sizes ``envs`` are checked against ``jax.eval_shape`` in the other test."""
     analysis, symbols = subject.analysis, list(subject.symbols)
-    grid = size_grid(symbols)
+    grid = size_grid(symbols, tuple(subject.constraints))
     claims = [holds for _, holds in jax_oracle.claims(analysis)]
 
     def guarded(env: Env) -> bool:
