@@ -29,6 +29,7 @@ from symshape.mlir.jax_export import jax_dim_text
 from symshape.parse import parse_dim
 from tests import jax_oracle
 from tests.jax_oracle import Arg, Env, Subject, check_subject
+from tests.test_jax_exports_names import all_symbols_are_identifiers
 
 pytestmark = pytest.mark.needs_jax
 
@@ -441,6 +442,12 @@ def test_result_dims_match_eval_shape_at_several_sizes(name: str) -> None:
     ``jax.eval_shape`` (the programs with a known defect are checked for soundness only)."""
     row = ROWS[name]
     check_subject(SUBJECTS[name], list(row.envs), complete=row.xfail is None)
+
+
+@pytest.mark.parametrize("name", list(ROWS))
+def test_every_symbol_is_an_identifier(name: str) -> None:
+    """Input, dimension-variable and fresh symbols alike read back through our parser and sympy."""
+    all_symbols_are_identifiers(SUBJECTS[name].analysis)
 
 
 def census() -> dict[str, int]:

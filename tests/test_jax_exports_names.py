@@ -43,7 +43,7 @@ def _dims(result: Analysis, name: str) -> list[str]:
     return [str(d) for d in shape]
 
 
-def _all_symbols_are_identifiers(result: Analysis) -> None:
+def all_symbols_are_identifiers(result: Analysis) -> None:
     """Every symbol reads back through our parser and through sympy as that one symbol."""
     for name in result.symbols():
         parsed = parse_dim(name)
@@ -200,7 +200,7 @@ def test_unnamed_dims_of_several_functions_are_identifiers() -> None:
     result = analyze_mlir_text(TWO_FUNCTIONS)
     assert _dims(result, "@main:%arg0") == ["main_arg0_d0", "main_arg0_d1"]
     assert _dims(result, "@other.fn:%arg0") == ["other_fn_arg0_d0", "other_fn_arg0_d1", "other_fn_arg0_d2"]
-    _all_symbols_are_identifiers(result)
+    all_symbols_are_identifiers(result)
 
 
 def test_prefixed_names_are_usable_as_facts() -> None:
@@ -221,11 +221,11 @@ def test_a_prefixed_name_never_clashes_with_a_declared_one() -> None:
     result = analyze_mlir_text(CLASH)
     assert _dims(result, "@main_arg0:%x") == ["main_arg0_d0"]
     assert _dims(result, "@main:%arg0") == ["main_arg0_d0_2", "main_arg0_d1"]
-    _all_symbols_are_identifiers(result)
+    all_symbols_are_identifiers(result)
 
 
 def test_jax_export_symbols_are_identifiers() -> None:
-    _all_symbols_are_identifiers(analyze_mlir_text(PYTREE))
+    all_symbols_are_identifiers(analyze_mlir_text(PYTREE))
 
 
 ENCODED = """
@@ -247,7 +247,7 @@ def test_our_encodings_name_the_dims_and_carry_their_facts() -> None:
     symbols = result.symbols()
     assert symbols["batch"]["range"] == [1, 64]
     assert symbols["seq"]["divisor"] == 8
-    _all_symbols_are_identifiers(result)
+    all_symbols_are_identifiers(result)
 
 
 TORCH = """
@@ -275,7 +275,7 @@ def test_torch_symbolic_ints_name_the_dims() -> None:
     symbols = result.symbols()
     assert symbols["s0"]["range"] == [2, None] and symbols["s1"]["range"] == [2, 100]
     assert not result.warnings
-    _all_symbols_are_identifiers(result)
+    all_symbols_are_identifiers(result)
 
 
 def test_a_torch_binding_the_frontend_cannot_read_is_not_dropped_silently() -> None:
@@ -286,4 +286,4 @@ def test_a_torch_binding_the_frontend_cannot_read_is_not_dropped_silently() -> N
     assert _dims(result, "@main:%arg0") == ["s0", "4"]
     assert _dims(result, "@main:%arg1") == ["arg1_d0", "4"]
     assert [w.op_type for w in result.warnings] == ["bind_symbolic_shape"]
-    _all_symbols_are_identifiers(result)
+    all_symbols_are_identifiers(result)
