@@ -486,3 +486,24 @@ def test_keyword_arguments_are_flattened_after_the_positional_ones() -> None:
     for name, aval in zip(outputs, exported.out_avals, strict=True):
         theirs = [parse_dim(jax_dim_text(str(d)) or "") if not isinstance(d, int) else d for d in aval.shape]
         assert list(analysis.shape(name) or ()) == theirs, (name, aval)
+
+
+def test_a_multi_platform_export_skips_the_platform_index_argument() -> None:
+    """With ``platforms=("cpu", "cuda")`` main's first argument is the platform index (a scalar
+    with no specification): the pytree leaves after it still take theirs, ``4*k`` included."""
+
+    def masked(tree: Tree, w: jax.Array) -> jax.Array:
+        return (tree["a"] * tree["m"][..., None]) @ w.T
+
+    scope = jax.export.SymbolicScope()
+
+    def spec(text: str) -> jax.ShapeDtypeStruct:
+        return jax.ShapeDtypeStruct(jax.export.symbolic_shape(text, scope=scope), jnp.float32)
+
+    exported = jax.export.export(jax.jit(masked), platforms=("cpu", "cuda"))(
+        {"a": spec("b, 4*k, 8"), "m": spec("b, 4*k")}, spec("n, 8"))
+    analysis = analyze_mlir_text(exported.mlir_module())
+    (name,) = [o for o in analysis.program.outputs if o.startswith("@main:")]
+    b, k4, n = analysis.shape(name) or ()
+    assert (str(b), str(k4), str(n)) == ("b", "4*k", "n")
+    assert not analysis.guards()
