@@ -450,7 +450,8 @@ def test_mlir_unknown_op_in_generic_form_is_a_warning(tmp_path: Path) -> None:
 
 def test_mlir_without_a_function_body(tmp_path: Path) -> None:
     for text in ("func.func private @main(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32>\n", "", "module {}\n"):
-        with pytest.raises(ModelError, match="defines no function with a body; nothing to analyze"):
+        with pytest.raises(ModelError, match="it defines no function with a body, expected at least one "
+                                             "func.func with a body; nothing to analyze"):
             analyze_file(_mlir(tmp_path, text))
 
 
@@ -469,7 +470,7 @@ def test_mlir_type_mismatch_is_a_contradiction(tmp_path: Path) -> None:
 def test_mlir_while_without_regions(tmp_path: Path) -> None:
     text = _ADD.replace("stablehlo.add %arg0, %arg0 : tensor<?x4xf32>",
                         '"stablehlo.while"(%arg0) : (tensor<?x4xf32>) -> tensor<?x4xf32>')
-    with pytest.raises(ModelError, match="stablehlo.while \\(op '@main:%0'\\) has 0 regions, expected 2"):
+    with pytest.raises(ModelError, match="stablehlo.while \\(op '@main:%0'\\): it has 0 regions, expected 2 regions"):
         analyze_file(_mlir(tmp_path, text))
 
 

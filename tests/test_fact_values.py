@@ -386,7 +386,8 @@ def test_mlir_facts_go_to_the_functions_that_name_their_symbols():
     views = module_to_programs(module)
     fx, gy = Range("x_d0", 1, 8), Divisible(sym("y_d0"), 4)
     assert facts_for(views, [fx, gy]) == [[fx], [gy]]
-    with pytest.raises(UserFactError, match="user fact 'z_d0=1..' names a symbol no function of the module declares"):
+    with pytest.raises(UserFactError,
+                       match="user fact 'z_d0=1..': it names a symbol no function of the module declares"):
         facts_for(views, [Range("z_d0", 1)])
 
 

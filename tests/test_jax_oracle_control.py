@@ -100,28 +100,16 @@ def nested_tree(tree: dict[str, Any]) -> list[jax.Array]:
     return [x + y, z.reshape(-1), x @ z]
 
 
-UNNAMED_LEAF_DIMS = (
-    "issue 15, pytree arguments: symshape reads only the 'args[i].shape = (...)' specifications of the shape "
-    "assertions, not jax's 'args[0][1].shape' / \"args[0]['x'].shape\" for pytree leaves, and its fallback (the "
-    "jax.global_constant callee arguments) names one axis per argument; so 's' stays the placeholder 'arg0_d1' "
-    "and results are not expressed in the input symbols")
-WRONG_LEAF_BOUND = (
-    "issue 15, UNSOUND pytree binding: the spec 'args[1].shape = (b,)' of positional argument 1 is applied to "
-    "flattened leaf 1 (a leaf of argument 0), so that leaf's dim is named 'b', equal to the real 'b' "
-    "without a guard; jax says it is 't'")
-
 PYTREES = [
     case("mlp_params_dict", mlp, {"w1": "d, h", "b1": "h", "w2": "h, 3", "b2": (3,)}, "b, d"),
-    case("tuple_argument_dict_result", swap_pair, ("b, s", "s, b"), xfail=UNNAMED_LEAF_DIMS),
-    case("nested_dict_tuple_list", nested_tree, {"x": "b, s", "yz": ("b, s", "s, t")}, xfail=UNNAMED_LEAF_DIMS),
+    case("tuple_argument_dict_result", swap_pair, ("b, s", "s, b")),
+    case("nested_dict_tuple_list", nested_tree, {"x": "b, s", "yz": ("b, s", "s, t")}),
     case("tuple_result", lambda x: (x, x.T, x.sum()), "b, s"),
     case("unused_argument_is_dropped", lambda x, unused: x * 2.0, "b, s", "t"),
-    case("vmap_over_a_dict", jax.vmap(lambda d: d["a"] * d["b"].sum()), {"a": "b, s", "b": "b, t"},
-         xfail=UNNAMED_LEAF_DIMS),
+    case("vmap_over_a_dict", jax.vmap(lambda d: d["a"] * d["b"].sum()), {"a": "b, s", "b": "b, t"}),
     case("dict_leaves_before_a_positional_array", lambda p, x: (p["u"] * 2.0, p["v"] + 1.0, x * 3.0),
-         {"u": "s", "v": "t"}, "b", xfail=WRONG_LEAF_BOUND),
-    case("static_leaf_then_symbolic_leaf", lambda p, x: (p["a"].sum() + p["b"], x), {"a": (3,), "b": "t"}, "b",
-         xfail=WRONG_LEAF_BOUND),
+         {"u": "s", "v": "t"}, "b"),
+    case("static_leaf_then_symbolic_leaf", lambda p, x: (p["a"].sum() + p["b"], x), {"a": (3,), "b": "t"}, "b"),
 ]
 
 

@@ -10,13 +10,14 @@ The facts a module implies itself (jax's dimension variables are ``>= 1``, see
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 
 from symshape.analysis import ProgressFn, analyze
-from symshape.errors import ModelError, UserFactError
+from symshape.errors import ModelError, UserFactError, where_fact, where_file
 from symshape.mlir.attributes import (  # re-exported: frontend users read attributes through it
     DialectAttr,
     op_attrs,
@@ -32,7 +33,10 @@ from symshape.result import Analysis
 from symshape.userfacts import Fact, as_facts
 
 __all__ = ["DialectAttr", "FuncView", "analyze_mlir_file", "analyze_mlir_text", "analyze_module", "combined_program",
-           "declared_symbols", "facts_for", "module_to_programs", "op_attrs", "op_full_name", "py_attr", "tensor_type"]
+           "declared_symbols", "facts_for", "function_symbol", "module_to_programs", "op_attrs", "op_full_name",
+           "py_attr", "tensor_type"]
+
+_IDENT_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
 
 
 def declared_symbols(view: FuncView) -> set[str]:
@@ -61,8 +65,10 @@ def facts_for(views: Sequence[FuncView], facts: Sequence[Fact]) -> list[list[Fac
         if not hits:
             all_names = ", ".join(sorted(set[str]().union(*known))) or "none"
             raise UserFactError(
-                f"user fact '{fact}' names a symbol no function of the module declares; "
-                f"the argument symbols are: {all_names}"
+                where=where_fact(str(fact)),
+                found="it names a symbol no function of the module declares",
+                expected=f"symbols of the functions' arguments ({all_names})",
+                fix="check the spelling, or name a dim the module's arguments have",
             )
         for i in hits:
             out[i].append(fact)
@@ -86,35 +92,64 @@ def analyze_module(module: ModuleOp, facts: Sequence[Fact | str] = (), progress:
 
 
 def combined_program(views: Sequence[FuncView]) -> tuple[Program, list[Fact]]:
-    """All root functions in one Program (symbols of equal argument names prefixed by function)."""
+    """All root functions in one Program. Where several functions have an argument of the same
+    name, its unnamed dims and scalar symbols are prefixed by the function, as an identifier
+    (``main_arg0_d2``, see `function_symbol`), so every symbol stays one name the expression
+    syntax, ``--assume`` and sympy read."""
     if len(views) == 1:
         return views[0].program, list(views[0].facts)
     stems: dict[str, int] = {}
     for view in views:
         for name in view.program.inputs:
             stems[symbol_stem(name)] = stems.get(symbol_stem(name), 0) + 1
+    shared = {stem for stem, count in stems.items() if count > 1}
+    taken = set[str]().union(*(declared_symbols(v) for v in views))
     program = Program("module", [], [], {}, [])
     facts: list[Fact] = []
     for view in views:
-        p = view.program
-        for name in p.inputs:
-            value = p.values[name]
-            if value.type is not None and value.type.dims is not None and stems[symbol_stem(name)] > 1:
-                dims = tuple(f"{view.name}.{d}" if isinstance(d, str) and d.startswith(symbol_stem(name))
-                             else d for d in value.type.dims)
-                value = Value(name, TensorType(value.type.dtype, dims))
-            program.values[name] = value
-        program.values.update({k: v for k, v in p.values.items() if k not in program.values})
-        program.inputs.extend(p.inputs)
-        program.outputs.extend(p.outputs)
-        for op in p.ops:
-            label = op.attrs.get("symbol") if op.dialect == "func" and op.op_type == "arg" else None
-            if label is not None and not op.attrs.get("dim_variable") and stems[symbol_stem(op.name)] > 1:
-                attrs = {**op.attrs, "symbol": f"{view.name}.{label}"}
-                op = Op(op.dialect, op.op_type, op.name, op.inputs, op.outputs, attrs)
-            program.ops.append(op)
+        _add_renamed(program, view, shared, taken)
         facts.extend(view.facts)
     return program, facts
+
+
+def _add_renamed(program: Program, view: FuncView, shared: set[str], taken: set[str]) -> None:
+    """Add ``view``'s Program to ``program``, its symbols of a ``shared`` stem prefixed."""
+    p = view.program
+    renamed: dict[str, str] = {}
+
+    def prefixed(label: str) -> str:
+        if label not in renamed:
+            renamed[label] = function_symbol(view.name, label, taken)
+        return renamed[label]
+
+    for name in p.inputs:
+        value, stem = p.values[name], symbol_stem(name)
+        if value.type is not None and value.type.dims is not None and stem in shared:
+            dims = tuple(prefixed(d) if isinstance(d, str) and d.startswith(stem) else d for d in value.type.dims)
+            value = Value(name, TensorType(value.type.dtype, dims))
+        program.values[name] = value
+    program.values.update({k: v for k, v in p.values.items() if k not in program.values})
+    program.inputs.extend(p.inputs)
+    program.outputs.extend(p.outputs)
+    for op in p.ops:
+        label = op.attrs.get("symbol") if op.dialect == "func" and op.op_type == "arg" else None
+        if label is not None and not op.attrs.get("dim_variable") and symbol_stem(op.name) in shared:
+            attrs = {**op.attrs, "symbol": prefixed(str(label))}
+            op = Op(op.dialect, op.op_type, op.name, op.inputs, op.outputs, attrs)
+        program.ops.append(op)
+
+
+def function_symbol(function: str, label: str, taken: set[str]) -> str:
+    """``label`` of ``function`` as one identifier no other symbol has: ``main_arg0_d2``
+    (``@other.fn`` -> ``other_fn_arg0_d2``; a clash gets ``_2``, ``_3``, ...). Adds it to
+    ``taken``."""
+    base = f"{_IDENT_UNSAFE.sub('_', function)}_{label}"
+    name, k = base, 1
+    while name in taken:
+        k += 1
+        name = f"{base}_{k}"
+    taken.add(name)
+    return name
 
 
 def analyze_mlir_text(text: str, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None,
@@ -123,7 +158,9 @@ def analyze_mlir_text(text: str, facts: Sequence[Fact | str] = (), progress: Pro
     module = parse_module(text, source=source)
     views = module_to_programs(module)
     if not views:
-        raise ModelError(f"'{source}' defines no function with a body; nothing to analyze")
+        raise ModelError(where=where_file(source), found="it defines no function with a body",
+                         expected="at least one func.func with a body", fix="nothing to analyze; pass the module "
+                         "that defines the functions")
     program, implied = combined_program(views)
     return analyze(program, facts=[*implied, *as_facts(facts)], progress=progress, source=source)
 

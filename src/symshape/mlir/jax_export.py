@@ -1,9 +1,17 @@
 # pyright: strict
 """``jax.export`` modules: the names jax gave the arguments' dims, and the facts it guarantees.
 
-The shape specifications quoted in the ``shape_assertion`` messages (``args[0].shape = (2*b,
-s)``) name the arguments' dims, and ``jax.global_constant = "b"`` names dimension-variable
-arguments; jax checks that every dimension variable is ``>= 1`` before running, so that is a fact.
+Every ``shape_assertion`` message quotes jax's shape specifications of all the arguments that
+have a symbolic dim, in jax's pytree flattening order, by their path in ``(args, kwargs)``:
+``args[0][0].shape = (b, s, 8),args[0]['mask'].shape = (b, s),kwargs['w'].shape = (4*k, 8)``.
+The exported ``main`` takes the flattened array arguments in that same order (jax keeps every
+argument of a shape-polymorphic export), so the k-th specification belongs to the k-th argument
+that has a ``?`` dim (arguments without one are static and have no specification). Each dim of
+a specification is an expression in jax's syntax (``4*k``, ``- s + b``, ``floordiv(b, 2)``),
+translated to ours. Without assertions (exported with shape assertions disabled), the callee
+arguments marked ``jax.global_constant = "b"`` name the dims whose ``get_dimension_size`` is
+passed to them. jax checks that every dimension variable is ``>= 1`` before running, so that is
+a fact.
 """
 
 from __future__ import annotations
@@ -22,10 +30,11 @@ from symshape.mlir.attributes import attr_value, is_tensor, op_full_name, split_
 from symshape.program import SourceDim
 from symshape.userfacts import Fact, Relation
 
-__all__ = ["arg_attr", "jax_arg_dims", "label_names"]
+__all__ = ["arg_attr", "jax_arg_dims", "jax_dim_text", "jax_specs", "label_names"]
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 _FUNCTIONS = {"floor", "ceiling", "Mod", "Max", "Min"}
+_NAME = re.compile(r"[A-Za-z_]\w*")
 
 
 def label_names(label: str) -> set[str]:
@@ -43,7 +52,80 @@ def arg_attr(fn: func.FuncOp, index: int, key: str) -> str | None:
     return value.data if isinstance(value, StringAttr) and value.data else None
 
 
-_SPEC = re.compile(r"args\[(\d+)\]\.shape = \(")
+# ------------------------------------------------------------------ the specifications jax quotes
+
+_SPECS_START = "polymorphic shapes specifications: "
+_SPEC = re.compile(r"((?:args|kwargs).*?)\.shape = \(")  # a path: args[0]['a key'].w
+
+
+def jax_specs(message: str) -> list[tuple[str, str]] | None:
+    """``(path, dims text)`` for each specification a ``shape_assertion`` message quotes, in
+    jax's order (``args[0][1]``, ``b, s``); None when the message quotes none."""
+    start = message.find(_SPECS_START)
+    if start < 0:
+        return None
+    pos = start + len(_SPECS_START)
+    out: list[tuple[str, str]] = []
+    while (m := _SPEC.match(message, pos)) is not None:
+        depth, i = 1, m.end()
+        while i < len(message) and depth:
+            depth += {"(": 1, ")": -1}.get(message[i], 0)
+            i += 1
+        if depth:
+            return None
+        out.append((m.group(1), message[m.end():i - 1]))
+        if not message.startswith(",", i):
+            break
+        pos = i + 1
+    return out
+
+
+_JAX_CALLS = {"floordiv": "floor", "mod": "Mod", "max": "Max", "min": "Min", "non_negative": "Max"}
+
+
+def jax_dim_text(text: str) -> str | None:
+    """One dim of a jax specification in our syntax (``floordiv(b, 2)`` -> ``floor((b)/(2))``,
+    ``mod`` -> ``Mod``, ``max``/``min`` -> ``Max``/``Min``, ``non_negative(e)`` -> ``Max(e, 0)``);
+    None for a function jax has that ours does not."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        m = _NAME.match(text, i)
+        if m is None:
+            out.append(text[i])
+            i += 1
+            continue
+        name, i = m.group(0), m.end()
+        if not text.startswith("(", i):
+            out.append(name)
+            continue
+        if name not in _JAX_CALLS:
+            return None
+        depth, j = 1, i + 1
+        while j < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            j += 1
+        args = [jax_dim_text(a) for a in split_top(text[i + 1:j - 1])]
+        if depth or any(a is None for a in args):
+            return None
+        out.append(_call(name, [a for a in args if a is not None]))
+        if not out[-1]:
+            return None
+        i = j
+    return "".join(out)
+
+
+def _call(name: str, args: list[str]) -> str:
+    if name == "floordiv" and len(args) == 2:
+        return f"floor(({args[0]})/({args[1]}))"
+    if name == "non_negative" and len(args) == 1:
+        return f"Max({args[0]}, 0)"
+    if name in ("mod", "max", "min") and len(args) == 2:
+        return f"{_JAX_CALLS[name]}({args[0]}, {args[1]})"
+    return ""
+
+
+# ------------------------------------------------------------------ the arguments' declared dims
 
 
 def jax_arg_dims(fn: func.FuncOp, funcs: dict[str, func.FuncOp] | None = None,
@@ -52,39 +134,51 @@ def jax_arg_dims(fn: func.FuncOp, funcs: dict[str, func.FuncOp] | None = None,
     facts ``v >= 1`` for each dimension variable ``v`` (jax checks them before running).
 
     The names come from the shape specifications quoted in the ``shape_assertion`` messages
-    (``args[0].shape = (2*b, s)``), else from a call passing ``get_dimension_size`` of an
-    argument to a callee argument marked ``jax.global_constant = "b"``.
+    (see the module docstring), else from a call passing ``get_dimension_size`` of an argument
+    to a callee argument marked ``jax.global_constant = "b"``.
     """
     block = fn.body.blocks.first
     if block is None:
         return {}, []
-    specs: dict[int, str] = {}
+    declared = _spec_dims_by_arg(fn, block)
+    if not declared:
+        for (i, axis), name in sorted(_call_dim_names(block, funcs or {}).items()):
+            arg_type = block.args[i].type
+            if not isinstance(arg_type, XTensorType):
+                continue
+            base = declared.get(i) or tuple(None if d == DYNAMIC_INDEX else int(d) for d in arg_type.get_shape())
+            declared[i] = tuple(name if k == axis and d is None else d for k, d in enumerate(base))
+    names = {n for dims in declared.values() for d in dims if isinstance(d, str) for n in label_names(d)}
+    return declared, [Relation(sym(n), ">=", 1) for n in sorted(names)]
+
+
+def _spec_dims_by_arg(fn: func.FuncOp, block: Any) -> dict[int, tuple[SourceDim, ...]]:
+    """Argument index -> dims, from the specifications; empty if they do not fit the arguments
+    (a count or a rank that differs, a static dim the specification contradicts)."""
+    specs: list[tuple[str, str]] | None = None
     for op in block.ops:
         if op_full_name(op).endswith(".custom_call"):
             message = op.attributes.get("error_message")
             if isinstance(message, StringAttr):
-                specs.update(_parse_specs(message.data))
-    arrays: list[tuple[int, tuple[int, ...]]] = [  # (argument index, static shape)
-        (i, a.type.get_shape())
+                specs = jax_specs(message.data)
+                if specs is not None:
+                    break
+    if not specs:
+        return {}
+    symbolic = [
+        (i, tuple(a.type.get_shape()))
         for i, a in enumerate(block.args)
-        if is_tensor(a.type) and arg_attr(fn, i, "jax.global_constant") is None
+        if is_tensor(a.type) and DYNAMIC_INDEX in a.type.get_shape() and arg_attr(fn, i, "jax.global_constant") is None
     ]
+    if len(symbolic) != len(specs):
+        return {}
     declared: dict[int, tuple[SourceDim, ...]] = {}
-    for k, text in sorted(specs.items()):
-        if k < len(arrays):
-            index, shape = arrays[k]
-            dims = _spec_dims(text, tuple(shape))
-            if dims is not None:
-                declared[index] = dims
-    for (i, axis), name in _call_dim_names(block, funcs or {}).items():
-        arg_type = block.args[i].type
-        if i in declared or not isinstance(arg_type, XTensorType):
-            continue
-        named: list[SourceDim] = [None if d == DYNAMIC_INDEX else int(d) for d in arg_type.get_shape()]
-        named[axis] = name if named[axis] is None else named[axis]
-        declared[i] = tuple(named)
-    names = {n for dims in declared.values() for d in dims if isinstance(d, str) for n in label_names(d)}
-    return declared, [Relation(sym(n), ">=", 1) for n in sorted(names)]
+    for (index, shape), (_, text) in zip(symbolic, specs, strict=True):
+        dims = _spec_dims(text, shape)
+        if dims is None:
+            return {}
+        declared[index] = dims
+    return declared
 
 
 def _call_dim_names(block: Any, funcs: dict[str, func.FuncOp]) -> dict[tuple[int, int], str]:
@@ -100,7 +194,7 @@ def _call_dim_names(block: Any, funcs: dict[str, func.FuncOp]) -> dict[tuple[int
         for k, operand in enumerate(op.operands):
             name = arg_attr(callee, k, "jax.global_constant")
             source = operand.owner
-            if not name or not re.fullmatch(r"[A-Za-z]\w*", name) or not isinstance(source, Operation):
+            if not name or not _NAME.fullmatch(name) or not isinstance(source, Operation):
                 continue
             if op_full_name(source).endswith(".get_dimension_size") and source.operands:
                 arg = source.operands[0]
@@ -110,17 +204,9 @@ def _call_dim_names(block: Any, funcs: dict[str, func.FuncOp]) -> dict[tuple[int
     return out
 
 
-def _parse_specs(message: str) -> Iterator[tuple[int, str]]:
-    for m in _SPEC.finditer(message):
-        depth, i = 1, m.end()
-        while i < len(message) and depth:
-            depth += {"(": 1, ")": -1}.get(message[i], 0)
-            i += 1
-        yield int(m.group(1)), message[m.end():i - 1]
-
-
 def _spec_dims(text: str, shape: tuple[int, ...]) -> tuple[SourceDim, ...] | None:
-    parts = [p.strip() for p in split_top(text)]
+    """The dims of one specification (``b, s, 8``) against the argument's static shape."""
+    parts = list(_spec_parts(text))
     if len(parts) != len(shape):
         return None
     dims: list[SourceDim] = []
@@ -129,13 +215,12 @@ def _spec_dims(text: str, shape: tuple[int, ...]) -> tuple[SourceDim, ...] | Non
             if static != DYNAMIC_INDEX and static != int(part):
                 return None
             dims.append(int(part))
-        elif static != DYNAMIC_INDEX or not _jax_expr_ok(part):
-            dims.append(static if static != DYNAMIC_INDEX else None)
+        elif static != DYNAMIC_INDEX:
+            return None
         else:
-            dims.append(part)
+            dims.append(jax_dim_text(part))
     return tuple(dims)
 
 
-def _jax_expr_ok(text: str) -> bool:
-    """Only polynomials in identifiers (jax's floordiv/mod/max/min terms are left unnamed)."""
-    return re.fullmatch(r"[A-Za-z0-9_+\-* ]+", text) is not None
+def _spec_parts(text: str) -> Iterator[str]:
+    yield from (p.strip() for p in split_top(text))

@@ -10,7 +10,9 @@ Values are named ``@<func>:%<name in the text>`` (``@main:%arg0``, ``@main:%3``,
 * ``func.call`` of a private function called once is inlined (its values keep their own
   ``@callee:%..`` names, and its dims are expressed in the caller's symbols); other calls run
   the callee's ops per call site.
-* ``jax.export`` modules name their arguments' dims (`symshape.mlir.jax_export`).
+* Modules that name their arguments' dims keep those names: ``jax.export``'s specifications
+  (`symshape.mlir.jax_export`), our ``[@batch, @S1]`` encodings and torch-mlir's
+  ``torch.bind_symbolic_shape`` (`symshape.mlir.declared_dims`).
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 
-from symshape.errors import ModelError
+from symshape.errors import ModelError, where_op
 from symshape.mlir.attributes import DialectAttr, attr_value, op_attrs, op_full_name, tensor_type
+from symshape.mlir.declared_dims import ModuleSymbols, encoded_dims, torch_dims
 from symshape.mlir.jax_export import arg_attr, jax_arg_dims
 from symshape.mlir.parse import source_names
 from symshape.program import Op, Program, TensorType, Value
@@ -94,6 +97,8 @@ class _Builder:
 
     def __init__(self, module: ModuleOp, names: _Names, funcs: dict[str, func.FuncOp], calls: dict[str, int]) -> None:
         self.module = module
+        self.symbols = ModuleSymbols(module)
+        self.bound: set[SSAValue] = set()  # arguments whose torch.bind_symbolic_shape named their dims
         self.names = names
         self.funcs = funcs
         self.calls = calls
@@ -105,8 +110,14 @@ class _Builder:
         values: dict[str, SSAValue] = {}
         block = fn.body.blocks.first
         if block is None:
-            raise ModelError(f"function '@{name}' has no body; only defined functions can be analyzed")
+            raise ModelError(where=where_op("func", "func", f"@{name}"), found="the function has no body",
+                             expected="a function with a body", fix="only defined functions can be analyzed")
         declared, facts = jax_arg_dims(fn, self.funcs)
+        bound, torch_facts = torch_dims(fn)
+        self.bound.update(block.args[i] for i in bound)
+        for more, implied in (encoded_dims(fn, self.symbols), (bound, torch_facts)):
+            declared = {**more, **declared}
+            facts.extend(f for f in implied if f not in facts)
         for i, arg in enumerate(block.args):
             vname = self.names.name(arg, name)
             values[vname] = arg
@@ -144,6 +155,8 @@ class _Builder:
             if full in ("func.return", "shape.assuming_yield", "stablehlo.return", "mhlo.return"):
                 outputs = [self.value(v, fn, program, values, prefix) for v in op.operands]
                 continue
+            if full in _READ_BY_THE_FRONTEND and self.read_by_the_frontend(op, block, stack, prefix):
+                continue
             if full == "func.call" or full.endswith(".composite"):
                 self.emit_call(op, fn, program, values, stack, inlined, prefix)
                 continue
@@ -157,6 +170,14 @@ class _Builder:
                 self.attach_regions(op, program.ops[-1], fn, stack, inlined, prefix)
         return outputs
 
+    def read_by_the_frontend(self, op: Operation, block: Any, stack: list[str], prefix: str) -> bool:
+        """A ``torch.symbolic_int`` in a root function's entry block, or a
+        ``torch.bind_symbolic_shape`` whose argument's dims the frontend named (`torch_dims`):
+        nothing is left for a rule to do."""
+        if len(stack) != 1 or prefix or not isinstance(block.parent_op(), func.FuncOp):
+            return False
+        return op_full_name(op) == "torch.symbolic_int" or (bool(op.operands) and op.operands[0] in self.bound)
+
     def attach_regions(
         self, op: Operation, emitted: Op, fn: str, stack: list[str], inlined: list[str], prefix: str
     ) -> None:
@@ -166,10 +187,9 @@ class _Builder:
             return
         if op_full_name(op).endswith(".while"):
             if len(blocks) != 2:
-                raise ModelError(
-                    f"{op_full_name(op)} (op '{emitted.name}') has {len(blocks)} regions, expected 2 (the condition "
-                    "and the body); fix the op"
-                )
+                raise ModelError(where=where_op(emitted.dialect, emitted.op_type, emitted.name),
+                                 found=f"it has {len(blocks)} regions",
+                                 expected="2 regions (the condition and the body)", fix="fix the op")
             emitted.subgraphs["body"] = self.region_program(blocks[1], fn, stack, inlined, prefix)
             return
         for k, block in enumerate(blocks):
@@ -265,6 +285,9 @@ def _attach_condition(
         return
     attrs["condition"] = {"direction": direction, "lhs": len(inputs), "rhs": len(inputs) + 1}
     inputs.extend(name_of(v) for v in cond.operands)
+
+
+_READ_BY_THE_FRONTEND = ("torch.symbolic_int", "torch.bind_symbolic_shape")  # see declared_dims.torch_dims
 
 
 def _is_int_type(dtype: str) -> bool:
