@@ -39,9 +39,7 @@ POSITIONAL_ALLOWED = frozenset(
         "mlir/program_builder.py",
         "mlir/opt.py",
         "mlir/parse.py",
-        "mlir/passes/constraint_load.py",
         "mlir/passes/shape_optimization.py",
-        "parse.py",
         "rules/hlo/contract.py",
         "rules/hlo/core.py",
         "rules/hlo/extra.py",
@@ -54,9 +52,6 @@ POSITIONAL_ALLOWED = frozenset(
 
         "rules/shared/mlir_common.py",
         "rules/shared/subgraph.py",
-        "userfacts/record.py",
-        "userfacts/syntax.py",
-        "userfacts/values.py",
     }
 )
 
