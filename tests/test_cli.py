@@ -47,7 +47,10 @@ def test_user_facts_change_the_result(small_model: Path):
 def test_unknown_symbol_in_fact_is_a_clear_error(small_model: Path):
     proc = run_cli("analyze", str(small_model), "--assume", "bogus >= 1")
     assert proc.returncode == 1
-    assert "names 'bogus', which is not a symbol of this program; known input symbols: batch, n, seq" in proc.stderr
+    assert (
+        "names 'bogus', which is not a symbol of this program, expected one of the known input symbols: batch, n, seq"
+        in proc.stderr
+    )
     assert "Traceback" not in proc.stderr
 
 

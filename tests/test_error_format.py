@@ -37,9 +37,7 @@ POSITIONAL_ALLOWED = frozenset(
     {
         "mlir/opt.py",
         "mlir/parse.py",
-        "mlir/passes/constraint_load.py",
         "mlir/passes/shape_optimization.py",
-        "parse.py",
         "rules/hlo/contract.py",
         "rules/hlo/core.py",
         "rules/hlo/extra.py",
@@ -52,9 +50,6 @@ POSITIONAL_ALLOWED = frozenset(
 
         "rules/shared/mlir_common.py",
         "rules/shared/subgraph.py",
-        "userfacts/record.py",
-        "userfacts/syntax.py",
-        "userfacts/values.py",
     }
 )
 

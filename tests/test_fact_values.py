@@ -110,20 +110,25 @@ def test_parse_fact_reads_each_form(text: str, value: Fact):
 def test_option_readers_build_the_same_values():
     assert parse_range("seq=1..4096") == parse_fact("seq=1..4096")
     assert parse_likely("seq=128,512") == parse_fact("seq~=128,512")
-    with pytest.raises(UserFactError, match="user fact 'seq<=4' is not a range"):
+    with pytest.raises(UserFactError, match="--dim 'seq<=4': it is not a range"):
         parse_range("seq<=4")
-    with pytest.raises(UserFactError, match="user fact 'seq=x': likely values are NAME=V1,V2"):
+    with pytest.raises(
+        UserFactError, match="--likely 'seq=x': the likely values are not a list of sizes, expected NAME=V1,V2"
+    ):
         parse_likely("seq=x")
 
 
 @pytest.mark.parametrize(
     ("build_value", "message"),
     [
-        (lambda: Range("seq", 5, 2), "user fact 'seq=5..2': the range 5..2 is empty; write LO..HI with LO <= HI"),
-        (lambda: Likely("seq", ()), "user fact 'seq~=': likely values are NAME=V1,V2"),
-        (lambda: Likely("seq", (4, -1)), "likely values are NAME=V1,V2,... with integers >= 0"),
-        (lambda: Divisible(a, 0), "user fact 'Mod\\(a, 0\\) == 0': the divisor 0 must be a positive integer"),
-        (lambda: Relation(a, "=<", b), "user fact 'a =< b': the relation '=<' is not one of ==, <=, <, >=, >, !="),
+        (lambda: Range("seq", 5, 2), "user fact 'seq=5..2': the range 5..2 is empty, expected LO..HI with LO <= HI"),
+        (lambda: Likely("seq", ()),
+         "user fact 'seq~=': the likely values are not a list of sizes, expected NAME~=V1,V2"),
+        (lambda: Likely("seq", (4, -1)), "expected NAME~=V1,V2,... with integers >= 0"),
+        (lambda: Divisible(a, 0),
+         "user fact 'Mod\\(a, 0\\) == 0': the divisor 0 is not positive, expected a divisor >= 1"),
+        (lambda: Relation(a, "=<", b),
+         "user fact 'a =< b': the relation '=<' is unknown, expected one of ==, <=, <, >=, >, !="),
     ],
 )
 def test_values_refuse_what_no_text_could_say(build_value: Callable[[], Fact], message: str):
@@ -291,13 +296,16 @@ def test_an_applied_fact_is_used(stated: Stated):
 
 
 def test_an_unsupported_relation_says_which_ones_are():
-    with pytest.raises(UserFactError, match="user fact relation '!=' is not supported; use ==, <=, <, >= or >"):
+    with pytest.raises(
+        UserFactError,
+        match="user fact 'a != 3': the relation '!=' cannot be recorded as a fact, expected one of ==, <=, <, >= or >",
+    ):
         apply(_graph(), Relation(a, "!=", 3))
 
 
 def test_a_fact_naming_an_unknown_symbol_lists_the_known_ones():
-    with pytest.raises(UserFactError, match="user fact 'z=1..' names 'z', which is not a symbol of this program; "
-                                            "known input symbols: a, b, c, d, e"):
+    with pytest.raises(UserFactError, match="user fact 'z=1..': names 'z', which is not a symbol of this program, "
+                                            "expected one of the known input symbols: a, b, c, d, e"):
         apply(_graph(), Range("z", 1))
 
 

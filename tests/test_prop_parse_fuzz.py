@@ -72,7 +72,8 @@ def check_text(text: str) -> Dim | None:
         d = parse_dim(text)
     except ExpressionSyntaxError as err:
         message = str(err)
-        assert message.startswith(f"cannot parse dimension expression '{text}': "), message
+        assert message.startswith(f"dimension expression '{text}': "), message
+        assert err.where == f"dimension expression '{text}'" and ", expected " in message, message
         assert message.endswith("(see docs/errors.md#expressionsyntaxerror)"), message
         return None
     for env in ENVS:

@@ -18,6 +18,9 @@ from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mod, mul, smax
 _TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_.]*)|(\*\*|//|[-+*/%(),]))")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
 _MAX_POWER = 64
+_FIX = "write it in sympy syntax, e.g. 'batch*seq', 'floor(h/2) + 1', 'Max(a, b)', 'Mod(n, 8)'"
+_CHARACTERS = "names, integers, + - * / // % ** , and parentheses"
+_FUNCTIONS = "floor(x), ceiling(x), Max(a, ...), Min(a, ...) or Mod(a, b)"
 
 
 @dataclass(frozen=True)
@@ -36,13 +39,23 @@ def is_identifier(text: str) -> bool:
     return bool(_IDENT.match(text))
 
 
+def where_expression(text: str) -> str:
+    """A dimension expression on its own: ``dimension expression 'floor(h/2'`` (the place of a
+    syntax error when the caller names no better one, e.g. the user fact holding it)."""
+    return f"dimension expression '{text}'"
+
+
 def parse_dim(text: str) -> Dim:
-    """Parse ``text`` into a canonical `Dim`; raise `ExpressionSyntaxError` when it is not one."""
+    """Parse ``text`` into a canonical `Dim`; raise `ExpressionSyntaxError` when it is not one.
+
+    The error's place is the expression (`where_expression`); a caller that knows a better one
+    builds the error again with its own place and the same found/expected/fix parts.
+    """
     parser = _Parser(text)
     try:
         return parser.parse()
     except RecursionError:  # the descent recurses per nesting level: hostile depth is bad syntax
-        parser.fail("it is nested too deeply; write a flatter expression")
+        parser.fail("it is nested too deeply", "an expression of moderate depth (write a flatter one)")
 
 
 class _Parser:
@@ -56,18 +69,15 @@ class _Parser:
             m = _TOKEN.match(stripped, pos)
             if not m or m.end() == pos:
                 pos += len(stripped[pos:]) - len(stripped[pos:].lstrip())
-                self.fail(f"unexpected character {stripped[pos : pos + 1]!r} at {pos}")
+                self.fail(f"unexpected character {stripped[pos : pos + 1]!r} at {pos}", _CHARACTERS)
             num, name, op = m.groups()
             self.tokens.append(num or name or op)
             self.kinds.append("num" if num else "name" if name else "op")
             pos = m.end()
         self.i = 0
 
-    def fail(self, why: str) -> NoReturn:
-        raise ExpressionSyntaxError(
-            f"cannot parse dimension expression '{self.text}': {why}; write it in sympy syntax, "
-            f"e.g. 'batch*seq', 'floor(h/2) + 1', 'Max(a, b)', 'Mod(n, 8)'"
-        )
+    def fail(self, found: str, expected: str) -> NoReturn:
+        raise ExpressionSyntaxError(where=where_expression(self.text), found=found, expected=expected, fix=_FIX)
 
     def _peek(self) -> str | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -75,28 +85,31 @@ class _Parser:
     def _take(self, expected: str | None = None) -> str:
         tok = self._peek()
         if tok is None or (expected is not None and tok != expected):
-            self.fail(f"expected {expected or 'more input'!r}, found {tok or 'end of input'!r}")
+            self.fail(f"found {tok or 'end of input'!r}", repr(expected or "more input"))
         self.i += 1
         return tok
 
     def _nonzero(self, v: _Val) -> _Val:
         if isinstance(v, _Frac) and v.num == 0 or v == 0:
-            self.fail("division by zero")
+            self.fail("division by zero", "a divisor that is not zero")
         return v
 
     def parse(self) -> Dim:
         if not self.tokens:
-            self.fail("it is empty")
+            self.fail("it is empty", "an expression")
         value = self._sum()
         if self._peek() is not None:
-            self.fail(f"unexpected {self._peek()!r}")
+            self.fail(f"unexpected {self._peek()!r}", "an operator or the end of the expression")
         return self._whole(value)
 
     def _whole(self, v: _Val) -> Dim:
         if isinstance(v, _Frac):
             q = exact_div(v.num, v.den)
             if q is None:
-                self.fail(f"'{v.num}/{v.den}' is not an integer; wrap it in floor() or ceiling()")
+                self.fail(
+                    f"'{v.num}/{v.den}' is not an integer",
+                    "it wrapped in floor() or ceiling() (a true division must give an integer)",
+                )
             return q
         return v
 
@@ -137,9 +150,9 @@ class _Parser:
             self._take()
             exp_tok = self._take()
             if not exp_tok.isdigit():
-                self.fail("only non-negative integer powers are supported")
+                self.fail(f"the power {exp_tok!r} is not an integer", "a non-negative integer power such as 'h**2'")
             if int(exp_tok) > _MAX_POWER:
-                self.fail(f"the power {exp_tok} is larger than {_MAX_POWER}")
+                self.fail(f"the power {exp_tok} is larger than {_MAX_POWER}", f"a power of at most {_MAX_POWER}")
             result: Dim = 1
             b = self._whole(base)
             for _ in range(int(exp_tok)):
@@ -160,7 +173,7 @@ class _Parser:
             if self._peek() == "(":
                 return self._call(tok)
             return sym(tok)
-        self.fail(f"unexpected {tok!r}")
+        self.fail(f"unexpected {tok!r}", "a number, a name or '('")
 
     def _call(self, fn: str) -> Dim:
         self._take("(")
@@ -182,7 +195,7 @@ class _Parser:
         if fn == "Mod" and len(whole) == 2:
             self._nonzero(whole[1])
             return mod(whole[0], whole[1])
-        self.fail(f"unknown function {fn}() with {len(args)} argument(s)")
+        self.fail(f"unknown function {fn}() with {len(args)} argument(s)", _FUNCTIONS)
 
 
 def _combine_add(a: _Val, b: _Val, sign: int) -> _Val:

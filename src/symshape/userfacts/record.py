@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from symshape.constraints import ConstraintGraph
-from symshape.errors import UserFactError
+from symshape.errors import UserFactError, where_fact
 from symshape.expr import Dim, add, as_symbol, mod, mul, sym
 from symshape.parse import is_identifier
 from symshape.provenance import Origin
@@ -33,7 +33,7 @@ def apply(graph: ConstraintGraph, fact: Fact, origin: Origin | None = None) -> N
     elif isinstance(fact, Likely):
         graph.facts.restrict(fact.symbol, likely=fact.values)
     else:
-        _apply_relation(graph, fact, origin)
+        _apply_relation(graph, fact, origin, fact)
 
 
 def apply_fact(graph: ConstraintGraph, text: str) -> None:
@@ -48,10 +48,11 @@ def _apply_divisible(graph: ConstraintGraph, fact: Divisible, origin: Origin) ->
     if isinstance(canonical, Divisible):
         graph.assume_divisible(canonical.expr, canonical.k, origin)
     else:
-        _apply_relation(graph, canonical, origin)
+        _apply_relation(graph, canonical, origin, fact)
 
 
-def _apply_relation(graph: ConstraintGraph, fact: Relation, origin: Origin) -> None:
+def _apply_relation(graph: ConstraintGraph, fact: Relation, origin: Origin, given: Fact) -> None:
+    """Record ``fact``, the relation ``given`` states (named in errors as the user wrote it)."""
     lhs, rel, rhs = fact.lhs, fact.op, fact.rhs
     if isinstance(lhs, int) and not isinstance(rhs, int):  # put the constant on the right
         lhs, rhs, rel = rhs, lhs, _FLIP.get(rel, rel)
@@ -66,7 +67,12 @@ def _apply_relation(graph: ConstraintGraph, fact: Relation, origin: Origin) -> N
         lo, hi = _DIFF_RANGE[rel]
         graph.assume_range(diff, lo, hi, origin)
     else:
-        raise UserFactError(f"user fact relation '{rel}' is not supported; use ==, <=, <, >= or >")
+        raise UserFactError(
+            where=where_fact(str(given)),
+            found=f"the relation '{rel}' cannot be recorded as a fact",
+            expected="one of ==, <=, <, >= or >",
+            fix="state what is known with one of those relations",
+        )
 
 
 _FLIP = {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}
@@ -86,11 +92,19 @@ _DIFF_RANGE: dict[str, tuple[int | None, int | None]] = {  # lhs - rhs lies in
 
 def _require_symbol(graph: ConstraintGraph, name: str, fact: Fact) -> None:
     if not is_identifier(name):
-        raise UserFactError(f"user fact '{fact}': '{name}' is not a symbol name")
+        raise UserFactError(
+            where=where_fact(str(fact)),
+            found=f"'{name}' is not a symbol name",
+            expected="a name of letters, digits, '_' and '.' that does not start with a digit",
+            fix="name the symbol as the program declares it",
+        )
     if name not in graph.symbols:
         known = ", ".join(sorted(n for n, i in graph.symbols.items() if i.kind == "input")) or "none"
         raise UserFactError(
-            f"user fact '{fact}' names '{name}', which is not a symbol of this program; known input symbols: {known}"
+            where=where_fact(str(fact)),
+            found=f"names '{name}', which is not a symbol of this program",
+            expected=f"one of the known input symbols: {known}",
+            fix="use one of those names",
         )
 
 

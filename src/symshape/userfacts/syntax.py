@@ -13,10 +13,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from symshape.errors import ExpressionSyntaxError, UserFactError
+from symshape.errors import ExpressionSyntaxError, UserFactError, where_fact, where_option
 from symshape.expr import Dim
 from symshape.parse import parse_dim
-from symshape.userfacts.values import Fact, Likely, Range, empty_range, likely_syntax, relation
+from symshape.userfacts.values import (
+    LIKELY_FACT,
+    LIKELY_OPTION,
+    Fact,
+    Likely,
+    Range,
+    bad_likely,
+    empty_range,
+    relation,
+)
 
 _REL = re.compile(r"(==|<=|>=|!=|<|>|=(?!=))")
 _NAME = r"([A-Za-z_][A-Za-z0-9_.]*)"
@@ -33,33 +42,38 @@ def as_facts(items: Iterable[Fact | str]) -> list[Fact]:
 def parse_fact(text: str) -> Fact:
     """Read one fact in ``--assume`` syntax; UserFactError / ExpressionSyntaxError say what to write."""
     if _RANGE.match(text):
-        return parse_range(text)
+        return parse_range(text, where_fact(text))
     if ".." in text:
-        raise _not_a_range(text)
+        raise _not_a_range(where_fact(text))
     m = _LIKELY.match(text)
     values = _sizes(m.group(2)) if m else ()
     if m and values:
         return Likely(m.group(1), values)
     if "~=" in text:
-        raise UserFactError(likely_syntax(text))
+        raise bad_likely(where_fact(text), LIKELY_FACT)
     parts = _REL.split(text)
     if len(parts) != 3:
         raise UserFactError(
-            f"user fact '{text}' is not a relation; write 'a + b == 1024', 'seq <= 4096', "
-            "'h % 8 == 0', 'seq=1..4096' or 'seq~=128,512'"
+            where=where_fact(text),
+            found="it is not a relation",
+            expected="one relation (==, <=, <, >=, >, !=) between two expressions, a range NAME=LO..HI "
+            "or likely values NAME~=V1,V2",
+            fix="write e.g. 'a + b == 1024', 'seq <= 4096', 'h % 8 == 0', 'seq=1..4096' or 'seq~=128,512'",
         )
     op = "==" if parts[1] == "=" else parts[1]
     return relation(_side(parts[0], text, "left"), op, _side(parts[2], text, "right"))
 
 
-def parse_range(text: str) -> Range:
-    """``NAME=LO..HI`` (``--dim``; either end may be empty)."""
+def parse_range(text: str, where: str | None = None) -> Range:
+    """``NAME=LO..HI`` (``--dim``; either end may be empty). ``where`` names the text in errors
+    (default: the ``--dim`` value)."""
+    place = where_option("--dim", text) if where is None else where
     m = _RANGE.match(text)
     if not m:
-        raise _not_a_range(text)
+        raise _not_a_range(place)
     name, lo, hi = m.group(1), m.group(2), m.group(3)
     if lo is not None and hi is not None and int(lo) > int(hi):
-        raise UserFactError(empty_range(text, int(lo), int(hi)))
+        raise empty_range(place, int(lo), int(hi))
     return Range(name, None if lo is None else int(lo), None if hi is None else int(hi))
 
 
@@ -68,7 +82,7 @@ def parse_likely(text: str) -> Likely:
     m = _LIKELY_OPTION.match(text)
     values = _sizes(m.group(2)) if m else ()
     if not m or not values:
-        raise UserFactError(likely_syntax(text))
+        raise bad_likely(where_option("--likely", text), LIKELY_OPTION)
     return Likely(m.group(1), values)
 
 
@@ -76,21 +90,33 @@ def _sizes(text: str) -> tuple[int, ...]:
     return tuple(int(v) for v in text.replace(" ", "").split(",") if v)
 
 
-def _not_a_range(text: str) -> UserFactError:
+def _not_a_range(where: str) -> UserFactError:
     return UserFactError(
-        f"user fact '{text}' is not a range; write NAME=LO..HI with integer ends, either may be empty "
-        "(seq=1..4096, batch=1..)"
+        where=where,
+        found="it is not a range",
+        expected="NAME=LO..HI with integer ends, either may be empty",
+        fix="write e.g. seq=1..4096 or batch=1..",
     )
 
 
 def _side(part: str, text: str, which: str) -> Dim:
     """One side of a relation; UserFactError naming the fact when it is empty or does not parse."""
     if not part.strip():
-        raise UserFactError(f"user fact '{text}': the {which} side of the relation is empty; write e.g. 'seq <= 4096'")
+        raise UserFactError(
+            where=where_fact(text),
+            found=f"the {which} side of the relation is empty",
+            expected="an expression on each side",
+            fix="write e.g. 'seq <= 4096'",
+        )
     try:
         return parse_dim(part)
     except ExpressionSyntaxError as err:
-        raise ExpressionSyntaxError(f"user fact '{text}': {err.args[0]}") from None
+        raise ExpressionSyntaxError(
+            where=where_fact(text),
+            found=f"in its {which} side '{part.strip()}', {err.found}",
+            expected=err.expected,
+            fix=err.fix,
+        ) from None
 
 
 __all__ = ["as_facts", "parse_fact", "parse_likely", "parse_range"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from symshape.errors import UserFactError
+from symshape.errors import UserFactError, where_fact
 from symshape.expr import Dim, Expr, ModAtom, free_symbols
 
 OPS = ("==", "<=", "<", ">=", ">", "!=")
@@ -36,7 +36,7 @@ class Range:
 
     def __post_init__(self) -> None:
         if self.lo is not None and self.hi is not None and self.lo > self.hi:
-            raise UserFactError(empty_range(str(self), self.lo, self.hi))
+            raise empty_range(where_fact(str(self)), self.lo, self.hi)
 
     def __str__(self) -> str:
         return f"{self.symbol}={_end(self.lo)}..{_end(self.hi)}"
@@ -56,7 +56,12 @@ class Divisible:
 
     def __post_init__(self) -> None:
         if self.k < 1:
-            raise UserFactError(f"user fact '{self}': the divisor {self.k} must be a positive integer")
+            raise UserFactError(
+                where=where_fact(str(self)),
+                found=f"the divisor {self.k} is not positive",
+                expected="a divisor >= 1",
+                fix="write e.g. 'Mod(h, 8) == 0'",
+            )
 
     def __str__(self) -> str:
         return f"Mod({self.expr}, {self.k}) == 0"
@@ -76,7 +81,7 @@ class Likely:
 
     def __post_init__(self) -> None:
         if not self.values or any(v < 0 for v in self.values):
-            raise UserFactError(likely_syntax(str(self)))
+            raise bad_likely(where_fact(str(self)), LIKELY_FACT)
 
     def __str__(self) -> str:
         return f"{self.symbol}~={','.join(str(v) for v in self.values)}"
@@ -97,7 +102,12 @@ class Relation:
 
     def __post_init__(self) -> None:
         if self.op not in OPS:
-            raise UserFactError(f"user fact '{self}': the relation '{self.op}' is not one of {', '.join(OPS)}")
+            raise UserFactError(
+                where=where_fact(str(self)),
+                found=f"the relation '{self.op}' is unknown",
+                expected=f"one of {', '.join(OPS)}",
+                fix="write the relation with one of those",
+            )
 
     def __str__(self) -> str:
         return f"{self.lhs} {self.op} {self.rhs}"
@@ -122,14 +132,29 @@ def relation(lhs: Dim, op: str, rhs: Dim) -> Divisible | Relation:
     return Relation(lhs, op, rhs)
 
 
-def empty_range(text: str, lo: int, hi: int) -> str:
-    """The message for a range whose ends are the wrong way round."""
-    return f"user fact '{text}': the range {lo}..{hi} is empty; write LO..HI with LO <= HI"
+LIKELY_FACT = "NAME~=V1,V2,..."
+"""How likely values are written as a fact (``--assume``); ``--likely`` takes ``NAME=V1,V2,...``."""
+LIKELY_OPTION = "NAME=V1,V2,..."
 
 
-def likely_syntax(text: str) -> str:
-    """The message for likely values that are not a list of sizes."""
-    return f"user fact '{text}': likely values are NAME=V1,V2,... with integers >= 0 (--likely seq=128,512)"
+def empty_range(where: str, lo: int, hi: int) -> UserFactError:
+    """The error for a range whose ends are the wrong way round (``where``: the fact or option)."""
+    return UserFactError(
+        where=where,
+        found=f"the range {lo}..{hi} is empty",
+        expected="LO..HI with LO <= HI",
+        fix="write the smaller end first",
+    )
+
+
+def bad_likely(where: str, form: str) -> UserFactError:
+    """The error for likely values that are not a list of sizes, written in ``form``."""
+    return UserFactError(
+        where=where,
+        found="the likely values are not a list of sizes",
+        expected=f"{form} with integers >= 0",
+        fix="write e.g. --likely seq=128,512 or --assume 'seq~=128,512'",
+    )
 
 
 def _end(bound: int | None) -> str:

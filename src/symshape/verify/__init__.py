@@ -3,7 +3,9 @@
 `run_shapes` runs a copy of the model with every intermediate value exposed as an output and
 returns the observed shape of each; `make_feeds` builds valid random inputs for an assignment of
 the input symbols; `assignments` picks several assignments (distinct, non-1 sizes plus edge
-samples where a dim that may be 1 is 1); `check` compares every analysed dim with what ran.
+samples where a dim that may be 1 is 1); `check` compares every analysed dim with what ran;
+`attempt` runs or says why onnxruntime refuses the inputs. `symshape.verify.around` runs sizes on
+both sides of every printed guard (``symshape verify --sizes-around-guards``).
 
 onnxruntime is an optional dependency: it is imported inside the functions that need it.
 
@@ -19,13 +21,14 @@ Example:
 
 from symshape.verify.check import DimMismatch, Report, check
 from symshape.verify.inputs import assignments, input_dims, input_symbol_names, make_feeds
-from symshape.verify.run import OracleError, expose_values, run_shapes, run_values
+from symshape.verify.run import OracleError, attempt, expose_values, run_shapes, run_values
 
 __all__ = [
     "DimMismatch",
     "OracleError",
     "Report",
     "assignments",
+    "attempt",
     "check",
     "expose_values",
     "input_dims",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from symshape.errors import where_input, where_symbol
+from symshape.errors import SymshapeError, where_input, where_symbol
 from symshape.expr import Dim, Expr, evaluate, sym
 from symshape.parse import is_identifier, parse_dim
 from symshape.program import Program
@@ -37,10 +37,23 @@ def input_dims(program: Program, name: str) -> tuple[Dim, ...]:
         if isinstance(d, int) and d >= 0:
             out.append(d)
         elif isinstance(d, str) and d.strip():
-            out.append(sym(d) if is_identifier(d) else parse_dim(d))
+            out.append(_declared(d))
         else:
             out.append(sym(f"{name}_d{axis}"))
     return tuple(out)
+
+
+def _declared(label: str) -> Dim:
+    """A declared dim as the analysis reads it: a name, an expression, or (for a label that is
+    neither, such as ``"sequence length"``) the symbol named by its characters with the others
+    replaced by ``_`` (the analysis's rule, so the feeds use the symbols the analysis uses)."""
+    if is_identifier(label):
+        return sym(label)
+    try:
+        return parse_dim(label)
+    except SymshapeError:
+        safe = "".join(c if c.isalnum() or c == "_" else "_" for c in label)
+        return sym(safe if safe and not safe[0].isdigit() else f"d_{safe}")
 
 
 def input_symbol_names(program: Program) -> list[str]:
@@ -135,9 +148,9 @@ def assignments(
             else:
                 env[s] = _pick(s, graph.facts.get(s), i + k * len(base), used)
             used.add(env[s])
-        full = _complete(analysis, declared, env)
+        full = complete(analysis, declared, env)
         derived = [v for name, v in full.items() if name not in env]
-        if not _admitted(analysis, full):
+        if not admitted(analysis, full):
             continue
         distinct = not set(derived) & (used | {1}) and len(set(derived)) == len(derived)
         (out if distinct else spare).append(full)
@@ -149,16 +162,47 @@ def assignments(
         for group in groups:
             for sample in out[:n]:
                 env = {**_base_env(sample, base), **dict.fromkeys(group, 1)}
-                full = _complete(analysis, declared, env)
-                if _admitted(analysis, full):
+                full = complete(analysis, declared, env)
+                if admitted(analysis, full):
                     out.append(full)
                     break
     return _unique(out)
 
 
-def _admitted(analysis: Analysis, env: Env) -> bool:
-    """Whether every declared input symbol's value satisfies its recorded range and divisor."""
-    return all(analysis.graph.facts.get(name).admits(v) for name, v in env.items())
+def admitted(analysis: Analysis, env: Env) -> bool:
+    """Whether ``env`` satisfies what the analysis knows the inputs must: each symbol's range and
+    divisor, each kept predicate (``Mod(a*b, 4) == 0`` from a Reshape, ``a + b <= 64``) and each
+    unsolved equation, where all their symbols have a value."""
+    graph = analysis.graph
+    if not all(graph.facts.get(name).admits(v) for name, v in env.items()):
+        return False
+    for p in graph.predicates:
+        lhs, rhs = analysis.public(p.lhs), analysis.public(p.rhs)
+        a, b = _known(lhs, env), _known(rhs, env)
+        if a is not None and b is not None and not _PREDICATE[p.rel](a, b):
+            return False
+    for r in graph.residuals:
+        v = _known(analysis.public(r.expr), env)
+        if v is not None and v != 0:
+            return False
+    return True
+
+
+_PREDICATE: dict[str, Callable[[int, int], bool]] = {
+    "<=": lambda a, b: a <= b,
+    "<": lambda a, b: a < b,
+    "divisible": lambda a, b: b != 0 and a % b == 0,
+}
+
+
+def _known(d: Dim, env: Env) -> int | None:
+    """``d`` at ``env`` when every symbol of it has a value (None otherwise, or on a zero divisor)."""
+    if _free(d) - env.keys():
+        return None
+    try:
+        return evaluate(d, env)
+    except ZeroDivisionError:
+        return None
 
 
 def _free(d: Dim) -> frozenset[str]:
@@ -192,7 +236,7 @@ def _base_env(env: Env, base: list[str]) -> Env:
     return {s: env[s] for s in base}
 
 
-def _complete(analysis: Analysis, declared: list[str], env: Env) -> Env:
+def complete(analysis: Analysis, declared: list[str], env: Env) -> Env:
     """Add the value of each declared input symbol bound to an expression of others."""
     full = dict(env)
     for name in declared:

@@ -59,6 +59,34 @@ def run_shapes(
     return {k: tuple(int(d) for d in v.shape) for k, v in run_values(model_path, feeds, skipped=skipped).items()}
 
 
+def attempt(
+    model_path: str | Path | onnx.ModelProto, feeds: Mapping[str, np.ndarray]
+) -> dict[str, Shape] | str:
+    """`run_shapes`, or onnxruntime's reason on one short line when it refuses these inputs (a
+    model that cannot load at all is still an `OracleError`)."""
+    try:
+        return run_shapes(model_path, feeds)
+    except OracleError:
+        raise
+    except Exception as err:  # noqa: BLE001 - onnxruntime raises its own types when it refuses inputs
+        return refusal(err)
+
+
+_NODE = re.compile(r"running (\w+) node\. Name:'([^']*)' Status Message: (.*)$")
+
+
+def refusal(err: Exception) -> str:
+    """The reason onnxruntime gives, on one short line: the node that failed and the end of its
+    message."""
+    text = " ".join(str(err).split())
+    m = _NODE.search(text)
+    if m is not None:
+        op, name, message = m.groups()
+        tail = message if len(message) <= 100 else "..." + message[-97:]
+        return f"{op} '{name}' fails: {tail}"
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
 def run_values(
     model_path: str | Path | onnx.ModelProto,
     feeds: Mapping[str, np.ndarray],
@@ -148,7 +176,7 @@ def _session(ort: Any, model: onnx.ModelProto, extra: list[str]) -> tuple[Any, l
 def _make_session(ort: Any, model: onnx.ModelProto) -> Any:
     opts = ort.SessionOptions()
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    opts.log_severity_level = 3
+    opts.log_severity_level = 4  # fatal only: a refused run raises, and verify reports it on one line
     return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
 
 

@@ -31,7 +31,7 @@ from xdsl.rewriter import Rewriter
 from symshape.analysis import input_symbols
 from symshape.constraints import ConstraintGraph
 from symshape.context import State
-from symshape.errors import ModelError
+from symshape.errors import ModelError, where_op
 from symshape.expr import Dim, as_symbol, free_symbols, product, subs, sym
 from symshape.mlir.attributes import is_tensor
 from symshape.mlir.dialects import constraint as c
@@ -186,8 +186,10 @@ def _read_graph(fn: func.FuncOp, symbols: dict[str, LoadedSymbol]) -> list[Loade
             owner = value.owner
             what = op_name(owner) if isinstance(owner, Operation) else "a block argument"
             raise ModelError(
-                f"@{c.GRAPH_FUNCTION}: a predicate operand is computed by {what}; the constraint graph "
-                "may only use symshape.dim, arith.constant and integer arith ops"
+                where=where_op("func", "func", f"@{c.GRAPH_FUNCTION}"),
+                found=f"a predicate operand is computed by {what}",
+                expected="operands built from symshape.dim, arith.constant and integer arith ops only",
+                fix="compute the operand in the constraint graph from those ops, or drop the predicate",
             )
         return d
 
