@@ -166,7 +166,9 @@ def _free(d: Dim) -> frozenset[str]:
     return d.free if isinstance(d, Expr) else frozenset()
 
 
-def score_output(analysis: Analysis, name: str, expected: tuple[int, ...], env: Mapping[str, int], tally: Tally) -> None:
+def score_output(
+    analysis: Analysis, name: str, expected: tuple[int, ...], env: Mapping[str, int], tally: Tally
+) -> None:
     """Count each dim of output ``name`` against its expected shape."""
     claimed = analysis.shape(name)
     where = f"'{name}'"

@@ -50,7 +50,7 @@ def one_hot_encoder(ctx: OpContext) -> None:
 
     https://onnx.ai/onnx/operators/onnx_aionnxml_OneHotEncoder.html
     """
-    cats = ctx.attr("cats_int64s") or ctx.attr("cats_strings") or []
+    cats: list[object] = list(ctx.attr("cats_int64s") or ctx.attr("cats_strings") or [])
     ctx.set_output(0, (*ctx.shape(0), len(cats)))
 
 

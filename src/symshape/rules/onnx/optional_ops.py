@@ -57,7 +57,7 @@ def optional_get_element(ctx: OpContext) -> None:
         if ctx.num_outputs and ctx.op.outputs[0]:
             _sequences(ctx)[ctx.op.outputs[0]] = seq
         return
-    if held is not None:
+    if held is not None and not isinstance(held, SeqInfo):
         ctx.set_output(0, held[0], held[1])
         return
     if name in _optionals(ctx):
@@ -73,9 +73,11 @@ def optional_has_element(ctx: OpContext) -> None:
     """
     table = _optionals(ctx)
     name = ctx.op.inputs[0] if ctx.has_input(0) else ""
-    known = None if not name else (1 if table.get(name) is not None else 0) if name in table else None
+    known: int | None = None
     if not name:
         known = 0
+    elif name in table:
+        known = 0 if table[name] is None else 1
     ctx.set_output(0, (), None if known is None else (known,))
 
 
