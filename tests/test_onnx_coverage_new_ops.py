@@ -88,6 +88,23 @@ MISC = [
 ]
 
 
+def _scan8_body() -> onnx.GraphProto:
+    """One batch entry: the state plus the slice is the new state, and the scan output."""
+    return helper.make_graph(
+        [node("Add", ["s_in", "x_in"], ["s_out"]), node("Identity", ["s_out"], ["y_out"])],
+        "body",
+        [tensor("s_in", [2]), tensor("x_in", [2])],
+        [tensor("s_out", [2]), tensor("y_out", [2])],
+    )
+
+
+SCAN8 = [
+    row("Scan-8-batched", [node("Scan", ["", "s0", "x"], ["s", "ys"], body=_scan8_body(), num_scan_inputs=1)],
+        [tensor("s0", ["b", 2]), tensor("x", ["b", "t", 2])], [{"b": 2, "t": 3}, {"b": 1, "t": 1}, {"b": 3, "t": 0}],
+        opset=8),
+]
+
+
 def words(name: str, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
     """String inputs: a few words with a space, so splitting gives two parts."""
     del name, dtype
@@ -136,6 +153,18 @@ def _ml_rows() -> list[ParameterSet]:
     ]
 
 
-@pytest.mark.parametrize("r", ATTENTION + RECURRENT + LOSSES + MISC + STRINGS + _ml_rows())
+@pytest.mark.parametrize("r", ATTENTION + RECURRENT + LOSSES + MISC + STRINGS + SCAN8 + _ml_rows())
 def test_new_op_rules_against_onnxruntime(r: Row) -> None:
     run_row(r)
+
+
+def test_a_rule_with_until_serves_only_its_opsets() -> None:
+    """Scan-8 has its own rule; opset 9 and the newest get control flow's."""
+    from symshape.rules.onnx.control_flow import scan
+    from symshape.rules.onnx.scan8 import scan8
+    from symshape.rules.registry import lookup
+
+    assert lookup("", "Scan", 8) is scan8
+    assert lookup("", "Scan", 9) is scan
+    assert lookup("", "Scan", 0) is scan
+    assert lookup("", "Scan", 21) is scan
