@@ -33,6 +33,27 @@ def _batched(ctx: OpContext, i: int, rank: int, what: str) -> tuple[Dim, ...]:
     return dims
 
 
+def _inputs(ctx: OpContext, n: int, m: int) -> tuple[Dim, Dim, list[Tensor], list[Tensor]]:
+    """Batch, sequence length, the states and the slices the body sees; the shared batch and
+    length are facts."""
+    scans = [_batched(ctx, 1 + n + k, 2, "scan input") for k in range(m)]
+    batch, length = scans[0][0], scans[0][1]
+    for k, dims in enumerate(scans[1:], start=1):
+        ctx.eq(dims[0], batch, "scan batch", (ctx.dim_name(1 + n + k, 0), ctx.dim_name(1 + n, 0)))
+        ctx.eq(dims[1], length, "scan lengths", (ctx.dim_name(1 + n + k, 1), ctx.dim_name(1 + n, 1)))
+    states: list[Tensor] = []
+    for j in range(n):
+        dims = _batched(ctx, 1 + j, 1, "initial state")
+        ctx.eq(dims[0], batch, "scan batch", (ctx.dim_name(1 + j, 0), ctx.dim_name(1 + n, 0)))
+        states.append((dims[1:], None))
+    if ctx.has_input(0):
+        lens = ctx.shape(0)
+        if len(lens) == 1:
+            ctx.eq(lens[0], batch, "sequence_lens", (ctx.dim_name(0, 0), ctx.dim_name(1 + n, 0)))
+    slices: list[Tensor] = [(dims[2:], None) for dims in scans]
+    return batch, length, states, slices
+
+
 @register(ONNX, "Scan", since=8, until=8)
 def scan8(ctx: OpContext) -> None:
     """Final states and scan outputs of the batched Scan-8 from one run of its body (to a fixpoint
@@ -50,21 +71,7 @@ def scan8(ctx: OpContext) -> None:
             expected="sequence_lens, then the states and num_scan_inputs scan inputs, as many as the body takes",
             fix=FIX_MODEL,
         )
-    scans = [_batched(ctx, 1 + n + k, 2, "scan input") for k in range(m)]
-    batch, length = scans[0][0], scans[0][1]
-    for k, dims in enumerate(scans[1:], start=1):
-        ctx.eq(dims[0], batch, "scan batch", (ctx.dim_name(1 + n + k, 0), ctx.dim_name(1 + n, 0)))
-        ctx.eq(dims[1], length, "scan lengths", (ctx.dim_name(1 + n + k, 1), ctx.dim_name(1 + n, 1)))
-    states: list[Tensor] = []
-    for j in range(n):
-        dims = _batched(ctx, 1 + j, 1, "initial state")
-        ctx.eq(dims[0], batch, "scan batch", (ctx.dim_name(1 + j, 0), ctx.dim_name(1 + n, 0)))
-        states.append((dims[1:], None))
-    if ctx.has_input(0):
-        lens = ctx.shape(0)
-        if len(lens) == 1:
-            ctx.eq(lens[0], batch, "sequence_lens", (ctx.dim_name(0, 0), ctx.dim_name(1 + n, 0)))
-    slices: list[Tensor] = [(dims[2:], None) for dims in scans]
+    batch, length, states, slices = _inputs(ctx, n, m)
     reordered = replace(body, inputs=body.inputs[n:] + body.inputs[:n])
     res, final, excluded = settle(ctx, reordered, slices, states)
     for j, (dims, _) in enumerate(final):
