@@ -211,7 +211,9 @@ def _rewalk(program: Program, state: State, records: list[OpRecord], rerun: set[
                 state.causes.values.pop(o, None)
             records[index] = _run_recorded(program, state, op)
             after = [(state.shapes.get(o), state.elements.get(o)) for o in op.outputs]
-            dirty.update(o for o, b, a in zip(op.outputs, before, after, strict=True) if a != b)
+            # an output with no tensor shape (a sequence, an optional) lives in a side table:
+            # its consumers run again whenever its producer did
+            dirty.update(o for o, b, a in zip(op.outputs, before, after, strict=True) if a != b or a[0] is None)
             continue
         record = records[index]
         for g in record.guards:
