@@ -5,7 +5,12 @@ input arrays and the expected outputs. Each model is analyzed in two variants:
 
 - ``shipped``: the inputs as the test declares them (mostly static sizes);
 - ``symbolic``: every input dim made a fresh symbol (``in<k>_d<axis>``), bound to the shipped
-  size when claims are evaluated.
+  size when claims are evaluated;
+- ``values`` (a diagnostic, ``--variant values``): as shipped, with every small numeric input
+  (up to 64 elements) made a constant holding the first data set's values. The difference to
+  ``shipped`` is what the inputs' values decide (a Reshape's target, Reduce axes given as an
+  input), which no analysis of the shipped model can know;
+- ``symbolic+values`` (a diagnostic): those constants, and every other input dim a symbol.
 
 In both variants the declared shapes of the graph outputs are removed (their element types
 kept), so an op without a rule cannot read the answer from the model. Every output dim of every
@@ -41,6 +46,8 @@ from symshape.expr import Dim, Expr, evaluate
 from symshape.result import Analysis
 
 VARIANTS = ("shipped", "symbolic")
+DIAGNOSTICS = ("values", "symbolic+values")  # not held by the suite: how much the inputs' values decide
+SMALL = 64  # inputs up to this many elements become constants in the ``values`` variant
 KINDS = ("exact", "wrong", "unresolved", "error")
 
 
@@ -126,15 +133,18 @@ def _tensor_dims(vi: onnx.ValueInfoProto) -> Any:
     return None
 
 
-def variant(model: onnx.ModelProto, name: str) -> onnx.ModelProto:
-    """The model for ``name``: output shapes removed; for ``symbolic``, every input dim a symbol."""
+def variant(model: onnx.ModelProto, name: str, inputs: Sequence[Any] = ()) -> onnx.ModelProto:
+    """The model for ``name``: output shapes removed; for ``symbolic``, every input dim a symbol;
+    for ``values``, the small numeric ``inputs`` made constants."""
     out = copy.deepcopy(model)
+    if name in DIAGNOSTICS:
+        _inline_small_inputs(out, inputs)
     for vi in out.graph.output:
         tt = _tensor_dims(vi)
         if tt is not None and tt.HasField("shape"):
             tt.ClearField("shape")
     del out.graph.value_info[:]
-    if name == "symbolic":
+    if name.startswith("symbolic"):
         for k, vi in enumerate(out.graph.input):
             tt = _tensor_dims(vi)
             if tt is None or not tt.HasField("shape"):
@@ -145,13 +155,29 @@ def variant(model: onnx.ModelProto, name: str) -> onnx.ModelProto:
     return out
 
 
-def bindings(model: onnx.ModelProto, inputs: Sequence[Any]) -> dict[str, int]:
-    """The input symbols' sizes in one data set (sequence inputs: from their first element)."""
+def _inline_small_inputs(model: onnx.ModelProto, inputs: Sequence[Any]) -> None:
+    from onnx import numpy_helper
+
+    keep = []
+    for vi, value in zip(list(model.graph.input), inputs, strict=False):
+        if isinstance(value, np.ndarray) and value.size <= SMALL and value.dtype.kind in "iuf":
+            model.graph.initializer.append(numpy_helper.from_array(value, vi.name))
+        else:
+            keep.append(vi)
+    keep += list(model.graph.input)[len(inputs) :]
+    del model.graph.input[:]
+    model.graph.input.extend(keep)
+
+
+def bindings(model: onnx.ModelProto, inputs: Mapping[str, Any]) -> dict[str, int]:
+    """The input symbols' sizes in one data set, ``inputs`` by name (sequence inputs: from their
+    first element)."""
     env: dict[str, int] = {}
-    for vi, value in zip(model.graph.input, inputs, strict=False):
+    for vi in model.graph.input:
         tt = _tensor_dims(vi)
+        value = inputs.get(vi.name)
         if isinstance(value, list) and value:
-            value = value[0]  # noqa: PLW2901 - a sequence's elements share the declared type
+            value = value[0]  # a sequence's elements share the declared type
         shape = _shape_of(value)
         if tt is None or shape is None or len(shape) != len(tt.shape.dim):
             continue
@@ -225,15 +251,17 @@ def expected_dims(case: Any) -> int:
 def score_case(case: Any, variant_name: str) -> Tally:
     """Analyze one case in one variant and count its output dims over every data set."""
     tally = Tally()
-    model = variant(case.model, variant_name)
+    data_sets = case.data_sets[:1] if variant_name in DIAGNOSTICS else case.data_sets
+    model = variant(case.model, variant_name, data_sets[0][0] if data_sets else ())
     try:
         analysis = analyze_onnx(model)
     except Exception as err:  # noqa: BLE001 - an exception is the outcome being measured
         tally.add("error", expected_dims(case), f"{case.name}: {type(err).__name__}: {str(err)[:200]}")
         return tally
     names = [o.name for o in model.graph.output]
-    for inputs, outputs in case.data_sets:
-        env = bindings(model, inputs)
+    input_names = [vi.name for vi in case.model.graph.input]
+    for inputs, outputs in data_sets:
+        env = bindings(model, dict(zip(input_names, inputs, strict=False)))
         for name, value in zip(names, outputs, strict=False):
             shape = _shape_of(value)
             if shape is not None:
@@ -286,7 +314,7 @@ def report(variant_name: str, per_op: Mapping[str, Tally], *, ops: bool, show: s
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the figures; exit 1 when a dim is wrong, a case errs or a claim is broken."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--variant", choices=[*VARIANTS, "both"], default="both")
+    parser.add_argument("--variant", choices=[*VARIANTS, *DIAGNOSTICS, "both"], default="both")
     parser.add_argument("--ops", action="store_true", help="list every op, not only those with a gap")
     parser.add_argument("--show", metavar="OP", help="print examples of the gaps of OP")
     parser.add_argument("--examples", choices=KINDS + ("broken",), help="print examples of this outcome")

@@ -99,7 +99,7 @@ def test_the_scoring_catches_a_wrong_dim(script: ModuleType, cases: list[Any]) -
     analysis = analyze_onnx(model)
     tally = script.Tally()
     expected = tuple(int(d) for d in case.data_sets[0][1][0].shape)
-    env = script.bindings(model, case.data_sets[0][0])
+    env = script.bindings(model, {vi.name: x for vi, x in zip(model.graph.input, case.data_sets[0][0], strict=True)})
     script.score_output(analysis, model.graph.output[0].name, expected, env, tally)
     assert tally.counts["exact"] == len(expected)
     script.score_output(analysis, model.graph.output[0].name, (*expected[:-1], expected[-1] + 1), env, tally)
