@@ -2,9 +2,12 @@
 
 One forward walk applies each op's rule through an `OpContext`. Shapes are stored raw and read
 through the constraint graph's canonical form, so a later equality refines earlier shapes for
-free. Rules that had to decide something they could not prove mark themselves *imprecise*; when
-a later equality touches their inputs, the walk runs again (fresh symbols are memoized per op and
-axis, so a second walk is stable), up to a small fixed number of times.
+free. Rules that had to decide something they could not prove mark themselves *imprecise* (they
+watch the facts of their inputs' symbols); when a later equality or fact touches those symbols,
+those ops run again, and so do the ops downstream whose inputs changed (fresh symbols are
+memoized per op and axis, so a second run is stable), up to a small fixed number of passes. Every
+other op keeps what its first run recorded (`OpRecord`), so each rule runs once per op unless a
+fact it watched changed.
 """
 
 from __future__ import annotations
@@ -12,15 +15,18 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 from symshape.causes import Cause
 from symshape.constraints import ConstraintGraph, Origin
 from symshape.context import GiveUp, OpContext, State
 from symshape.errors import ModelError, SymshapeError, where_input
 from symshape.expr import Dim, Expr
+from symshape.facts import SymbolFacts
 from symshape.parse import is_identifier, parse_dim
 from symshape.program import ConstTensor, Op, Program
-from symshape.result import Analysis, Unresolved
+from symshape.provenance import Guard
+from symshape.result import Analysis, Unresolved, Warning_
 from symshape.rules.registry import lookup
 from symshape.userfacts import Fact, apply, as_facts
 
@@ -114,14 +120,12 @@ def _analyze(
     for fact in facts:
         apply(graph, fact)
     _constants(program, state)
-    for _ in range(MAX_WALKS):
-        state.watched.clear()
-        _walk(program, state, progress)
-        if not state.needs_another_walk():
+    records = _walk(program, state, progress)
+    for _ in range(MAX_WALKS - 1):
+        rerun = {i for i, record in enumerate(records) if record.stale(graph)}
+        if not rerun:
             break
-        state.unresolved = [u for u in state.unresolved if u.value in program.inputs]
-        state.warnings = []
-        graph.clear_guards()  # the walk owns guard lifetime
+        _rewalk(program, state, records, rerun)
     graph.recheck()  # facts set directly by rules may close or cancel residual equations
     return Analysis(
         program,
@@ -155,13 +159,67 @@ def _constants(program: Program, state: State) -> None:
                 state.floats[op.outputs[0]] = (op.attrs["value_float"],)
 
 
-def _walk(program: Program, state: State, progress: ProgressFn | None) -> None:
+@dataclass
+class OpRecord:
+    """What one run of a top-level op left behind: the facts it watched (as they were when it
+    ran), and the guards, unresolved dims and warnings it recorded, so a later pass that skips
+    the op can keep them in program order."""
+
+    watched: dict[str, SymbolFacts] = field(default_factory=dict[str, SymbolFacts])
+    guards: list[Guard] = field(default_factory=list[Guard])
+    unresolved: list[Unresolved] = field(default_factory=list[Unresolved])
+    warnings: list[Warning_] = field(default_factory=list[Warning_])
+
+    def stale(self, graph: ConstraintGraph) -> bool:
+        """Whether a watched symbol was solved or got new facts since the op ran."""
+        return any(graph.binding(n) is not None or graph.facts.get(n) != f for n, f in self.watched.items())
+
+
+def _run_recorded(program: Program, state: State, op: Op) -> OpRecord:
+    """Run ``op`` and record what it watched and added."""
+    graph = state.graph
+    state.watched = {}
+    g0, u0, w0 = len(graph.guards), len(state.unresolved), len(state.warnings)
+    run_op(program, state, op)
+    return OpRecord(state.watched, graph.guards[g0:], state.unresolved[u0:], state.warnings[w0:])
+
+
+def _walk(program: Program, state: State, progress: ProgressFn | None) -> list[OpRecord]:
+    """The first walk: every op once, in order."""
     total = len(program.ops)
     state.causes.new_walk(program)
+    records: list[OpRecord] = []
     for index, op in enumerate(program.ops):
-        run_op(program, state, op)
+        records.append(_run_recorded(program, state, op))
         if progress is not None and (index % 1000 == 0 or index == total - 1):
             progress(index + 1, total)
+    return records
+
+
+def _rewalk(program: Program, state: State, records: list[OpRecord], rerun: set[int]) -> None:
+    """Run the ops in ``rerun`` again, and every op downstream whose inputs they changed; the
+    others keep their recorded guards, unresolved dims and warnings, in program order."""
+    graph = state.graph
+    graph.clear_guards()  # the walk owns guard lifetime: re-recorded below in program order
+    state.unresolved = [u for u in state.unresolved if u.value in program.inputs]
+    state.warnings = []
+    dirty: set[str] = set()
+    for index, op in enumerate(program.ops):
+        if index in rerun or (dirty and (op.subgraphs or not dirty.isdisjoint(op.inputs))):
+            before = [(state.shapes.get(o), state.elements.get(o)) for o in op.outputs]
+            for o in op.outputs:
+                state.causes.values.pop(o, None)
+            records[index] = _run_recorded(program, state, op)
+            after = [(state.shapes.get(o), state.elements.get(o)) for o in op.outputs]
+            # an output with no tensor shape (a sequence, an optional) lives in a side table:
+            # its consumers run again whenever its producer did
+            dirty.update(o for o, b, a in zip(op.outputs, before, after, strict=True) if a != b or a[0] is None)
+            continue
+        record = records[index]
+        for g in record.guards:
+            graph.guard(g.lhs, g.rel, g.rhs, g.origin, g.reason)
+        state.unresolved.extend(record.unresolved)
+        state.warnings.extend(record.warnings)
 
 
 def run_op(program: Program, state: State, op: Op) -> None:

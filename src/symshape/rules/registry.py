@@ -24,14 +24,19 @@ MS = "com.microsoft"
 HLO = ("stablehlo", "mhlo")
 FAMILY_PACKAGES = ("onnx", "onnx_contrib", "hlo", "mlir")
 
-_RULES: dict[tuple[str, str], list[tuple[int, Rule]]] = {}
+_RULES: dict[tuple[str, str], list[tuple[int, int | None, Rule]]] = {}
 _loaded = False
 
 
 def register(
-    dialects: str | Sequence[str], *op_types: str, since: int = 1, then: Rule | None = None
+    dialects: str | Sequence[str],
+    *op_types: str,
+    since: int = 1,
+    until: int | None = None,
+    then: Rule | None = None,
 ) -> Callable[[Rule], Rule]:
-    """Register the decorated rule for ``op_types`` of each of ``dialects`` from opset ``since`` on.
+    """Register the decorated rule for ``op_types`` of each of ``dialects`` from opset ``since``
+    on (through opset ``until``, for a form a later opset replaced).
 
     ``then`` runs after the rule (MLIR rules check the declared result types with it).
     """
@@ -42,7 +47,7 @@ def register(
         for dialect in names:
             for op_type in op_types:
                 entries = _RULES.setdefault((dialect, op_type), [])
-                entries.append((since, rule))
+                entries.append((since, until, rule))
                 entries.sort(key=lambda e: -e[0])
         return fn
 
@@ -59,17 +64,25 @@ def _chain(fn: Rule, then: Rule) -> Rule:
 
 
 def lookup(dialect: str, op_type: str, version: int = 0) -> Rule | None:
-    """The rule for an op at ``version`` (0: the newest), or None."""
+    """The rule for an op at ``version`` (0: the newest), or None.
+
+    The newest ``since`` not above ``version`` wins among the entries whose ``until`` admits it; a
+    version older than every entry gets the oldest open-ended one.
+    """
     _load()
     if dialect == "ai.onnx":
         dialect = ONNX
     entries = _RULES.get((dialect, op_type))
     if not entries:
         return None
-    for since, fn in entries:
-        if version == 0 or since <= version:
+    for since, until, fn in entries:
+        if version == 0:
+            if until is None:
+                return fn
+        elif since <= version and (until is None or version <= until):
             return fn
-    return entries[-1][1]
+    open_ended = [fn for _, until, fn in entries if until is None]
+    return open_ended[-1] if open_ended else entries[-1][2]
 
 
 def known_ops() -> list[tuple[str, str]]:

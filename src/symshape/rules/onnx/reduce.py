@@ -4,7 +4,7 @@ ArgMax/ArgMin, and the global pools that reduce spatial dims to 1.
 
 from __future__ import annotations
 
-from symshape.context import OpContext
+from symshape.context import GiveUp, OpContext
 from symshape.expr import Dim
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import axes_input_or_attr, normalize_axis
@@ -38,8 +38,11 @@ def reduce_op(ctx: OpContext) -> None:
     """https://onnx.ai/onnx/operators/onnx__ReduceMean.html (axes input since opset 18, 13 for
     ReduceSum); an empty axes list reduces everything unless ``noop_with_empty_axes``."""
     dims = ctx.shape(0)
-    axes = axes_input_or_attr(ctx, 1)
     keepdims = bool(ctx.attr("keepdims", 1))
+    if ctx.has_input(1) and ctx.const_ints(1) is None:
+        _unknown_axes(ctx, dims, keepdims)
+        return
+    axes = axes_input_or_attr(ctx, 1)
     if not axes:
         if ctx.attr("noop_with_empty_axes", 0):
             ctx.set_output(0, dims, ctx.elements(0))
@@ -56,6 +59,25 @@ def reduce_op(ctx: OpContext) -> None:
             acc = mul(acc, e) if ctx.op.op_type == "ReduceProd" else add(acc, e)
         elements = (ctx.canon(acc),)
     ctx.set_output(0, out, elements)
+
+
+def _unknown_axes(ctx: OpContext, dims: tuple[Dim, ...], keepdims: bool) -> None:
+    """Axes given as an input whose values are unknown: the rank, and the dims no choice of axes
+    changes, are still known. With ``keepdims`` each dim is itself or 1 (so a 1 stays 1, the others
+    are fresh symbols); without it the rank drops by the number of axes (distinct, as the
+    runtimes require). No axes at all reduce every axis, or none with ``noop_with_empty_axes``."""
+    count = ctx.shape(1)
+    k = count[0] if len(count) == 1 else None
+    if k == 0:
+        noop = bool(ctx.attr("noop_with_empty_axes", 0))
+        ctx.set_output(0, dims if noop else reduced(ctx, dims, None, keepdims), ctx.elements(0) if noop else None)
+        return
+    if keepdims:
+        ctx.set_output(0, [1 if d == 1 else ctx.fresh(f"reduced_d{i}") for i, d in enumerate(dims)])
+        return
+    if not isinstance(k, int) or (k > len(dims)):
+        raise GiveUp("the axes input's values and the number of axes are unknown", unknown_input=1)
+    ctx.set_output(0, [ctx.fresh(f"reduced_d{i}") for i in range(len(dims) - k)])
 
 
 @register(ONNX, "ArgMax", "ArgMin")

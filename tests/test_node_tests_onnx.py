@@ -1,0 +1,106 @@
+"""ONNX's backend node tests as part of the suite, with their expected outputs as the oracle.
+
+scripts/node_tests.py analyzes each of the cases the ``onnx`` package generates, as shipped and
+with every input dim made a symbol, and counts every output dim as exact, wrong, unresolved or
+an error. Nothing may be wrong and nothing may raise; the exact fraction may only go up (the
+floors below are what the rules reach today; raise them when the rules improve). Dims that
+depend on the *values* of a test's inputs (a Reshape's target given as an input) cannot be
+exact here: they are the bulk of what stays unresolved.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "node_tests.py"
+FLOORS = {"shipped": 0.865, "symbolic": 0.827}  # the exact fraction reached; a ratchet
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("node_tests", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("node_tests", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def script() -> ModuleType:
+    return _script()
+
+
+@pytest.fixture(scope="module")
+def cases(script: ModuleType) -> list[Any]:
+    found = script.node_cases()
+    assert len(found) > 1500  # the generators ran
+    return found
+
+
+@pytest.fixture(scope="module")
+def measured(script: ModuleType, cases: list[Any]) -> dict[str, Any]:
+    """Per variant, the per-op tallies (measured once for the tests below)."""
+    return {}
+
+
+def _measure(script: ModuleType, cases: list[Any], measured: dict[str, Any], variant: str) -> Any:
+    if variant not in measured:
+        measured[variant] = script.measure(variant, cases)
+    return measured[variant]
+
+
+@pytest.mark.parametrize("variant", ["shipped", "symbolic"])
+def test_node_tests_nothing_wrong_nothing_raises(
+    script: ModuleType, cases: list[Any], measured: dict[str, Any], variant: str
+) -> None:
+    per_op = _measure(script, cases, measured, variant)
+    total = script.overall(per_op)
+    wrong = [x for t in per_op.values() for x in t.examples.get("wrong", [])]
+    errors = [x for t in per_op.values() for x in t.examples.get("error", [])]
+    assert total.counts["wrong"] == 0, wrong
+    assert total.counts["error"] == 0, errors
+    assert total.fraction() >= FLOORS[variant], "\n".join(script.report(variant, per_op, ops=False, show=None))
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "shipped",
+        pytest.param(
+            "symbolic",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="issue 14 class 1: Slice (shape_ops.py) guards 'n >= n + 1' on a reversed slice "
+                "of the rotary embedding's expanded function",
+            ),
+        ),
+    ],
+)
+def test_node_tests_no_guard_that_the_shipped_sizes_break(
+    script: ModuleType, cases: list[Any], measured: dict[str, Any], variant: str
+) -> None:
+    per_op = _measure(script, cases, measured, variant)
+    broken = [x for t in per_op.values() for x in t.examples.get("broken", [])]
+    assert script.overall(per_op).broken == 0, broken
+
+
+def test_the_scoring_catches_a_wrong_dim(script: ModuleType, cases: list[Any]) -> None:
+    """The oracle is the expected outputs: a claim that differs from them counts as wrong."""
+    from symshape.api import analyze_onnx
+
+    case = next(c for c in cases if c.name == "test_transpose_default")
+    model = script.variant(case.model, "symbolic")
+    analysis = analyze_onnx(model)
+    tally = script.Tally()
+    expected = tuple(int(d) for d in case.data_sets[0][1][0].shape)
+    env = script.bindings(model, {vi.name: x for vi, x in zip(model.graph.input, case.data_sets[0][0], strict=True)})
+    script.score_output(analysis, model.graph.output[0].name, expected, env, tally)
+    assert tally.counts["exact"] == len(expected)
+    script.score_output(analysis, model.graph.output[0].name, (*expected[:-1], expected[-1] + 1), env, tally)
+    assert tally.counts["wrong"] == 1
