@@ -109,7 +109,7 @@ def torch_dims(fn: func.FuncOp) -> tuple[dict[int, tuple[SourceDim, ...]], list[
     if block is None:
         return {}, []
     declared: dict[int, tuple[SourceDim, ...]] = {}
-    facts: dict[str, Fact] = {}
+    range_by_symbol: dict[str, Fact] = {}
     for op in block.ops:
         if op_full_name(op) != "torch.bind_symbolic_shape" or not op.operands:
             continue
@@ -129,8 +129,8 @@ def torch_dims(fn: func.FuncOp) -> tuple[dict[int, tuple[SourceDim, ...]], list[
             continue
         declared[arg.index] = tuple(int(s) if s != DYNAMIC_INDEX else e for s, e in zip(shape, exprs, strict=True))
         for s, name in zip(ints, words, strict=True):
-            facts.setdefault(name, _torch_range(s, name))
-    return declared, list(facts.values())
+            range_by_symbol.setdefault(name, _torch_range(s, name))
+    return declared, list(range_by_symbol.values())
 
 
 def _torch_range(op: Operation, name: str) -> Fact:
