@@ -84,7 +84,7 @@ _DATA = "tests/test_rules_data_dependent.py (data-dependent sizes: never exact)"
 _SEQUENCES = "tests/test_rules_sequences.py (sequence values)"
 _NO_CPU_KERNEL = "tests/test_rules_contrib.py (onnxruntime has no CPU kernel: the documented contract)"
 ELSEWHERE = {
-    **{("", op): _SUBGRAPHS for op in ("If", "Loop", "Scan")},
+    **{("", op): _SUBGRAPHS for op in ("If", "Loop")},
     **{("", op): _DATA for op in ("NonZero", "Unique", "NonMaxSuppression", "Compress")},
     **{("", op): _SEQUENCES for op in ("SequenceEmpty", "SequenceConstruct", "SequenceInsert", "SequenceErase",
                                        "SequenceLength", "SequenceAt", "SplitToSequence", "ConcatFromSequence")},
