@@ -92,7 +92,9 @@ class FusionPlan:
     def summary(self) -> str:
         """``4 groups fuse 27 of 31 fusible ops (1 kLoop, 1 kInput, 2 kStitch)``."""
         kinds = ", ".join(f"{sum(g.kind == k for g in self.groups)} {k}" for k in ("kLoop", "kInput", "kStitch"))
-        return f"{len(self.groups)} groups fuse {self.fused} of {self.fusible} fusible ops ({kinds})"
+        n = len(self.groups)
+        groups = "1 group fuses" if n == 1 else f"{n} groups fuse"
+        return f"{groups} {self.fused} of {self.fusible} fusible ops ({kinds})"
 
 
 # --------------------------------------------------------------------------- deciding shapes

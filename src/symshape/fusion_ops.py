@@ -45,6 +45,11 @@ ONNX_REDUCE = frozenset((
     "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum",
     "ReduceLogSumExp", "ReduceSumSquare",
 ))
+SHAPE_READERS = frozenset((
+    ("shape", "shape_of"), ("tensor", "dim"), ("memref", "dim"), ("stablehlo", "get_dimension_size"),
+    ("mhlo", "get_dimension_size"), ("", "Shape"), ("", "Size"),
+))
+"""Ops that read only the shape of their operand: no data edge (the shape is known before the data)."""
 _INTEGER = re.compile(r"index|u?i\d+|si\d+|u?int\d+|bool")
 
 
@@ -116,7 +121,9 @@ def classify(program: Program, op: Op, analysis: Analysis) -> Node | str | None:
 
 
 def used(op: Op) -> Iterator[str]:
-    """The values ``op`` reads, its regions' reads of outer values included."""
+    """The values whose data ``op`` reads, its regions' reads of outer values included."""
+    if (op.dialect, op.op_type) in SHAPE_READERS:
+        return
     yield from op.inputs
     for sub in op.subgraphs.values():
         for inner in sub.ops:

@@ -4,10 +4,14 @@ Each op of a group of two or more gets two discardable attributes a compiler can
 
     %14 = stablehlo.subtract %arg2, %13 {symshape.fusion_group = 0 : i64, symshape.fusion_kind = "kStitch"}
 
-Group numbers are unique in the module. Which ops fuse is decided by `symshape.fusion` with
-symshape's facts (``knowledge="facts"``) or a baseline (``"elementwise"``: declared types and
-the elementwise ops' same-shape rule; ``"static"``: declared types only). Before the module,
-comment lines report every level, so what the facts add is visible (the output still parses)::
+Group numbers are unique in the module. The facts include seed 000's constraint IR when the
+module carries it (``[@S0, @S1]`` encodings of the arguments, ``symshape.symbolic_dim`` ops and
+the ``@shape_constraint_graph`` predicates, as `shape-optimization` writes them), and user facts.
+
+Which ops fuse is decided by `symshape.fusion` with symshape's facts (``knowledge="facts"``)
+or a baseline (``"elementwise"``: declared types and the elementwise ops' same-shape rule;
+``"static"``: declared types only). Before the module, comment lines report every level, so
+what the facts add is visible (the output still parses)::
 
     // fusion-groups @main: 271 ops, 92 fusible
     //   facts: 6 groups fuse 77 of 92 fusible ops (3 kLoop, 0 kInput, 3 kStitch); 21 kernels
@@ -31,6 +35,7 @@ from symshape.errors import ModelError
 from symshape.expr import Dim
 from symshape.fusion import LEVELS, FusionGroup, FusionPlan, Knowledge, fusion_plans
 from symshape.mlir.frontend import facts_for
+from symshape.mlir.passes.constraint_load import argument_names, load_constraints
 from symshape.mlir.program_builder import FuncView, module_to_programs
 from symshape.userfacts import Fact
 
@@ -56,9 +61,11 @@ class FusionGroupsPass(ModulePass):
             inner.attributes.pop(KIND_ATTR, None)
         lines: list[str] = []
         first = 0
+        loaded = load_constraints(op.clone())  # read, not removed: the module keeps its constraint IR
         views = module_to_programs(op)
         for view, own in zip(views, facts_for(views, self.facts), strict=True):
-            plans = fusion_plans(analyze(view.program, facts=[*view.facts, *own]))
+            ir_facts = loaded.facts_for(view.func.sym_name.data, view.program, argument_names(view.values, view.func))
+            plans = fusion_plans(analyze(view.program, facts=[*view.facts, *ir_facts, *own]))
             plan = next(p for level, p in plans.items() if level == self.knowledge)
             _annotate(view, plan, first)
             lines.extend(_report(view, plans, plan, first))
