@@ -12,18 +12,18 @@ facts prove equal ``?`` dims the types do not show.
 
 from __future__ import annotations
 
-import math
 import random
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 import pytest
 
-from symshape.expr import evaluate
-from symshape.fusion import LEVELS, FusionGroup, FusionPlan, fusion_plans
+from symshape.fusion import LEVELS, FusionPlan, fusion_plans
 from symshape.result import Analysis
+from tests.test_fusion_groups import check_containment, check_group, opt, parses_in_iree_opt
 
 pytestmark = pytest.mark.needs_jax
 
@@ -73,42 +73,6 @@ class Example:
         return shape
 
 
-def check_group(group: FusionGroup, shape: Callable[[str], Shape | None], env: Mapping[str, int]) -> None:
-    """The group's claim at one size (see the module docstring)."""
-    where = f"group {group.id} {group.kind} {group.ops} at {dict(env)}"
-    members = [(m, shape(m.value), shape(m.effective)) for m in group.members]
-    assert all(out is not None and eff is not None for _, out, eff in members), f"{where}: a shape is unknown"
-    if group.kind == "kLoop":
-        outs = {out for _, out, _ in members}
-        assert len(outs) == 1, f"{where}: members have shapes {outs}"
-        claimed = next(iter(outs))
-    else:
-        reduces = {eff for m, _, eff in members if m.reduce}
-        assert len(reduces) == 1, f"{where}: reductions over shapes {reduces}"
-        claimed = next(iter(reduces))
-        allowed = {math.prod(claimed)}
-        if group.kind == "kStitch":
-            allowed |= {math.prod(out or ()) for m, out, _ in members if m.reduce}
-        counts = {math.prod(eff or ()) for _, _, eff in members}
-        assert counts <= allowed, f"{where}: element counts {counts}, claimed {allowed}"
-    symbolic = [d for d in group.shape if d is not None]
-    if len(symbolic) == len(group.shape):
-        try:
-            assert tuple(evaluate(d, env) for d in symbolic) == claimed, f"{where}: printed {group.shape}"
-        except KeyError:  # over a symbol the example does not name (a fresh one)
-            pass
-
-
-def check_containment(plans: Mapping[str, FusionPlan]) -> None:
-    """Each level's groups lie inside the next level's, and never make more kernels."""
-    for lower, upper in zip(LEVELS, LEVELS[1:], strict=False):
-        outer = [set(g.ops) for g in plans[upper].groups]
-        for g in plans[lower].groups:
-            assert any(set(g.ops) <= o for o in outer), f"{lower} group {g.ops} is split at {upper}"
-        assert plans[upper].fused >= plans[lower].fused
-        assert plans[upper].kernels <= plans[lower].kernels
-
-
 def env_of(analysis: Analysis, shape: Callable[[str], Shape | None]) -> dict[str, int]:
     """The sizes of the input symbols at this run (from the arguments' concrete shapes)."""
     env: dict[str, int] = {}
@@ -124,69 +88,11 @@ def env_of(analysis: Analysis, shape: Callable[[str], Shape | None]) -> dict[str
 
 # ------------------------------------------------------------------------ seed 000 as StableHLO
 
-SHAPE_2D = """
-  %d0 = stablehlo.get_dimension_size {x}, dim = 0 : (tensor<?x?xf32>) -> tensor<i32>
-  %d1 = stablehlo.get_dimension_size {x}, dim = 1 : (tensor<?x?xf32>) -> tensor<i32>
-  %r0 = stablehlo.reshape %d0 : (tensor<i32>) -> tensor<1xi32>
-  %r1 = stablehlo.reshape %d1 : (tensor<i32>) -> tensor<1xi32>
-  %shape = stablehlo.concatenate %r0, %r1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>"""
+INPUTS = Path(__file__).parent / "mlir_inputs"
 
-REDUNDANT_BROADCAST = """
-func.func @main(%a: tensor<?x10xf32>, %b: tensor<10x?xf32>) -> tensor<?x?xf32> {
-  %sum = stablehlo.add %a, %b : (tensor<?x10xf32>, tensor<10x?xf32>) -> tensor<?x?xf32>""" + SHAPE_2D.format(x="%sum") + """
-  %bc = stablehlo.dynamic_broadcast_in_dim %sum, %shape, dims = [0, 1] : (tensor<?x?xf32>, tensor<2xi32>) -> tensor<?x?xf32>
-  %e = stablehlo.exponential %bc : tensor<?x?xf32>
-  return %e : tensor<?x?xf32>
-}"""
 
-SOFTMAX = """
-func.func @main(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
-  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
-  %zero = stablehlo.constant dense<0.0> : tensor<f32>
-  %max = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>""" + SHAPE_2D.format(x="%x") + """
-  %bmax = stablehlo.dynamic_broadcast_in_dim %max, %shape, dims = [0] : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x?xf32>
-  %d = stablehlo.subtract %x, %bmax : tensor<?x?xf32>
-  %e = stablehlo.exponential %d : tensor<?x?xf32>
-  %sum = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
-  %bsum = stablehlo.dynamic_broadcast_in_dim %sum, %shape, dims = [0] : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x?xf32>
-  %p = stablehlo.divide %e, %bsum : tensor<?x?xf32>
-  return %p : tensor<?x?xf32>
-}"""
-
-# Two ?x? arguments from different sources, equal by a user fact (seed 000: "provided by end
-# users"): the broadcast of tanh(x) to y's shape is the identity.
-TWO_SOURCES = """
-func.func @main(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>) -> tensor<?x?xf32> {
-  %t = stablehlo.tanh %x : tensor<?x?xf32>""" + SHAPE_2D.format(x="%y") + """
-  %bc = stablehlo.dynamic_broadcast_in_dim %t, %shape, dims = [0, 1] : (tensor<?x?xf32>, tensor<2xi32>) -> tensor<?x?xf32>
-  %e = stablehlo.exponential %y : tensor<?x?xf32>
-  %m = stablehlo.multiply %bc, %e : tensor<?x?xf32>
-  return %m : tensor<?x?xf32>
-}"""
-
-# tf.Split lowered to two real_dynamic_slice halves (seed 000, "injected by frontend converter"):
-# both halves have shape [n/2, 4]; the add of their squares fuses with them.
-SPLIT = """
-func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  %c0 = stablehlo.constant dense<0> : tensor<1xi32>
-  %c1 = stablehlo.constant dense<1> : tensor<2xi32>
-  %c2 = stablehlo.constant dense<2> : tensor<i32>
-  %c4 = stablehlo.constant dense<4> : tensor<1xi32>
-  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
-  %half = stablehlo.divide %n, %c2 : tensor<i32>
-  %h1 = stablehlo.reshape %half : (tensor<i32>) -> tensor<1xi32>
-  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
-  %begin0 = stablehlo.concatenate %c0, %c0, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
-  %end0 = stablehlo.concatenate %h1, %c4, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
-  %begin1 = stablehlo.concatenate %h1, %c0, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
-  %end1 = stablehlo.concatenate %n1, %c4, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
-  %lo = stablehlo.real_dynamic_slice %x, %begin0, %end0, %c1 : (tensor<?x4xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x4xf32>
-  %hi = stablehlo.real_dynamic_slice %x, %begin1, %end1, %c1 : (tensor<?x4xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x4xf32>
-  %lo2 = stablehlo.multiply %lo, %lo : tensor<?x4xf32>
-  %hi2 = stablehlo.multiply %hi, %hi : tensor<?x4xf32>
-  %sum = stablehlo.add %lo2, %hi2 : tensor<?x4xf32>
-  return %sum : tensor<?x4xf32>
-}"""
+def seed(name: str) -> str:
+    return (INPUTS / f"seed000_fusion_{name}.mlir").read_text()
 
 
 def _two(rng: random.Random) -> Shape:
@@ -194,11 +100,11 @@ def _two(rng: random.Random) -> Shape:
 
 
 SEED_EXAMPLES = [
-    Example("redundant_broadcast", REDUNDANT_BROADCAST, lambda rng: [(10, 10), (10, 10)]),
-    Example("row_softmax", SOFTMAX, lambda rng: [_two(rng)], gain=False),
-    Example("two_sources", TWO_SOURCES, lambda rng: [shape := _two(rng), shape],
+    Example("redundant_broadcast", seed("redundant_broadcast"), lambda rng: [(10, 10), (10, 10)]),
+    Example("row_softmax", seed("row_softmax"), lambda rng: [_two(rng)], gain=False),
+    Example("two_sources", seed("two_sources"), lambda rng: [shape := _two(rng), shape],
             facts=("arg0_d0 == arg1_d0", "arg0_d1 == arg1_d1")),
-    Example("split", SPLIT, lambda rng: [(2 * rng.randint(1, 6), 4)], gain=False),
+    Example("split", seed("split"), lambda rng: [(2 * rng.randint(1, 6), 4)], gain=False),
 ]
 
 
@@ -271,3 +177,17 @@ def test_decoder_block_fuses_soundly_and_more_with_the_facts() -> None:
     assert sum(g.kind == "kStitch" for g in facts.groups) == 3
     assert max(len(g.members) for g in facts.groups) > max(len(g.members) for g in elementwise.groups)
     assert facts.kernels < elementwise.kernels < static.kernels
+
+
+@pytest.mark.needs_iree
+def test_the_marked_decoder_block_parses_in_iree_opt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The pass's default output of a real export goes straight into iree-opt, one mark per fused op."""
+    from symshape.mlir.frontend import analyze_mlir_text
+
+    example, _ = decoder_example()
+    out = opt(tmp_path, example.text, "fusion-groups")
+    report = capsys.readouterr().out
+    facts = analyze_mlir_text(example.text).fusion_groups()
+    assert f"facts: {facts.summary()}" in report
+    assert out.count("symshape.fusion_group") == facts.fused
+    parses_in_iree_opt(out)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from symshape.expr import Dim
-from symshape.fusion_ops import HLO, HLO_ELEMENTWISE, Node, classify, used
+from symshape.fusion_ops import HLO, HLO_ELEMENTWISE, Node, classify, rank_of, used
 
 if TYPE_CHECKING:
     from symshape.result import Analysis
@@ -120,8 +120,7 @@ class _Prover:
                             self._union((src, axis), (node.out, axis))
 
     def rank(self, value: str) -> int:
-        t = self.values[value].type
-        return -1 if t is None or t.dims is None else len(t.dims)
+        return rank_of(self.analysis.program, self.analysis, value)
 
     def _find(self, key: tuple[str, int]) -> tuple[str, int]:
         while key in self.parent:
@@ -135,8 +134,9 @@ class _Prover:
 
     def declared(self, value: str) -> list[int | tuple[str, int]]:
         """Each dim: its static size, or the class of its ``?``."""
-        t = self.values[value].type
-        dims = () if t is None or t.dims is None else t.dims
+        found = self.values.get(value)
+        t = None if found is None else found.type
+        dims = (None,) * max(self.rank(value), 0) if t is None or t.dims is None else t.dims
         return [d if isinstance(d, int) else self._find((value, axis)) for axis, d in enumerate(dims)]
 
     def same_shape(self, v: str, w: str) -> bool:
@@ -299,7 +299,8 @@ class _Grouper:
         found = self.analysis.shape(value)
         if found is not None:
             return found
-        t = self.analysis.program.values[value].type
+        found = self.analysis.program.values.get(value)
+        t = None if found is None else found.type
         return tuple(d if isinstance(d, int) else None for d in (t.dims or ())) if t is not None else ()
 
 

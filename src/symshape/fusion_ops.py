@@ -85,7 +85,8 @@ def _reduce_dims(program: Program, op: Op, rank: int) -> tuple[int, ...] | None:
     if op.dialect in HLO:
         dims = _int_list(op.attrs.get("dimensions")) if len(op.inputs) == 2 else None
     else:
-        axes = program.values[op.inputs[1]].const if len(op.inputs) > 1 else None
+        given = program.values.get(op.inputs[1]) if len(op.inputs) > 1 else None
+        axes = None if given is None else given.const
         dims = _int_list(op.attrs.get("axes")) if axes is None else list(axes)
         if not dims and not op.attrs.get("noop_with_empty_axes", 0):
             dims = list(range(rank))
@@ -94,29 +95,41 @@ def _reduce_dims(program: Program, op: Op, rank: int) -> tuple[int, ...] | None:
     return tuple(sorted({d % rank for d in dims}))
 
 
-def _is_shape_computation(dtype: str, elements: tuple[Dim, ...] | None) -> bool:
+def _is_shape_computation(dtype: str | None, elements: tuple[Dim, ...] | None) -> bool:
     """An integer tensor whose elements the analysis tracks (jax's shape vectors), or an index one."""
+    if dtype is None:
+        return bool(elements)
     return dtype == "index" or (_INTEGER.fullmatch(dtype) is not None and bool(elements))
+
+
+def rank_of(program: Program, analysis: Analysis, name: str) -> int:
+    """The declared rank of ``name``, else the analysis's (-1: unranked or unknown)."""
+    value = program.values.get(name)
+    if value is not None and value.type is not None and value.type.dims is not None:
+        return len(value.type.dims)
+    shape = analysis.shape(name)
+    return -1 if shape is None else len(shape)
 
 
 def classify(program: Program, op: Op, analysis: Analysis) -> Node | str | None:
     """A node for a fusible op, ``"alias"`` for an op that only renames values, else None."""
     if (op.dialect, op.op_type) in (("func", "bind"), ("shape", "assuming")):
         return "alias"
-    if len(op.outputs) != 1 or op.subgraphs or not op.inputs:
+    if len(op.outputs) != 1 or op.subgraphs or not op.inputs or rank_of(program, analysis, op.outputs[0]) < 0:
         return None
-    vtype = program.values[op.outputs[0]].type
-    if vtype is None or vtype.dims is None or _is_shape_computation(vtype.dtype, analysis.elements(op.outputs[0])):
+    value = program.values.get(op.outputs[0])
+    dtype = None if value is None or value.type is None else value.type.dtype
+    if _is_shape_computation(dtype, analysis.elements(op.outputs[0])):
         return None
     if op.dialect in HLO and op.op_type in HLO_ELEMENTWISE | HLO_LOOP:
         return Node(0, op, op.outputs[0])
     if op.dialect in ONNX and op.op_type in ONNX_LOOP:
         return Node(0, op, op.outputs[0])
     is_reduce = (op.dialect in HLO and op.op_type == "reduce") or (op.dialect in ONNX and op.op_type in ONNX_REDUCE)
-    src = program.values[op.inputs[0]].type
-    if not is_reduce or src is None or src.dims is None:
+    rank = rank_of(program, analysis, op.inputs[0])
+    if not is_reduce or rank < 0:
         return None
-    dims = _reduce_dims(program, op, len(src.dims))
+    dims = _reduce_dims(program, op, rank)
     return None if dims is None else Node(0, op, op.inputs[0], dims)
 
 
