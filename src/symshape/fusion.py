@@ -27,13 +27,10 @@ row reductions), simplified: no horizontal (sibling) fusion, and constants are o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from symshape.expr import Dim
-from symshape.fusion_ops import HLO, HLO_ELEMENTWISE, Node, classify, rank_of, used
-
-if TYPE_CHECKING:
-    from symshape.result import Analysis
+from symshape.fusion_ops import HLO, HLO_ELEMENTWISE, Analysis, Node, classify, rank_of, used
 
 Knowledge = Literal["static", "elementwise", "facts"]
 LEVELS: tuple[Knowledge, ...] = ("static", "elementwise", "facts")
@@ -325,7 +322,7 @@ def fusion_groups(analysis: Analysis, knowledge: str = "facts") -> FusionPlan:
     for level, plan in plans.items():
         if level == knowledge:
             return plan
-    from symshape.errors import ModelError
+    from symshape.errors import ModelError, where_option
 
-    raise ModelError(where=f"fusion_groups(knowledge='{knowledge}')", found="an unknown level of knowledge",
+    raise ModelError(where=where_option("knowledge", knowledge), found="an unknown level of knowledge",
                      expected=f"one of {', '.join(LEVELS)}", fix="pass one of those")

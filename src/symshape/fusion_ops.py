@@ -11,13 +11,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import Protocol, cast
 
 from symshape.expr import Dim
 from symshape.program import ConstTensor, Op, Program
 
-if TYPE_CHECKING:
-    from symshape.result import Analysis
+
+class Analysis(Protocol):
+    """What the grouping reads of `symshape.result.Analysis` (which imports this module's user)."""
+
+    @property
+    def program(self) -> Program: ...  # noqa: D102
+    def shape(self, value: str) -> tuple[Dim, ...] | None: ...  # noqa: D102
+    def elements(self, value: str) -> tuple[Dim, ...] | None: ...  # noqa: D102
+    def same_dim(self, a: tuple[str, int], b: tuple[str, int]) -> bool | None: ...  # noqa: D102
+    def same_numel(self, v: str, w: str) -> bool | None: ...  # noqa: D102
+
 
 HLO = ("stablehlo", "mhlo", "chlo")
 HLO_ELEMENTWISE = frozenset((

@@ -31,7 +31,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from symshape.analysis import analyze
-from symshape.errors import ModelError
+from symshape.errors import ModelError, where_option
 from symshape.expr import Dim
 from symshape.fusion import LEVELS, FusionGroup, FusionPlan, Knowledge, fusion_plans
 from symshape.mlir.frontend import facts_for
@@ -54,7 +54,7 @@ class FusionGroupsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.knowledge not in LEVELS:
-            raise ModelError(where="pass 'fusion-groups'", found=f"knowledge '{self.knowledge}'",
+            raise ModelError(where=where_option("knowledge", self.knowledge), found="an unknown level of knowledge",
                              expected=f"one of {', '.join(LEVELS)}", fix="choose one of those levels")
         for inner in op.walk():
             inner.attributes.pop(GROUP_ATTR, None)
