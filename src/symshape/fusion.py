@@ -26,10 +26,12 @@ row reductions), simplified: no horizontal (sibling) fusion, and constants are o
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from typing import Literal
 
 from symshape.expr import Dim
+from symshape.fusion_dag import FusionDag
 from symshape.fusion_ops import HLO, HLO_ELEMENTWISE, Analysis, Node, classify, rank_of, used
 
 Knowledge = Literal["static", "elementwise", "facts"]
@@ -105,6 +107,7 @@ class _Prover:
         self.values = analysis.program.values
         self.level: Knowledge = "static"
         self.parent: dict[tuple[str, int], tuple[str, int]] = {}
+        self.size: dict[tuple[str, int], int] = {}
         self._elementwise = [n for n in nodes.values() if n.op.dialect in HLO and n.op.op_type in HLO_ELEMENTWISE]
 
     def raise_to(self, level: Knowledge) -> None:
@@ -120,14 +123,21 @@ class _Prover:
         return rank_of(self.analysis.program, self.analysis, value)
 
     def _find(self, key: tuple[str, int]) -> tuple[str, int]:
-        while key in self.parent:
-            key = self.parent[key]
-        return key
+        root = key
+        while root in self.parent:
+            root = self.parent[root]
+        while key != root:  # path compression keeps the classes flat
+            self.parent[key], key = root, self.parent[key]
+        return root
 
     def _union(self, a: tuple[str, int], b: tuple[str, int]) -> None:
         ra, rb = self._find(a), self._find(b)
-        if ra != rb:
-            self.parent[ra] = rb
+        if ra == rb:
+            return
+        if self.size.get(ra, 1) < self.size.get(rb, 1):
+            ra, rb = rb, ra
+        self.parent[rb] = ra  # the smaller class under the larger: the classes stay shallow
+        self.size[ra] = self.size.get(ra, 1) + self.size.get(rb, 1)
 
     def declared(self, value: str) -> list[int | tuple[str, int]]:
         """Each dim: its static size, or the class of its ``?``."""
@@ -183,7 +193,6 @@ class _Grouper:
     analysis: Analysis
     nodes: dict[int, Node] = field(default_factory=dict[int, Node])
     users: dict[int, set[int]] = field(default_factory=dict[int, set[int]])  # op index -> its users
-    parent: dict[int, int] = field(default_factory=dict[int, int])
     clusters: dict[int, _Cluster] = field(default_factory=dict[int, _Cluster])
 
     def __post_init__(self) -> None:
@@ -205,18 +214,12 @@ class _Grouper:
                 self.nodes[index] = node
                 self.clusters[index] = _Cluster([index], node.effective, node if node.dims is not None else None)
         self.edges = [(p, c) for p in sorted(self.nodes) for c in sorted(self.users.get(p, ())) if c in self.nodes]
+        pairs = ((p, c) for p, users in self.users.items() for c in users)
+        self.dag = FusionDag(len(program.ops), pairs)
         self.prover = _Prover(self.analysis, self.nodes)
 
     def find(self, i: int) -> int:
-        while i in self.parent:
-            i = self.parent[i]
-        return i
-
-    def successors(self, root: int) -> set[int]:
-        """The clusters (or other ops) that use a result of cluster ``root``."""
-        cluster = self.clusters.get(root)
-        members = cluster.nodes if cluster is not None else [root]
-        return {self.find(u) for i in members for u in self.users.get(i, ())} - {root}
+        return self.dag.find(i)
 
     def run(self, level: Knowledge) -> None:
         """Merge along edges, in program order, until nothing more merges at ``level``."""
@@ -231,9 +234,9 @@ class _Grouper:
         if p == c:
             return False
         merged = self._merged(self.clusters[p], self.clusters[c], c)
-        if merged is None or self._reachable_around(p, c):
+        if merged is None or self.dag.other_path(p, c):
             return False
-        self.parent[p] = c
+        self.dag.contract(p, c)
         del self.clusters[p]
         self.clusters[c] = merged
         return True
@@ -260,21 +263,6 @@ class _Grouper:
     def _reduce_feeds(self, a: _Cluster, c: int) -> bool:
         reduces = [i for i in a.nodes if self.nodes[i].dims is not None]
         return any(self.find(u) == c for i in reduces for u in self.users.get(i, ()))
-
-    def _reachable_around(self, p: int, c: int) -> bool:
-        """Whether ``c`` is reachable from ``p`` through some third cluster (a merge would make a cycle)."""
-        seen: set[int] = set()
-        stack = [x for x in self.successors(p) if x != c]
-        while stack:
-            x = stack.pop()
-            if x in seen:
-                continue
-            seen.add(x)
-            found = self.successors(x)
-            if c in found:
-                return True
-            stack.extend(found - seen)
-        return False
 
     def plan(self, level: Knowledge) -> FusionPlan:
         groups: list[FusionGroup] = []
@@ -308,12 +296,18 @@ def _row_reduction(node: Node, rank: int) -> bool:
 
 def fusion_plans(analysis: Analysis) -> dict[Knowledge, FusionPlan]:
     """The groups at every level of knowledge, each level grown from the one below."""
-    grouper = _Grouper(analysis)
-    plans: dict[Knowledge, FusionPlan] = {}
-    for level in LEVELS:
-        grouper.run(level)
-        plans[level] = grouper.plan(level)
-    return plans
+    enabled = gc.isenabled()
+    gc.disable()  # many small long-lived objects: the collector's passes would double the time
+    try:
+        grouper = _Grouper(analysis)
+        plans: dict[Knowledge, FusionPlan] = {}
+        for level in LEVELS:
+            grouper.run(level)
+            plans[level] = grouper.plan(level)
+        return plans
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def fusion_groups(analysis: Analysis, knowledge: str = "facts") -> FusionPlan:
