@@ -18,11 +18,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from symshape.fusion import LEVELS, FusionPlan, fusion_plans
 from symshape.result import Analysis
+
+if TYPE_CHECKING:
+    from tests.jax_oracle import Refined, Subject
 from tests.test_fusion_groups import check_containment, check_group, opt, parses_in_iree_opt
 
 pytestmark = pytest.mark.needs_jax
@@ -59,18 +63,23 @@ class Example:
         from tests.jax_oracle import refine
 
         args = self.arg_shapes(rng)
-        refined = refine(self.mlir, args)
+        return shape_lookup(self.mlir, args, refine(self.mlir, args))
 
-        def shape(name: str) -> Shape | None:
-            arg = re.fullmatch(r"@(\w+):%arg(\d+)", name)
-            if arg is not None:  # jax's wrapped main takes the dimension variables first
-                signature = re.search(rf"func\.func[^@\n]*@{arg.group(1)}\(.*", self.mlir)
-                skip = len(re.findall(r"jax\.global_constant", signature.group(0))) if signature else 0
-                index = int(arg.group(2)) - skip
-                return args[index] if 0 <= index < len(args) else None
+
+def shape_lookup(text: str, args: list[Shape], refined: Refined) -> Callable[[str], Shape | None]:
+    """Every value's concrete shape: op results from refinement, arguments from ``args`` (jax's
+    wrapped main takes its dimension variables first)."""
+
+    def shape(name: str) -> Shape | None:
+        arg = re.fullmatch(r"@(\w+):%arg(\d+)", name)
+        if arg is None:
             return refined.shape(name)
+        signature = re.search(rf"func\.func[^@\n]*@{arg.group(1)}\(.*", text)
+        skip = len(re.findall(r"jax\.global_constant", signature.group(0))) if signature else 0
+        index = int(arg.group(2)) - skip
+        return args[index] if 0 <= index < len(args) else None
 
-        return shape
+    return shape
 
 
 def env_of(analysis: Analysis, shape: Callable[[str], Shape | None]) -> dict[str, int]:
@@ -191,3 +200,28 @@ def test_the_marked_decoder_block_parses_in_iree_opt(tmp_path: Path, capsys: pyt
     assert f"facts: {facts.summary()}" in report
     assert out.count("symshape.fusion_group") == facts.fused
     parses_in_iree_opt(out)
+
+
+def _models() -> list[object]:
+    from tests.test_jax_oracle_models import MODELS
+
+    return list(MODELS)
+
+
+@pytest.mark.parametrize(("subject", "envs"), _models())
+def test_transformer_blocks_fuse_soundly(subject: Subject, envs: list[dict[str, int]]) -> None:
+    """The blocks of tests/test_jax_oracle_models.py (KV caches, rotary embeddings, a tied LM
+    head, layers by scan, a mixer, vmap): every group at every level holds at their sizes."""
+    from symshape.mlir.frontend import analyze_mlir_text
+
+    plans: dict[str, FusionPlan] = dict(fusion_plans(analyze_mlir_text(subject.text)))
+    check_containment(plans)
+    accepted = [env for env in envs if subject.accepts(env)][:3]
+    assert accepted
+    kept = sorted(subject.exported.module_kept_var_idx)
+    for env in accepted:
+        args = subject.arg_shapes(env)
+        shape = shape_lookup(subject.text, [args[i] for i in kept], subject.refined(env))
+        for level in LEVELS:
+            for group in plans[level].groups:
+                check_group(group, shape, env)

@@ -73,6 +73,7 @@ class FusionPlan:
     ops: int
     fusible: int
     groups: tuple[FusionGroup, ...]
+    guards: int = 0  # the analysis's guards the groups assume (facts only)
 
     @property
     def fused(self) -> int:
@@ -93,7 +94,8 @@ class FusionPlan:
         kinds = ", ".join(f"{sum(g.kind == k for g in self.groups)} {k}" for k in ("kLoop", "kInput", "kStitch"))
         n = len(self.groups)
         groups = "1 group fuses" if n == 1 else f"{n} groups fuse"
-        return f"{groups} {self.fused} of {self.fusible} fusible ops ({kinds})"
+        assuming = f", assuming the analysis's {self.guards} guards" if self.guards else ""
+        return f"{groups} {self.fused} of {self.fusible} fusible ops ({kinds}){assuming}"
 
 
 # --------------------------------------------------------------------------- deciding shapes
@@ -269,7 +271,8 @@ class _Grouper:
         for cluster in sorted(self.clusters.values(), key=lambda k: k.nodes[0]):
             if len(cluster.nodes) > 1:
                 groups.append(self._group(len(groups), cluster))
-        return FusionPlan(level, len(self.analysis.program.ops), len(self.nodes), tuple(groups))
+        guards = len(self.analysis.guards()) if level == "facts" else 0
+        return FusionPlan(level, len(self.analysis.program.ops), len(self.nodes), tuple(groups), guards)
 
     def _group(self, gid: int, cluster: _Cluster) -> FusionGroup:
         members = tuple(

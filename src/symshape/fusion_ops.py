@@ -26,6 +26,7 @@ class Analysis(Protocol):
     def elements(self, value: str) -> tuple[Dim, ...] | None: ...  # noqa: D102
     def same_dim(self, a: tuple[str, int], b: tuple[str, int]) -> bool | None: ...  # noqa: D102
     def same_numel(self, v: str, w: str) -> bool | None: ...  # noqa: D102
+    def guards(self) -> list[tuple[str, str, str]]: ...  # noqa: D102
 
 
 HLO = ("stablehlo", "mhlo", "chlo")
