@@ -65,7 +65,7 @@ def check_containment(plans: Mapping[str, FusionPlan]) -> None:
 
 # ------------------------------------------------------------------------ seed 000 as MHLO
 
-INPUTS = Path(__file__).parent / "mlir_inputs"
+INPUTS = Path(__file__).parent / "fusion_inputs"
 REDUNDANT_BROADCAST = (INPUTS / "seed000_fusion_redundant_broadcast_mhlo.mlir").read_text()
 ENCODED = (INPUTS / "seed000_fusion_encoded.mlir").read_text()  # seed 000's [@S0, @S1] encodings
 

@@ -97,7 +97,7 @@ def env_of(analysis: Analysis, shape: Callable[[str], Shape | None]) -> dict[str
 
 # ------------------------------------------------------------------------ seed 000 as StableHLO
 
-INPUTS = Path(__file__).parent / "mlir_inputs"
+INPUTS = Path(__file__).parent / "fusion_inputs"
 
 
 def seed(name: str) -> str:
