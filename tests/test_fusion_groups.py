@@ -81,7 +81,7 @@ def test_the_pass_marks_each_group_and_reports_every_level(tmp_path: Path, capsy
     report = capsys.readouterr().out
     assert report.splitlines() == [
         "// fusion-groups @main: 4 ops, 3 fusible",
-        "//   facts: 1 group fuses 3 of 3 fusible ops (1 kLoop, 0 kInput, 0 kStitch); 1 kernels",
+        "//   facts: 1 group fuses 3 of 3 fusible ops (1 kLoop, 0 kInput, 0 kStitch); 1 kernel",
         "//   elementwise: 1 group fuses 2 of 3 fusible ops (1 kLoop, 0 kInput, 0 kStitch); 2 kernels",
         "//   static: 0 groups fuse 0 of 3 fusible ops (0 kLoop, 0 kInput, 0 kStitch); 3 kernels",
         "//   group 0 kLoop over [10, 10]: 3 ops",

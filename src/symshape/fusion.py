@@ -80,6 +80,10 @@ class FusionPlan:
         """Ops that share a group with at least one other op."""
         return sum(len(g.members) for g in self.groups)
 
+    def report(self) -> str:
+        """`summary` and the kernels left: ``...; 21 kernels``."""
+        return f"{self.summary()}; {_count(self.kernels, 'kernel')}"
+
     @property
     def kernels(self) -> int:
         """Kernels left: one per group, one per fusible op outside every group."""
@@ -94,8 +98,12 @@ class FusionPlan:
         kinds = ", ".join(f"{sum(g.kind == k for g in self.groups)} {k}" for k in ("kLoop", "kInput", "kStitch"))
         n = len(self.groups)
         groups = "1 group fuses" if n == 1 else f"{n} groups fuse"
-        assuming = f", assuming the analysis's {self.guards} guards" if self.guards else ""
+        assuming = f", assuming the analysis's {_count(self.guards, 'guard')}" if self.guards else ""
         return f"{groups} {self.fused} of {self.fusible} fusible ops ({kinds}){assuming}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 # --------------------------------------------------------------------------- deciding shapes

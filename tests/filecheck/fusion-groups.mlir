@@ -7,7 +7,7 @@
 // report comes first, as comments; shape_of reads only a shape and gets no mark.
 
 // CHECK:      // fusion-groups @main: 4 ops, 3 fusible
-// CHECK-NEXT: //   facts: 1 group fuses 3 of 3 fusible ops (1 kLoop, 0 kInput, 0 kStitch); 1 kernels
+// CHECK-NEXT: //   facts: 1 group fuses 3 of 3 fusible ops (1 kLoop, 0 kInput, 0 kStitch); 1 kernel
 // CHECK-NEXT: //   elementwise: 1 group fuses 2 of 3 fusible ops (1 kLoop, 0 kInput, 0 kStitch); 2 kernels
 // CHECK-NEXT: //   static: 0 groups fuse 0 of 3 fusible ops (0 kLoop, 0 kInput, 0 kStitch); 3 kernels
 // CHECK-NEXT: //   group 0 kLoop over [10, 10]: 3 ops

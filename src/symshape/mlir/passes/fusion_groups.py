@@ -87,7 +87,7 @@ def _report(view: FuncView, plans: dict[Knowledge, FusionPlan], plan: FusionPlan
     lines = [f"fusion-groups @{view.name}: {facts.ops} ops, {facts.fusible} fusible"]
     for level in reversed(LEVELS):
         found = plans[level]
-        lines.append(f"  {level}: {found.summary()}; {found.kernels} kernels")
+        lines.append(f"  {level}: {found.report()}")
     lines.extend(f"  group {first + g.id} {g.kind} over {_shape(g)}: {len(g.members)} ops" for g in plan.groups)
     return lines
 
