@@ -203,8 +203,11 @@ def test_the_marked_decoder_block_parses_in_iree_opt(tmp_path: Path, capsys: pyt
 
 
 def _models() -> list[object]:
-    from tests.test_jax_oracle_models import MODELS
-
+    """The oracle's transformer blocks (none without jax: the module is then skipped)."""
+    try:
+        from tests.test_jax_oracle_models import MODELS
+    except ImportError:
+        return []
     return list(MODELS)
 
 
