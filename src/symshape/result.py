@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from symshape.causes import Cause
 from symshape.constraints import ConstraintGraph, SymbolInfo
 from symshape.expr import Dim, Expr, add, mul, product, subs, sym
 from symshape.program import Program
+
+if TYPE_CHECKING:
+    from symshape.fusion import FusionPlan
 
 _PRIVATE_NAME = re.compile(r"\b_t\d+_*")
 DimRef = tuple[str, int]
@@ -311,6 +314,13 @@ class Analysis:
                 "kind": info.kind if info else "",
             }
         return out
+
+    def fusion_groups(self, knowledge: str = "facts") -> FusionPlan:
+        """Fusion groups (kLoop / kInput / kStitch) decided with ``knowledge``: ``facts`` (this
+        analysis), or a baseline, ``static`` or ``elementwise`` (see `symshape.fusion`)."""
+        from symshape.fusion import fusion_groups
+
+        return fusion_groups(self, knowledge)
 
     def dim_kinds(self) -> dict[str, int]:
         """How many dims are static, expressed in input symbols, or depend on fresh symbols."""

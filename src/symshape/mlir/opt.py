@@ -31,6 +31,7 @@ PASSES: dict[str, str] = {
     "shape-optimization": "symshape.mlir.passes.shape_optimization:ShapeOptimizationPass",
     "shape-sources": "symshape.mlir.passes.shape_sources:ShapeSourcesPass",
     "aux-shape-functions": "symshape.mlir.passes.aux_shape_functions:AuxShapeFunctionsPass",
+    "fusion-groups": "symshape.mlir.passes.fusion_groups:FusionGroupsPass",
 }
 """Pass name -> ``module:Class``, imported on first use."""
 
