@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from symshape.context import GiveUp, OpContext
-from symshape.errors import ModelError
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, Expr, FloorDiv, Mono, add, as_symbol, floordiv, from_terms, mul
 from symshape.rules.registry import ONNX, register
 
@@ -72,7 +72,12 @@ def require_ge(ctx: OpContext, d: Dim, lo: int, rule: str, what: str) -> None:
     if ctx.facts.prove_ge(c, lo):
         return
     if isinstance(c, int):
-        raise ModelError(f"{ctx.where()}: {what} is {c}, must be >= {lo}; check the attributes and input sizes")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{what} is {c}",
+            expected=f"{what} >= {lo}",
+            fix="check the attributes and input sizes",
+        )
     terms = dict(c.terms)
     const = terms.pop((), 0)
     if len(terms) == 1:
@@ -112,13 +117,25 @@ def window(ctx: OpContext, kernel: tuple[Dim, ...]) -> Window:
     auto_pad = str(ctx.attr("auto_pad", "NOTSET") or "NOTSET")
     if len(strides) != n or len(dilations) != n or len(pads) != 2 * n:
         raise ModelError(
-            f"{ctx.where()}: {n} spatial axes need {n} strides and dilations and {2 * n} pads, got "
-            f"{list(strides)}, {list(dilations)}, {list(pads)}"
+            where=ctx.where(),
+            found=f"strides {list(strides)}, dilations {list(dilations)} and pads {list(pads)}",
+            expected=f"{n} strides and dilations and {2 * n} pads for {n} spatial axes",
+            fix="fix the attributes",
         )
     if any(s < 1 for s in strides) or any(d < 1 for d in dilations):
-        raise ModelError(f"{ctx.where()}: strides {list(strides)} and dilations {list(dilations)} must be >= 1")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"strides {list(strides)} and dilations {list(dilations)}",
+            expected="strides and dilations >= 1",
+            fix="fix the attributes",
+        )
     if auto_pad not in ("NOTSET", "VALID", *SAME):
-        raise ModelError(f"{ctx.where()}: auto_pad '{auto_pad}' is not NOTSET, VALID, SAME_UPPER or SAME_LOWER")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"auto_pad '{auto_pad}'",
+            expected="NOTSET, VALID, SAME_UPPER or SAME_LOWER",
+            fix="fix the auto_pad attribute",
+        )
     return Window(kernel, strides, dilations, pads, auto_pad, bool(ctx.attr("ceil_mode", 0)))
 
 
@@ -164,7 +181,12 @@ def spatial_input(ctx: OpContext, i: int, n_spatial: int | None = None) -> tuple
     if len(dims) < 3 or (n_spatial is not None and len(dims) != n_spatial + 2):
         want = "rank >= 3" if n_spatial is None else f"rank {n_spatial + 2}"
         shown = [str(d) for d in dims]
-        raise ModelError(f"{ctx.where()}: input #{i} has shape {shown}; expected {want} (N, C, spatial...)")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"input #{i} has shape {shown}",
+            expected=f"{want} (N, C, spatial...)",
+            fix=FIX_MODEL,
+        )
     return dims
 
 
@@ -172,8 +194,7 @@ def _conv(ctx: OpContext, xi: int, wi: int, bi: int | None) -> tuple[Dim, ...]:
     x = spatial_input(ctx, xi)
     wshape = ctx.shape(wi)
     n = len(x) - 2
-    if len(wshape) != n + 2:
-        raise ModelError(f"{ctx.where()}: weight rank {len(wshape)} does not match input rank {len(x)}")
+    _check_weight_rank(ctx, wshape, x)
     group = int(ctx.attr("group", 1))
     kernel = _kernel(ctx, wshape[2:], wi)
     ctx.eq(
@@ -187,7 +208,7 @@ def _conv(ctx: OpContext, xi: int, wi: int, bi: int | None) -> tuple[Dim, ...]:
     if bi is not None and ctx.has_input(bi):
         b = ctx.shape(bi)
         if len(b) != 1:
-            raise ModelError(f"{ctx.where()}: bias must be 1-D, got rank {len(b)}")
+            raise ModelError(where=ctx.where(), found=f"a bias of rank {len(b)}", expected="a 1-D bias", fix=FIX_MODEL)
         ctx.eq(b[0], wshape[0], "bias length", (ctx.dim_name(bi, 0), ctx.dim_name(wi, 0)))
     w = window(ctx, kernel)
     spatial = [window_out(ctx, x[2 + i], i, w, pool=False) for i in range(n)]
@@ -196,12 +217,27 @@ def _conv(ctx: OpContext, xi: int, wi: int, bi: int | None) -> tuple[Dim, ...]:
     return out
 
 
+def _check_weight_rank(ctx: OpContext, wshape: tuple[Dim, ...], x: tuple[Dim, ...]) -> None:
+    if len(wshape) != len(x):
+        raise ModelError(
+            where=ctx.where(),
+            found=f"a weight of rank {len(wshape)} for an input of rank {len(x)}",
+            expected="equal ranks",
+            fix=FIX_MODEL,
+        )
+
+
 def _kernel(ctx: OpContext, wdims: tuple[Dim, ...], wi: int) -> tuple[Dim, ...]:
     attr = ctx.attr("kernel_shape")
     if attr is None:
         return wdims
     if len(attr) != len(wdims):
-        raise ModelError(f"{ctx.where()}: kernel_shape {list(attr)} does not match the weight rank")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"kernel_shape {list(attr)}",
+            expected=f"{len(wdims)} entries, one per spatial dim of the weight",
+            fix="fix the kernel_shape attribute",
+        )
     for i, (k, d) in enumerate(zip(attr, wdims, strict=True)):
         ctx.eq(d, int(k), "kernel_shape", (ctx.dim_name(wi, 2 + i), f"kernel_shape[{i}]"))
     return tuple(int(k) for k in attr)
@@ -249,8 +285,7 @@ def conv_transpose(ctx: OpContext) -> None:
     x = spatial_input(ctx, 0)
     wshape = ctx.shape(1)
     n = len(x) - 2
-    if len(wshape) != n + 2:
-        raise ModelError(f"{ctx.where()}: weight rank {len(wshape)} does not match input rank {len(x)}")
+    _check_weight_rank(ctx, wshape, x)
     group = int(ctx.attr("group", 1))
     ctx.eq(x[1], wshape[0], "input channels == weight dim 0", (ctx.dim_name(0, 1), ctx.dim_name(1, 0)))
     channels = ctx.canon(mul(wshape[1], group))
@@ -285,7 +320,12 @@ def _transpose_out(ctx: OpContext, x: Dim, i: int, w: Window, output_padding: in
 def _pool_kernel(ctx: OpContext) -> tuple[int, ...]:
     kernel = ctx.attr("kernel_shape")
     if not kernel:
-        raise ModelError(f"{ctx.where()}: the kernel_shape attribute is required")
+        raise ModelError(
+            where=ctx.where(),
+            found="the kernel_shape attribute is required but missing",
+            expected="a list of ints",
+            fix="give the kernel_shape attribute",
+        )
     return tuple(int(k) for k in kernel)
 
 
@@ -323,7 +363,12 @@ def max_unpool(ctx: OpContext) -> None:
         if target is None:
             raise GiveUp("MaxUnpool output_shape is not known")
         if len(target) != len(x):
-            raise ModelError(f"{ctx.where()}: output_shape has {len(target)} elements for rank {len(x)}")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"output_shape has {len(target)} elements",
+                expected=f"{len(x)} elements (the input rank)",
+                fix=FIX_MODEL,
+            )
         for a in (0, 1):
             ctx.eq(target[a], x[a], "output_shape keeps N and C", (f"output_shape[{a}]", ctx.dim_name(0, a)))
         ctx.set_output(0, target)

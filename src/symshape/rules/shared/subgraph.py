@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from symshape.constraints import ConstraintGraph, Guard, Origin
 from symshape.context import OpContext, State
-from symshape.errors import ContradictionError, ModelError
+from symshape.errors import FIX_MODEL, ContradictionError, ModelError
 from symshape.expr import Dim, Expr
 from symshape.facts import Bound
 from symshape.program import Program
@@ -63,7 +63,12 @@ def run_subgraph(ctx: OpContext, sub: Program, tag: str, inputs: Sequence[Tensor
     memo_keys = set(state.fresh_memo)
     guards_before = len(graph.guards)
     if len(inputs) != len(sub.inputs):
-        raise ModelError(f"{ctx.where()}: subgraph '{tag}' takes {len(sub.inputs)} inputs, {len(inputs)} given")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(inputs)} values given to subgraph '{tag}'",
+            expected=f"{len(sub.inputs)}, one per subgraph input",
+            fix=FIX_MODEL,
+        )
     local = list(sub.inputs) + [n for op in sub.ops for n in op.outputs if n]
     state.graph = graph
     try:
@@ -157,7 +162,12 @@ def subgraph_of(ctx: OpContext, name: str) -> Program:
     """The subgraph attribute ``name`` of the op (ModelError when missing)."""
     sub = ctx.op.subgraphs.get(name)
     if sub is None:
-        raise ModelError(f"{ctx.where()}: the '{name}' subgraph attribute is missing")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"the {name} attribute is required but missing",
+            expected="a graph",
+            fix=FIX_MODEL,
+        )
     return sub
 
 
