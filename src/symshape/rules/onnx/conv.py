@@ -32,64 +32,13 @@ from dataclasses import dataclass
 
 from symshape.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, Expr, FloorDiv, Mono, add, as_symbol, floordiv, from_terms, mul
+from symshape.expr import Dim, add, mul
 from symshape.rules.registry import ONNX, register
+from symshape.rules.shared.fit import cdiv, fdiv, require_ge, trunc_div
+
+__all__ = ["cdiv", "fdiv", "require_ge", "spatial_input", "window", "window_out"]
 
 SAME = ("SAME_UPPER", "SAME_LOWER")
-
-
-def fdiv(num: Dim, k: int) -> Dim:
-    """``floor(num/k)`` for ``k >= 1``, folding one nested floor:
-    ``floor((floor(x/m) + c)/k) = floor((x + c*m)/(m*k))`` (true for all integers x, c)."""
-    if isinstance(num, Expr) and k > 1:
-        inner, c = _floor_plus_const(num)
-        if inner is not None and isinstance(inner.den, int) and inner.den > 0:
-            return floordiv(add(inner.num, c * inner.den), inner.den * k)
-    return floordiv(num, k)
-
-
-def cdiv(num: Dim, k: int) -> Dim:
-    """``ceil(num/k)`` for ``k >= 1`` through `fdiv`."""
-    return fdiv(add(num, k - 1), k)
-
-
-def _floor_plus_const(d: Expr) -> tuple[FloorDiv | None, int]:
-    atom: FloorDiv | None = None
-    const = 0
-    for mono, coeff in d.terms:
-        if not mono:
-            const = coeff
-        elif len(mono) == 1 and coeff == 1 and isinstance(mono[0], FloorDiv) and atom is None:
-            atom = mono[0]
-        else:
-            return None, 0
-    return atom, const
-
-
-def require_ge(ctx: OpContext, d: Dim, lo: int, rule: str, what: str) -> None:
-    """Record the fact ``d >= lo``; on ``a*s + c`` with one symbol ``s`` it bounds ``s`` itself."""
-    c = ctx.canon(d)
-    if ctx.facts.prove_ge(c, lo):
-        return
-    if isinstance(c, int):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{what} is {c}",
-            expected=f"{what} >= {lo}",
-            fix="check the attributes and input sizes",
-        )
-    terms = dict(c.terms)
-    const = terms.pop((), 0)
-    if len(terms) == 1:
-        ((mono, coeff),) = terms.items()
-        if coeff > 0 and as_symbol(_mono_expr(mono)) is not None:
-            ctx.assume_range(_mono_expr(mono), -((const - lo) // coeff), None, rule)
-            return
-    ctx.assume_range(c, lo, None, rule)
-
-
-def _mono_expr(mono: Mono) -> Dim:
-    return from_terms({mono: 1})
 
 
 @dataclass(frozen=True)
@@ -152,23 +101,10 @@ def window_out(ctx: OpContext, x: Dim, i: int, w: Window, *, pool: bool) -> Dim:
             out = cdiv(add(x, pb), s)
         elif not isinstance(ek, int):
             raise GiveUp("ceil_mode pooling with a symbolic kernel")
+    elif pool:
+        out = add(trunc_div(ctx, span, s), 1)  # ONNX floors; onnxruntime truncates (equal when it fits)
     else:
-        if pool:
-            if isinstance(span, int) and span < 0 and span // s != -(-span // s):
-                raise GiveUp(
-                    f"spatial axis {i}: the window is larger than the padded input; ONNX floors "
-                    "the negative quotient, onnxruntime truncates it"
-                )
-            if not isinstance(span, int) and not ctx.facts.prove_ge(span, 0):
-                ctx.guard(
-                    x,
-                    ">=",
-                    add(ek, -(pb + pe)),
-                    "pooling window fits",
-                    f"spatial axis {i}: the padded input holds one window (ONNX floors, onnxruntime truncates)",
-                )
-        else:
-            require_ge(ctx, span, 0, "convolution window fits", f"spatial axis {i}: padded input minus the kernel")
+        require_ge(ctx, span, 0, "convolution window fits", f"spatial axis {i}: padded input minus the kernel")
         out = add(fdiv(span, s), 1)
     out = ctx.canon(out)
     require_ge(ctx, out, 0, "output size >= 0", f"output size on spatial axis {i}")
@@ -313,7 +249,8 @@ def _transpose_out(ctx: OpContext, x: Dim, i: int, w: Window, output_padding: in
         out = full
     else:
         out = add(full, -(w.pads[i] + w.pads[i + len(w.kernel)]))
-    require_ge(ctx, out, 0, "output size >= 0", f"output size on spatial axis {i}")
+    # onnxruntime rejects an output size of 0 ("Computed output dimension is <= 0")
+    require_ge(ctx, out, 1, "output size >= 1", f"output size on spatial axis {i}")
     return ctx.canon(out)
 
 
