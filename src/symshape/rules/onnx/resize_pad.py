@@ -22,6 +22,7 @@ from symshape.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, Expr, ModAtom, Mono, add, from_terms, mod, mul
 from symshape.rules.onnx.conv import fdiv, require_ge
+from symshape.rules.onnx.resize_aspect import keep_aspect
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
 
@@ -295,8 +296,11 @@ def _resize_to_sizes(ctx: OpContext, dims: list[Dim], axes: Sequence[int], i: in
             dims[a] = s
         return
     ins, outs = _ints([dims[a] for a in axes]), _ints(sizes)
-    if ins is None or outs is None or min(ins) < 1:
+    if outs is None:
         raise GiveUp(f"keep_aspect_ratio_policy '{policy}' with symbolic sizes")
+    if ins is None or min(ins) < 1:
+        keep_aspect(ctx, dims, axes, outs, policy)
+        return
     ratios = [_float32(s / x) for s, x in zip(outs, ins, strict=True)]
     scale = min(ratios) if policy == "not_larger" else max(ratios)
     for a, x in zip(axes, ins, strict=True):
