@@ -15,12 +15,12 @@ from dataclasses import replace
 
 from symshape.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ContradictionError, ModelError
-from symshape.expr import Dim, smax
+from symshape.expr import Dim, add, mul, smax
 from symshape.program import Program
 from symshape.rules.onnx.data_dependent import record_le
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
-from symshape.rules.shared.loops import scan_output, settle
+from symshape.rules.shared.loops import growth, scan_output, settle
 from symshape.rules.shared.subgraph import (
     SubResult,
     Tensor,
@@ -68,7 +68,28 @@ def if_op(ctx: OpContext) -> None:
     if then_res.dead or else_res.dead:  # the dead branch is never taken: the live one always is
         take_branch(ctx, branches[1 if then_res.dead else 0], "else_branch" if then_res.dead else "then_branch")
         return
-    merge_branches(ctx, [then_res, else_res])
+    merge_branches(ctx, [then_res, else_res], _condition(ctx))
+
+
+# a comparison as ``p >= 0`` over its two sides: (coefficient of lhs - rhs, constant)
+_COMPARISONS = {"Greater": (1, -1), "GreaterOrEqual": (1, 0), "Less": (-1, -1), "LessOrEqual": (-1, 0)}
+
+
+def _condition(ctx: OpContext) -> Dim | None:
+    """The If condition as ``p`` with "then runs" exactly when ``p >= 0``: a comparison of two
+    tracked integer scalars (``x.shape[0] > 5``), read off the op that computes it."""
+    name = ctx.op.inputs[0] if ctx.num_inputs else ""
+    producer = next((op for op in ctx.program.ops if name in op.outputs), None)
+    if producer is None or producer.op_type not in _COMPARISONS or len(producer.inputs) != 2:
+        return None
+    sides: list[Dim] = []
+    for side in producer.inputs:
+        _, els = ctx.value(side)
+        if els is None or len(els) != 1:
+            return None
+        sides.append(ctx.canon(els[0]))
+    sign, const = _COMPARISONS[producer.op_type]
+    return ctx.canon(add(mul(add(sides[0], mul(sides[1], -1)), sign), const))
 
 
 @register(ONNX, "Loop")
@@ -95,8 +116,11 @@ def loop(ctx: OpContext) -> None:
     res, final, excluded = settle(ctx, body, fixed, [cond, *carried], loose=0)
     cond_true = final[0][1] is not None and all(isinstance(e, int) and e for e in final[0][1] or ())
     trips = _trip_count(ctx, cond_true)
+    steps = growth(ctx, res, final, excluded)
     for j, (dims, els) in enumerate(final[1:]):
-        ctx.set_output(j, dims, els)
+        start = carried[j][0]
+        grown = [_grown(ctx, start[a], d, steps.get((j + 1, a)), trips) for a, d in enumerate(dims)]
+        ctx.set_output(j, grown, els)
     scans = res.outputs[1 + n_carried :]
     if scans and not ctx.facts.prove_ge(ctx.canon(trips), 1):
         ctx.guard(
@@ -119,6 +143,13 @@ def loop(ctx: OpContext) -> None:
         # kept carried dims and exact scan dims both rest on the body's guards
         for i in range(ctx.num_outputs):
             declared_fallback(ctx, i, "the body made an assumption about its own symbols")
+
+
+def _grown(ctx: OpContext, start: Dim, final: Dim, step: Dim | None, trips: Dim) -> Dim:
+    """A carried dim after ``trips`` iterations that each add ``step``: ``start + trips*step``."""
+    if step is None or final is start:
+        return final
+    return ctx.canon(add(start, mul(trips, step)))
 
 
 def _declared_dims(body: Program, i: int) -> tuple[Dim, ...]:
