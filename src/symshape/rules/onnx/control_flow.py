@@ -4,9 +4,11 @@ A subgraph that may not run (a branch whose condition is not known, a loop body)
 a scratch copy of the constraint graph (see `symshape.rules.shared.subgraph`): the facts its ops imply
 hold only when it runs, so they never reach the main graph. Its results come back only as
 expressions over symbols the main graph knows; for If, an output dim is kept when both branches
-provably agree, else it is a fresh ``data`` symbol (never a silent merge). Loop-carried and Scan
-state dims that an iteration provably keeps stay as they are; the others become fresh symbols and
-the body runs again, a small fixpoint.
+provably agree, else it is the piecewise value when the condition compares sizes
+(`symshape.rules.shared.piecewise`: ``Min(a, 5)`` for ``x[:5] if a > 5 else x``), else a fresh
+``data`` symbol (never a silent merge). Loop-carried and Scan state dims that an iteration
+provably keeps stay as they are; the others become fresh symbols and the body runs again, a small
+fixpoint. A Loop-carried dim the body maps from ``s`` to ``s + c`` ends at ``start + trips*c``.
 """
 
 from __future__ import annotations

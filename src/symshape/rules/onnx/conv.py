@@ -14,16 +14,20 @@ inside the input or the begin padding), so the size is ``ceil((in + pad_begin)/s
 ``pad_end + stride > effective kernel`` and the ceil formula otherwise (pads are smaller than
 the kernel, as onnxruntime enforces).
 
-What is a fact and what is a guard (dims are >= 0 by default):
+What is a fact (dims are >= 0 by default; there is no guard here):
 
-* Facts (the op is invalid otherwise): input channels equal ``weight channels * group``; the
-  ``kernel_shape`` attribute equals the weight's dims; the bias has ``M`` elements; a convolution's
-  padded input holds at least one window (``in + pads >= dilation*(kernel-1) + 1``; onnxruntime
-  rejects smaller inputs), recorded as a range fact on the input symbol when the input dim is one
-  symbol plus a constant; every output size is ``>= 0``.
-* Guard: a floor-mode pooling window that may not fit (``in + pads < effective kernel``): ONNX
-  floors the negative quotient while onnxruntime truncates it toward zero, so the result is only
-  claimed when the window fits. ``ceil_mode`` has no such gap (onnxruntime ceils too).
+* the op is invalid otherwise: input channels equal ``weight channels * group``; the
+  ``kernel_shape`` attribute equals the weight's dims; the bias has ``M`` elements;
+* onnxruntime rejects the size otherwise: a convolution's padded input holds one window
+  (``in + pads >= dilation*(kernel-1) + 1``), a pooling output is ``>= 0``, a ConvTranspose
+  output is ``>= 1``. `symshape.rules.shared.fit.require_ge` records each as a range on the input
+  symbol when the size is non-decreasing in it (through earlier layers' floors), so the next
+  layer's fit is proven, not assumed.
+
+A floor-mode pooling window that does not fit (``in + pads < effective kernel``) is no guard
+either: ONNX floors the negative quotient, onnxruntime truncates it toward zero (``k=3, s=2`` on
+``in=2`` gives 1, not 0); the size is onnxruntime's, exactly, as `trunc_div`, which is the plain
+floor whenever the fit is proven. ``ceil_mode`` ceils in both.
 """
 
 from __future__ import annotations
