@@ -88,9 +88,11 @@ def _configs() -> list[tuple[str, dict[str, object], int]]:
             out.append((op, {**base, "pads": list(pads), "ceil_mode": 1}, k))
         if pads == (0, 0):
             out.append((op, {**base, "auto_pad": "VALID"}, k))
-            if d == 1 or op == "ConvTranspose":  # onnxruntime: no SAME with dilation for Conv;
-                out.append((op, {**base, "auto_pad": "SAME_UPPER"}, k))  # pools pad it differently
-                out.append((op, {**base, "auto_pad": "SAME_LOWER"}, k))
+            if d == 1 or op != "Conv":  # onnxruntime runs no Conv with SAME and dilation
+                for auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+                    out.append((op, {**base, "auto_pad": auto_pad}, k))
+                    if op in POOLS:
+                        out.append((op, {**base, "auto_pad": auto_pad, "ceil_mode": 1}, k))
     return out
 
 

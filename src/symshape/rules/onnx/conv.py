@@ -8,7 +8,7 @@ The spatial size of a window op (https://onnx.ai/onnx/operators/onnx__Conv.html)
 (``ceil`` for ``ceil_mode`` pooling), written with `floordiv` so it stays exact: a stride-2
 3x3 convolution with pad 1 on ``H`` gives ``floor((H + 1)/2)``, and two of them give
 ``floor((H + 3)/4)`` (`fdiv` folds the nested floor). ``SAME_*`` padding gives ``ceil(in/stride)``
-(pooling with SAME and dilation is left alone: onnxruntime pads it differently from the spec).
+(pooling with SAME and dilation follows onnxruntime, which pads it differently from the spec).
 In ``ceil_mode`` a window that would start in the end padding is dropped (the last window starts
 inside the input or the begin padding), so the size is ``ceil((in + pad_begin)/stride)`` when
 ``pad_end + stride > effective kernel`` and the ceil formula otherwise (pads are smaller than
@@ -96,7 +96,9 @@ def window_out(ctx: OpContext, x: Dim, i: int, w: Window, *, pool: bool) -> Dim:
     """The output size on spatial axis ``i`` of input size ``x`` (facts and guards recorded)."""
     s, ek = w.strides[i], w.effective(i)
     if w.auto_pad in SAME:
-        return ctx.canon(cdiv(x, s))
+        if not pool or w.dilations[i] == 1:
+            return ctx.canon(cdiv(x, s))
+        return _same_dilated_pool(ctx, x, i, w)
     pb, pe = (0, 0) if w.auto_pad == "VALID" else (w.pads[i], w.pads[i + len(w.kernel)])
     span = ctx.canon(add(add(x, pb + pe), mul(ek, -1)))
     if w.ceil_mode and pool:
@@ -111,6 +113,20 @@ def window_out(ctx: OpContext, x: Dim, i: int, w: Window, *, pool: bool) -> Dim:
         require_ge(ctx, span, 0, "convolution window fits", f"spatial axis {i}: padded input minus the kernel")
         out = add(fdiv(span, s), 1)
     out = ctx.canon(out)
+    require_ge(ctx, out, 0, "output size >= 0", f"output size on spatial axis {i}")
+    return ctx.canon(out)
+
+
+def _same_dilated_pool(ctx: OpContext, x: Dim, i: int, w: Window) -> Dim:
+    """Pooling with SAME padding and dilation as onnxruntime runs it (the spec says
+    ``ceil(in/stride)``): the total pad is computed with the *undilated* kernel,
+    ``(ceil(in/s) - 1)*s + k - in``, and the window with the dilated one, so the size is
+    ``trunc((s*(ceil(in/s) - 1) - (d - 1)*(k - 1))/s) + 1`` (``ceil`` in ceil_mode)."""
+    s, k = w.strides[i], w.kernel[i]
+    if not isinstance(k, int):
+        raise GiveUp("SAME pooling with dilation and a symbolic kernel")
+    span = ctx.canon(add(mul(add(cdiv(x, s), -1), s), -(w.dilations[i] - 1) * (k - 1)))
+    out = add(cdiv(span, s) if w.ceil_mode else trunc_div(ctx, span, s), 1)
     require_ge(ctx, out, 0, "output size >= 0", f"output size on spatial axis {i}")
     return ctx.canon(out)
 
@@ -281,8 +297,6 @@ def pool(ctx: OpContext) -> None:
     kernel = _pool_kernel(ctx)
     x = spatial_input(ctx, 0, len(kernel))
     w = window(ctx, kernel)
-    if w.auto_pad in SAME and any(d != 1 for d in w.dilations):
-        raise GiveUp("SAME padding with dilation: ONNX and onnxruntime disagree on the pads")
     out = [*x[:2], *(window_out(ctx, x[2 + i], i, w, pool=True) for i in range(len(kernel)))]
     ctx.set_output(0, out)
     ctx.set_output(1, out)
