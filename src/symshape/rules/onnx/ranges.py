@@ -44,6 +44,8 @@ def _value(ctx: OpContext, i: int) -> Bound:
     if floats is not None and len(floats) == 1 and math.isfinite(floats[0]):
         f = Fraction(floats[0])
         return int(f) if f.denominator == 1 else f
+    if ctx.has_input(i) and ctx.dtype(i) in ("int64", "int32", "int16"):  # a runtime integer:
+        return ctx.memo_fresh(("data", "value", ctx.input_name(i)), "Range bound", kind="data", lo=None)
     raise GiveUp(f"the value of Range input #{i} is not known statically", unknown_input=i)
 
 
