@@ -76,7 +76,9 @@ def least_symbol_value(ctx: OpContext, d: Expr, lo: int) -> tuple[str, int] | No
         return None
     (name,) = d.free
     facts = ctx.facts.get(name)
-    low = facts.lo if facts.lo is not None else 0
+    if facts.lo is None:  # unbounded below: no least value to search from
+        return None
+    low = facts.lo
     high = facts.hi if facts.hi is not None else SEARCH_LIMIT
 
     def reaches(v: int) -> bool:
