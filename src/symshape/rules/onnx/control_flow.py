@@ -23,6 +23,7 @@ from symshape.rules.onnx.data_dependent import record_le
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
 from symshape.rules.shared.loops import growth, scan_output, settle
+from symshape.rules.shared.producers import producer
 from symshape.rules.shared.subgraph import (
     SubResult,
     Tensor,
@@ -81,16 +82,16 @@ def _condition(ctx: OpContext) -> Dim | None:
     """The If condition as ``p`` with "then runs" exactly when ``p >= 0``: a comparison of two
     tracked integer scalars (``x.shape[0] > 5``), read off the op that computes it."""
     name = ctx.op.inputs[0] if ctx.num_inputs else ""
-    producer = next((op for op in ctx.program.ops if name in op.outputs), None)
-    if producer is None or producer.op_type not in _COMPARISONS or len(producer.inputs) != 2:
+    made_by = producer(ctx, name) if name else None
+    if made_by is None or made_by.op_type not in _COMPARISONS or len(made_by.inputs) != 2:
         return None
     sides: list[Dim] = []
-    for side in producer.inputs:
+    for side in made_by.inputs:
         _, els = ctx.value(side)
         if els is None or len(els) != 1:
             return None
         sides.append(ctx.canon(els[0]))
-    sign, const = _COMPARISONS[producer.op_type]
+    sign, const = _COMPARISONS[made_by.op_type]
     return ctx.canon(add(mul(add(sides[0], mul(sides[1], -1)), sign), const))
 
 

@@ -27,6 +27,7 @@ from symshape.errors import ModelError
 from symshape.expr import Dim, add, ceildiv, mul, smax
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.fit import require_ge
+from symshape.rules.shared.producers import producer
 
 FLOAT_TYPES = {"float32": 2**24, "float": 2**24, "float64": 2**53, "double": 2**53}
 CAST_TO = {1: "float32", 11: "float64", 7: "int64", 6: "int32", 5: "int16"}
@@ -61,11 +62,10 @@ def _dtype(ctx: OpContext) -> str:
 def _cast_to(ctx: OpContext, i: int) -> str | None:
     if not ctx.has_input(i):
         return None
-    name = ctx.input_name(i)
-    for op in ctx.program.ops:
-        if name in op.outputs and op.op_type == "Cast":
-            return CAST_TO.get(int(op.attrs.get("to", 0)))
-    return None
+    made_by = producer(ctx, ctx.input_name(i))
+    if made_by is None or made_by.op_type != "Cast":
+        return None
+    return CAST_TO.get(int(made_by.attrs.get("to", 0)))
 
 
 def _constant_count(start: Fraction, limit: Fraction, delta: Fraction, dtype: str) -> int:
