@@ -62,6 +62,15 @@ def test_if_that_floors_at_a_constant_is_a_max() -> None:
     assert str(report.analysis.shape("y")[0]) == "Max(5, a)"
 
 
+def test_a_negated_comparison_swaps_the_branches() -> None:
+    """``y = x.sum(1) if not (a > 5) else zeros(5)``: ``Min(5, a)`` again."""
+    nodes = [*_dim(0, "a"), *_dim(1, "b"), N("Greater", ["a", "five"], ["g"]), N("Not", ["g"], ["c"])]
+    nodes.append(N("If", ["c"], ["y"], then_branch=_rows_of_x(), else_branch=_five_rows()))
+    model = make_model(nodes, [tensor("x", ["a", "b"])], [tensor("y", None)], [const("five", 5)])
+    report = assert_exact(check(model, _samples((1, 2), (5, 1), (6, 3), (9, 2))))
+    assert str(report.analysis.shape("y")[0]) == "Min(5, a)"
+
+
 def test_if_choosing_the_smaller_of_two_dims_is_a_min() -> None:
     """``y = x.sum(1) if a <= b else x.sum(0)``: ``Min(a, b)``."""
     cols = _branch("cols", [N("ReduceSum", ["x", "ax0"], ["s"], keepdims=0)], "s", [const("ax0", [0])])

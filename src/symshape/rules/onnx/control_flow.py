@@ -80,9 +80,13 @@ _COMPARISONS = {"Greater": (1, -1), "GreaterOrEqual": (1, 0), "Less": (-1, -1), 
 
 def _condition(ctx: OpContext) -> Dim | None:
     """The If condition as ``p`` with "then runs" exactly when ``p >= 0``: a comparison of two
-    tracked integer scalars (``x.shape[0] > 5``), read off the op that computes it."""
+    tracked integer scalars (``x.shape[0] > 5``), possibly negated, read off the ops computing it."""
     name = ctx.op.inputs[0] if ctx.num_inputs else ""
+    negated = False
     made_by = producer(ctx, name) if name else None
+    while made_by is not None and made_by.op_type == "Not" and made_by.inputs:
+        negated = not negated  # not (p >= 0) is -p - 1 >= 0
+        made_by = producer(ctx, made_by.inputs[0])
     if made_by is None or made_by.op_type not in _COMPARISONS or len(made_by.inputs) != 2:
         return None
     sides: list[Dim] = []
@@ -92,7 +96,8 @@ def _condition(ctx: OpContext) -> Dim | None:
             return None
         sides.append(ctx.canon(els[0]))
     sign, const = _COMPARISONS[made_by.op_type]
-    return ctx.canon(add(mul(add(sides[0], mul(sides[1], -1)), sign), const))
+    p = add(mul(add(sides[0], mul(sides[1], -1)), sign), const)
+    return ctx.canon(add(mul(p, -1), -1) if negated else p)
 
 
 @register(ONNX, "Loop")
