@@ -44,12 +44,7 @@ POSITIONAL_ALLOWED = frozenset(
         "rules/hlo/reshape.py",
         "rules/mlir/shape.py",
         "rules/mlir/tensor.py",
-        "rules/onnx/conv.py",
-        "rules/onnx/nn.py",
-        "rules/onnx/resize_pad.py",
-
         "rules/shared/mlir_common.py",
-        "rules/shared/subgraph.py",
     }
 )
 

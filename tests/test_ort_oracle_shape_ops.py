@@ -174,8 +174,7 @@ RANGE = [
     row("Range-float-constants", [node("Range", ["a", "b", "d"], ["r"]), node("Add", ["x", "r"], ["y"])],
         [tensor("x", ["n", 5])], [{"n": 2}, {"n": 0}, {"n": 1}],
         [array("a", np.array(0.0, np.float32)), array("b", np.array(2.5, np.float32)),
-         array("d", np.array(0.5, np.float32))],
-        xfail="gap: Range of float constants gives up (its length, 5, is known statically)"),
+         array("d", np.array(0.5, np.float32))]),
 ]
 
 

@@ -4,9 +4,11 @@ A subgraph that may not run (a branch whose condition is not known, a loop body)
 a scratch copy of the constraint graph (see `symshape.rules.shared.subgraph`): the facts its ops imply
 hold only when it runs, so they never reach the main graph. Its results come back only as
 expressions over symbols the main graph knows; for If, an output dim is kept when both branches
-provably agree, else it is a fresh ``data`` symbol (never a silent merge). Loop-carried and Scan
-state dims that an iteration provably keeps stay as they are; the others become fresh symbols and
-the body runs again, a small fixpoint.
+provably agree, else it is the piecewise value when the condition compares sizes
+(`symshape.rules.shared.piecewise`: ``Min(a, 5)`` for ``x[:5] if a > 5 else x``), else a fresh
+``data`` symbol (never a silent merge). Loop-carried and Scan state dims that an iteration
+provably keeps stay as they are; the others become fresh symbols and the body runs again, a small
+fixpoint. A Loop-carried dim the body maps from ``s`` to ``s + c`` ends at ``start + trips*c``.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from dataclasses import replace
 
 from symshape.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ContradictionError, ModelError
-from symshape.expr import Dim, smax
+from symshape.expr import Dim, add, mul, smax
 from symshape.program import Program
 from symshape.rules.onnx.data_dependent import record_le
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
-from symshape.rules.shared.loops import scan_output, settle
+from symshape.rules.shared.loops import growth, scan_output, settle
+from symshape.rules.shared.producers import producer
 from symshape.rules.shared.subgraph import (
     SubResult,
     Tensor,
@@ -68,7 +71,33 @@ def if_op(ctx: OpContext) -> None:
     if then_res.dead or else_res.dead:  # the dead branch is never taken: the live one always is
         take_branch(ctx, branches[1 if then_res.dead else 0], "else_branch" if then_res.dead else "then_branch")
         return
-    merge_branches(ctx, [then_res, else_res])
+    merge_branches(ctx, [then_res, else_res], _condition(ctx))
+
+
+# a comparison as ``p >= 0`` over its two sides: (coefficient of lhs - rhs, constant)
+_COMPARISONS = {"Greater": (1, -1), "GreaterOrEqual": (1, 0), "Less": (-1, -1), "LessOrEqual": (-1, 0)}
+
+
+def _condition(ctx: OpContext) -> Dim | None:
+    """The If condition as ``p`` with "then runs" exactly when ``p >= 0``: a comparison of two
+    tracked integer scalars (``x.shape[0] > 5``), possibly negated, read off the ops computing it."""
+    name = ctx.op.inputs[0] if ctx.num_inputs else ""
+    negated = False
+    made_by = producer(ctx, name) if name else None
+    while made_by is not None and made_by.op_type == "Not" and made_by.inputs:
+        negated = not negated  # not (p >= 0) is -p - 1 >= 0
+        made_by = producer(ctx, made_by.inputs[0])
+    if made_by is None or made_by.op_type not in _COMPARISONS or len(made_by.inputs) != 2:
+        return None
+    sides: list[Dim] = []
+    for side in made_by.inputs:
+        _, els = ctx.value(side)
+        if els is None or len(els) != 1:
+            return None
+        sides.append(ctx.canon(els[0]))
+    sign, const = _COMPARISONS[made_by.op_type]
+    p = add(mul(add(sides[0], mul(sides[1], -1)), sign), const)
+    return ctx.canon(add(mul(p, -1), -1) if negated else p)
 
 
 @register(ONNX, "Loop")
@@ -95,8 +124,11 @@ def loop(ctx: OpContext) -> None:
     res, final, excluded = settle(ctx, body, fixed, [cond, *carried], loose=0)
     cond_true = final[0][1] is not None and all(isinstance(e, int) and e for e in final[0][1] or ())
     trips = _trip_count(ctx, cond_true)
+    steps = growth(ctx, res, final, excluded)
     for j, (dims, els) in enumerate(final[1:]):
-        ctx.set_output(j, dims, els)
+        start = carried[j][0]
+        grown = [_grown(ctx, start[a], d, steps.get((j + 1, a)), trips) for a, d in enumerate(dims)]
+        ctx.set_output(j, grown, els)
     scans = res.outputs[1 + n_carried :]
     if scans and not ctx.facts.prove_ge(ctx.canon(trips), 1):
         ctx.guard(
@@ -119,6 +151,13 @@ def loop(ctx: OpContext) -> None:
         # kept carried dims and exact scan dims both rest on the body's guards
         for i in range(ctx.num_outputs):
             declared_fallback(ctx, i, "the body made an assumption about its own symbols")
+
+
+def _grown(ctx: OpContext, start: Dim, final: Dim, step: Dim | None, trips: Dim) -> Dim:
+    """A carried dim after ``trips`` iterations that each add ``step``: ``start + trips*step``."""
+    if step is None or final is start:
+        return final
+    return ctx.canon(add(start, mul(trips, step)))
 
 
 def _declared_dims(body: Program, i: int) -> tuple[Dim, ...]:

@@ -8,22 +8,26 @@ The spatial size of a window op (https://onnx.ai/onnx/operators/onnx__Conv.html)
 (``ceil`` for ``ceil_mode`` pooling), written with `floordiv` so it stays exact: a stride-2
 3x3 convolution with pad 1 on ``H`` gives ``floor((H + 1)/2)``, and two of them give
 ``floor((H + 3)/4)`` (`fdiv` folds the nested floor). ``SAME_*`` padding gives ``ceil(in/stride)``
-(pooling with SAME and dilation is left alone: onnxruntime pads it differently from the spec).
+(pooling with SAME and dilation follows onnxruntime, which pads it differently from the spec).
 In ``ceil_mode`` a window that would start in the end padding is dropped (the last window starts
 inside the input or the begin padding), so the size is ``ceil((in + pad_begin)/stride)`` when
 ``pad_end + stride > effective kernel`` and the ceil formula otherwise (pads are smaller than
 the kernel, as onnxruntime enforces).
 
-What is a fact and what is a guard (dims are >= 0 by default):
+What is a fact (dims are >= 0 by default; there is no guard here):
 
-* Facts (the op is invalid otherwise): input channels equal ``weight channels * group``; the
-  ``kernel_shape`` attribute equals the weight's dims; the bias has ``M`` elements; a convolution's
-  padded input holds at least one window (``in + pads >= dilation*(kernel-1) + 1``; onnxruntime
-  rejects smaller inputs), recorded as a range fact on the input symbol when the input dim is one
-  symbol plus a constant; every output size is ``>= 0``.
-* Guard: a floor-mode pooling window that may not fit (``in + pads < effective kernel``): ONNX
-  floors the negative quotient while onnxruntime truncates it toward zero, so the result is only
-  claimed when the window fits. ``ceil_mode`` has no such gap (onnxruntime ceils too).
+* the op is invalid otherwise: input channels equal ``weight channels * group``; the
+  ``kernel_shape`` attribute equals the weight's dims; the bias has ``M`` elements;
+* onnxruntime rejects the size otherwise: a convolution's padded input holds one window
+  (``in + pads >= dilation*(kernel-1) + 1``), a pooling output is ``>= 0``, a ConvTranspose
+  output is ``>= 1``. `symshape.rules.shared.fit.require_ge` records each as a range on the input
+  symbol when the size is non-decreasing in it (through earlier layers' floors), so the next
+  layer's fit is proven, not assumed.
+
+A floor-mode pooling window that does not fit (``in + pads < effective kernel``) is no guard
+either: ONNX floors the negative quotient, onnxruntime truncates it toward zero (``k=3, s=2`` on
+``in=2`` gives 1, not 0); the size is onnxruntime's, exactly, as `trunc_div`, which is the plain
+floor whenever the fit is proven. ``ceil_mode`` ceils in both.
 """
 
 from __future__ import annotations
@@ -31,60 +35,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from symshape.context import GiveUp, OpContext
-from symshape.errors import ModelError
-from symshape.expr import Dim, Expr, FloorDiv, Mono, add, as_symbol, floordiv, from_terms, mul
+from symshape.errors import FIX_MODEL, ModelError
+from symshape.expr import Dim, add, mul
 from symshape.rules.registry import ONNX, register
+from symshape.rules.shared.fit import cdiv, fdiv, require_ge, trunc_div
+
+__all__ = ["cdiv", "fdiv", "require_ge", "spatial_input", "window", "window_out"]
 
 SAME = ("SAME_UPPER", "SAME_LOWER")
-
-
-def fdiv(num: Dim, k: int) -> Dim:
-    """``floor(num/k)`` for ``k >= 1``, folding one nested floor:
-    ``floor((floor(x/m) + c)/k) = floor((x + c*m)/(m*k))`` (true for all integers x, c)."""
-    if isinstance(num, Expr) and k > 1:
-        inner, c = _floor_plus_const(num)
-        if inner is not None and isinstance(inner.den, int) and inner.den > 0:
-            return floordiv(add(inner.num, c * inner.den), inner.den * k)
-    return floordiv(num, k)
-
-
-def cdiv(num: Dim, k: int) -> Dim:
-    """``ceil(num/k)`` for ``k >= 1`` through `fdiv`."""
-    return fdiv(add(num, k - 1), k)
-
-
-def _floor_plus_const(d: Expr) -> tuple[FloorDiv | None, int]:
-    atom: FloorDiv | None = None
-    const = 0
-    for mono, coeff in d.terms:
-        if not mono:
-            const = coeff
-        elif len(mono) == 1 and coeff == 1 and isinstance(mono[0], FloorDiv) and atom is None:
-            atom = mono[0]
-        else:
-            return None, 0
-    return atom, const
-
-
-def require_ge(ctx: OpContext, d: Dim, lo: int, rule: str, what: str) -> None:
-    """Record the fact ``d >= lo``; on ``a*s + c`` with one symbol ``s`` it bounds ``s`` itself."""
-    c = ctx.canon(d)
-    if ctx.facts.prove_ge(c, lo):
-        return
-    if isinstance(c, int):
-        raise ModelError(f"{ctx.where()}: {what} is {c}, must be >= {lo}; check the attributes and input sizes")
-    terms = dict(c.terms)
-    const = terms.pop((), 0)
-    if len(terms) == 1:
-        ((mono, coeff),) = terms.items()
-        if coeff > 0 and as_symbol(_mono_expr(mono)) is not None:
-            ctx.assume_range(_mono_expr(mono), -((const - lo) // coeff), None, rule)
-            return
-    ctx.assume_range(c, lo, None, rule)
-
-
-def _mono_expr(mono: Mono) -> Dim:
-    return from_terms({mono: 1})
 
 
 @dataclass(frozen=True)
@@ -112,13 +70,25 @@ def window(ctx: OpContext, kernel: tuple[Dim, ...]) -> Window:
     auto_pad = str(ctx.attr("auto_pad", "NOTSET") or "NOTSET")
     if len(strides) != n or len(dilations) != n or len(pads) != 2 * n:
         raise ModelError(
-            f"{ctx.where()}: {n} spatial axes need {n} strides and dilations and {2 * n} pads, got "
-            f"{list(strides)}, {list(dilations)}, {list(pads)}"
+            where=ctx.where(),
+            found=f"strides {list(strides)}, dilations {list(dilations)} and pads {list(pads)}",
+            expected=f"{n} strides and dilations and {2 * n} pads for {n} spatial axes",
+            fix="fix the attributes",
         )
     if any(s < 1 for s in strides) or any(d < 1 for d in dilations):
-        raise ModelError(f"{ctx.where()}: strides {list(strides)} and dilations {list(dilations)} must be >= 1")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"strides {list(strides)} and dilations {list(dilations)}",
+            expected="strides and dilations >= 1",
+            fix="fix the attributes",
+        )
     if auto_pad not in ("NOTSET", "VALID", *SAME):
-        raise ModelError(f"{ctx.where()}: auto_pad '{auto_pad}' is not NOTSET, VALID, SAME_UPPER or SAME_LOWER")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"auto_pad '{auto_pad}'",
+            expected="NOTSET, VALID, SAME_UPPER or SAME_LOWER",
+            fix="fix the auto_pad attribute",
+        )
     return Window(kernel, strides, dilations, pads, auto_pad, bool(ctx.attr("ceil_mode", 0)))
 
 
@@ -126,7 +96,9 @@ def window_out(ctx: OpContext, x: Dim, i: int, w: Window, *, pool: bool) -> Dim:
     """The output size on spatial axis ``i`` of input size ``x`` (facts and guards recorded)."""
     s, ek = w.strides[i], w.effective(i)
     if w.auto_pad in SAME:
-        return ctx.canon(cdiv(x, s))
+        if not pool or w.dilations[i] == 1:
+            return ctx.canon(cdiv(x, s))
+        return _same_dilated_pool(ctx, x, i, w)
     pb, pe = (0, 0) if w.auto_pad == "VALID" else (w.pads[i], w.pads[i + len(w.kernel)])
     span = ctx.canon(add(add(x, pb + pe), mul(ek, -1)))
     if w.ceil_mode and pool:
@@ -135,25 +107,26 @@ def window_out(ctx: OpContext, x: Dim, i: int, w: Window, *, pool: bool) -> Dim:
             out = cdiv(add(x, pb), s)
         elif not isinstance(ek, int):
             raise GiveUp("ceil_mode pooling with a symbolic kernel")
+    elif pool:
+        out = add(trunc_div(ctx, span, s), 1)  # ONNX floors; onnxruntime truncates (equal when it fits)
     else:
-        if pool:
-            if isinstance(span, int) and span < 0 and span // s != -(-span // s):
-                raise GiveUp(
-                    f"spatial axis {i}: the window is larger than the padded input; ONNX floors "
-                    "the negative quotient, onnxruntime truncates it"
-                )
-            if not isinstance(span, int) and not ctx.facts.prove_ge(span, 0):
-                ctx.guard(
-                    x,
-                    ">=",
-                    add(ek, -(pb + pe)),
-                    "pooling window fits",
-                    f"spatial axis {i}: the padded input holds one window (ONNX floors, onnxruntime truncates)",
-                )
-        else:
-            require_ge(ctx, span, 0, "convolution window fits", f"spatial axis {i}: padded input minus the kernel")
+        require_ge(ctx, span, 0, "convolution window fits", f"spatial axis {i}: padded input minus the kernel")
         out = add(fdiv(span, s), 1)
     out = ctx.canon(out)
+    require_ge(ctx, out, 0, "output size >= 0", f"output size on spatial axis {i}")
+    return ctx.canon(out)
+
+
+def _same_dilated_pool(ctx: OpContext, x: Dim, i: int, w: Window) -> Dim:
+    """Pooling with SAME padding and dilation as onnxruntime runs it (the spec says
+    ``ceil(in/stride)``): the total pad is computed with the *undilated* kernel,
+    ``(ceil(in/s) - 1)*s + k - in``, and the window with the dilated one, so the size is
+    ``trunc((s*(ceil(in/s) - 1) - (d - 1)*(k - 1))/s) + 1`` (``ceil`` in ceil_mode)."""
+    s, k = w.strides[i], w.kernel[i]
+    if not isinstance(k, int):
+        raise GiveUp("SAME pooling with dilation and a symbolic kernel")
+    span = ctx.canon(add(mul(add(cdiv(x, s), -1), s), -(w.dilations[i] - 1) * (k - 1)))
+    out = add(cdiv(span, s) if w.ceil_mode else trunc_div(ctx, span, s), 1)
     require_ge(ctx, out, 0, "output size >= 0", f"output size on spatial axis {i}")
     return ctx.canon(out)
 
@@ -164,7 +137,12 @@ def spatial_input(ctx: OpContext, i: int, n_spatial: int | None = None) -> tuple
     if len(dims) < 3 or (n_spatial is not None and len(dims) != n_spatial + 2):
         want = "rank >= 3" if n_spatial is None else f"rank {n_spatial + 2}"
         shown = [str(d) for d in dims]
-        raise ModelError(f"{ctx.where()}: input #{i} has shape {shown}; expected {want} (N, C, spatial...)")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"input #{i} has shape {shown}",
+            expected=f"{want} (N, C, spatial...)",
+            fix=FIX_MODEL,
+        )
     return dims
 
 
@@ -172,8 +150,7 @@ def _conv(ctx: OpContext, xi: int, wi: int, bi: int | None) -> tuple[Dim, ...]:
     x = spatial_input(ctx, xi)
     wshape = ctx.shape(wi)
     n = len(x) - 2
-    if len(wshape) != n + 2:
-        raise ModelError(f"{ctx.where()}: weight rank {len(wshape)} does not match input rank {len(x)}")
+    _check_weight_rank(ctx, wshape, x)
     group = int(ctx.attr("group", 1))
     kernel = _kernel(ctx, wshape[2:], wi)
     ctx.eq(
@@ -187,7 +164,7 @@ def _conv(ctx: OpContext, xi: int, wi: int, bi: int | None) -> tuple[Dim, ...]:
     if bi is not None and ctx.has_input(bi):
         b = ctx.shape(bi)
         if len(b) != 1:
-            raise ModelError(f"{ctx.where()}: bias must be 1-D, got rank {len(b)}")
+            raise ModelError(where=ctx.where(), found=f"a bias of rank {len(b)}", expected="a 1-D bias", fix=FIX_MODEL)
         ctx.eq(b[0], wshape[0], "bias length", (ctx.dim_name(bi, 0), ctx.dim_name(wi, 0)))
     w = window(ctx, kernel)
     spatial = [window_out(ctx, x[2 + i], i, w, pool=False) for i in range(n)]
@@ -196,12 +173,27 @@ def _conv(ctx: OpContext, xi: int, wi: int, bi: int | None) -> tuple[Dim, ...]:
     return out
 
 
+def _check_weight_rank(ctx: OpContext, wshape: tuple[Dim, ...], x: tuple[Dim, ...]) -> None:
+    if len(wshape) != len(x):
+        raise ModelError(
+            where=ctx.where(),
+            found=f"a weight of rank {len(wshape)} for an input of rank {len(x)}",
+            expected="equal ranks",
+            fix=FIX_MODEL,
+        )
+
+
 def _kernel(ctx: OpContext, wdims: tuple[Dim, ...], wi: int) -> tuple[Dim, ...]:
     attr = ctx.attr("kernel_shape")
     if attr is None:
         return wdims
     if len(attr) != len(wdims):
-        raise ModelError(f"{ctx.where()}: kernel_shape {list(attr)} does not match the weight rank")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"kernel_shape {list(attr)}",
+            expected=f"{len(wdims)} entries, one per spatial dim of the weight",
+            fix="fix the kernel_shape attribute",
+        )
     for i, (k, d) in enumerate(zip(attr, wdims, strict=True)):
         ctx.eq(d, int(k), "kernel_shape", (ctx.dim_name(wi, 2 + i), f"kernel_shape[{i}]"))
     return tuple(int(k) for k in attr)
@@ -249,8 +241,7 @@ def conv_transpose(ctx: OpContext) -> None:
     x = spatial_input(ctx, 0)
     wshape = ctx.shape(1)
     n = len(x) - 2
-    if len(wshape) != n + 2:
-        raise ModelError(f"{ctx.where()}: weight rank {len(wshape)} does not match input rank {len(x)}")
+    _check_weight_rank(ctx, wshape, x)
     group = int(ctx.attr("group", 1))
     ctx.eq(x[1], wshape[0], "input channels == weight dim 0", (ctx.dim_name(0, 1), ctx.dim_name(1, 0)))
     channels = ctx.canon(mul(wshape[1], group))
@@ -278,14 +269,20 @@ def _transpose_out(ctx: OpContext, x: Dim, i: int, w: Window, output_padding: in
         out = full
     else:
         out = add(full, -(w.pads[i] + w.pads[i + len(w.kernel)]))
-    require_ge(ctx, out, 0, "output size >= 0", f"output size on spatial axis {i}")
+    # onnxruntime rejects an output size of 0 ("Computed output dimension is <= 0")
+    require_ge(ctx, out, 1, "output size >= 1", f"output size on spatial axis {i}")
     return ctx.canon(out)
 
 
 def _pool_kernel(ctx: OpContext) -> tuple[int, ...]:
     kernel = ctx.attr("kernel_shape")
     if not kernel:
-        raise ModelError(f"{ctx.where()}: the kernel_shape attribute is required")
+        raise ModelError(
+            where=ctx.where(),
+            found="the kernel_shape attribute is required but missing",
+            expected="a list of ints",
+            fix="give the kernel_shape attribute",
+        )
     return tuple(int(k) for k in kernel)
 
 
@@ -300,8 +297,6 @@ def pool(ctx: OpContext) -> None:
     kernel = _pool_kernel(ctx)
     x = spatial_input(ctx, 0, len(kernel))
     w = window(ctx, kernel)
-    if w.auto_pad in SAME and any(d != 1 for d in w.dilations):
-        raise GiveUp("SAME padding with dilation: ONNX and onnxruntime disagree on the pads")
     out = [*x[:2], *(window_out(ctx, x[2 + i], i, w, pool=True) for i in range(len(kernel)))]
     ctx.set_output(0, out)
     ctx.set_output(1, out)
@@ -323,7 +318,12 @@ def max_unpool(ctx: OpContext) -> None:
         if target is None:
             raise GiveUp("MaxUnpool output_shape is not known")
         if len(target) != len(x):
-            raise ModelError(f"{ctx.where()}: output_shape has {len(target)} elements for rank {len(x)}")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"output_shape has {len(target)} elements",
+                expected=f"{len(x)} elements (the input rank)",
+                fix=FIX_MODEL,
+            )
         for a in (0, 1):
             ctx.eq(target[a], x[a], "output_shape keeps N and C", (f"output_shape[{a}]", ctx.dim_name(0, a)))
         ctx.set_output(0, target)

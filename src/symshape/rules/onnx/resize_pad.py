@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from symshape.context import GiveUp, OpContext
-from symshape.errors import ModelError
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, Expr, ModAtom, Mono, add, from_terms, mod, mul
 from symshape.rules.onnx.conv import fdiv, require_ge
+from symshape.rules.onnx.resize_aspect import keep_aspect
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
 
@@ -107,7 +108,12 @@ def _pads_and_axes(ctx: OpContext, rank: int) -> tuple[tuple[Dim, ...], list[int
     else:
         attr = ctx.attr("pads", ctx.attr("paddings"))
         if attr is None:
-            raise ModelError(f"{ctx.where()}: Pad needs pads (an input since opset 11, an attribute before)")
+            raise ModelError(
+                where=ctx.where(),
+                found="no pads",
+                expected="pads (an input since opset 11, an attribute before)",
+                fix=FIX_MODEL,
+            )
         pads = tuple(int(p) for p in attr)
     if ctx.has_input(3):
         axes_el = ctx.const_ints(3)
@@ -117,7 +123,12 @@ def _pads_and_axes(ctx: OpContext, rank: int) -> tuple[tuple[Dim, ...], list[int
     else:
         axes = list(range(rank))
     if len(pads) != 2 * len(axes):
-        raise ModelError(f"{ctx.where()}: {len(pads)} pads for {len(axes)} axes; expected {2 * len(axes)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(pads)} pads for {len(axes)} axes",
+            expected=f"{2 * len(axes)} pads",
+            fix=FIX_MODEL,
+        )
     return pads, axes
 
 
@@ -171,7 +182,12 @@ def center_crop_pad(ctx: OpContext) -> None:
     target = ctx.require_elements(1)
     axes = [normalize_axis(ctx, a, len(dims), what="axes entry") for a in (ctx.attr("axes") or range(len(dims)))]
     if len(target) != len(axes):
-        raise ModelError(f"{ctx.where()}: {len(target)} target sizes for {len(axes)} axes")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(target)} target sizes for {len(axes)} axes",
+            expected="one target size per axis",
+            fix=FIX_MODEL,
+        )
     for a, t in zip(axes, target, strict=True):
         dims[a] = t
     ctx.set_output(0, dims)
@@ -192,7 +208,9 @@ def scaled_dim(ctx: OpContext, d: Dim, scale: Fraction | int, axis: int) -> Dim:
     """
     s = Fraction(scale)
     if s < 0:
-        raise ModelError(f"{ctx.where()}: scale {float(s)} on axis {axis} is negative")
+        raise ModelError(
+            where=ctx.where(), found=f"scale {float(s)} on axis {axis}", expected="a scale >= 0", fix=FIX_MODEL
+        )
     near = s.limit_denominator(MAX_SCALE_DENOMINATOR)
     if near == s:
         return ctx.canon(fdiv(mul(d, s.numerator), s.denominator))
@@ -243,11 +261,18 @@ def resize(ctx: OpContext) -> None:
         if scales is None:
             raise GiveUp("the Resize scales are not known statically")
         if len(scales) != len(axes):
-            raise ModelError(f"{ctx.where()}: {len(scales)} scales for {len(axes)} axes")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"{len(scales)} scales for {len(axes)} axes",
+                expected="one scale per axis",
+                fix=FIX_MODEL,
+            )
         for a, s in zip(axes, scales, strict=True):
             dims[a] = scaled_dim(ctx, dims[a], s, a)
     else:
-        raise ModelError(f"{ctx.where()}: Resize needs either scales or sizes")
+        raise ModelError(
+            where=ctx.where(), found="neither scales nor sizes", expected="one of scales or sizes", fix=FIX_MODEL
+        )
     ctx.set_output(0, dims)
 
 
@@ -259,15 +284,23 @@ def _resize_to_sizes(ctx: OpContext, dims: list[Dim], axes: Sequence[int], i: in
             raise GiveUp("the Resize sizes are not known statically")
         sizes = tuple(ctx.fresh(f"size{a}") for a in axes)
     if len(sizes) != len(axes):
-        raise ModelError(f"{ctx.where()}: {len(sizes)} sizes for {len(axes)} axes")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(sizes)} sizes for {len(axes)} axes",
+            expected="one size per axis",
+            fix=FIX_MODEL,
+        )
     policy = str(ctx.attr("keep_aspect_ratio_policy", "stretch"))
     if policy == "stretch":
         for a, s in zip(axes, sizes, strict=True):
             dims[a] = s
         return
     ins, outs = _ints([dims[a] for a in axes]), _ints(sizes)
-    if ins is None or outs is None or min(ins) < 1:
+    if outs is None:
         raise GiveUp(f"keep_aspect_ratio_policy '{policy}' with symbolic sizes")
+    if ins is None or min(ins) < 1:
+        keep_aspect(ctx, dims, axes, outs, policy)
+        return
     ratios = [_float32(s / x) for s, x in zip(outs, ins, strict=True)]
     scale = min(ratios) if policy == "not_larger" else max(ratios)
     for a, x in zip(axes, ins, strict=True):
@@ -286,5 +319,10 @@ def upsample(ctx: OpContext) -> None:
     if scales is None:
         raise GiveUp("the Upsample scales are not known statically")
     if len(scales) != len(dims):
-        raise ModelError(f"{ctx.where()}: {len(scales)} scales for rank {len(dims)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(scales)} scales for rank {len(dims)}",
+            expected="one scale per dim",
+            fix=FIX_MODEL,
+        )
     ctx.set_output(0, [scaled_dim(ctx, d, s, a) for a, (d, s) in enumerate(zip(dims, scales, strict=True))])

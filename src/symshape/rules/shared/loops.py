@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from symshape.context import GiveUp, OpContext
-from symshape.expr import Dim
+from symshape.expr import Dim, add, as_symbol, free_symbols, mul
 from symshape.program import Program
 from symshape.rules.shared.subgraph import SubResult, Tensor, candidates, run_subgraph
 
@@ -85,3 +85,27 @@ def scan_output(
             exact = False
             dims.append(ctx.fresh(f"{tag}_d{axis}", kind="data"))
     return dims, exact
+
+
+def growth(
+    ctx: OpContext, res: SubResult, final: Sequence[Tensor], excluded: frozenset[str]
+) -> dict[tuple[int, int], Dim]:
+    """Per-iteration increments of the carried dims that did not settle: ``(j, axis) -> c`` when
+    the body maps the dim's fresh symbol ``s`` to ``s + c`` with ``c`` a main-graph expression
+    (a body that concatenates ``k`` rows each time), so ``n`` iterations add ``n*c``."""
+    out: dict[tuple[int, int], Dim] = {}
+    for j, (dims, _) in enumerate(final):
+        body_out = res.outputs[j] if j < len(res.outputs) else None
+        if body_out is None or len(body_out[0]) != len(dims):
+            continue
+        for axis, (d, after) in enumerate(zip(dims, body_out[0], strict=True)):
+            name = as_symbol(d)
+            if name is None or name not in excluded:
+                continue
+            step = res.graph.canon(add(after, mul(d, -1)))
+            if name in free_symbols(step):
+                continue
+            cands = candidates(ctx, res, step, excluded)
+            if cands:
+                out[(j, axis)] = cands[0]
+    return out

@@ -17,10 +17,11 @@ from dataclasses import dataclass, replace
 
 from symshape.constraints import ConstraintGraph, Guard, Origin
 from symshape.context import OpContext, State
-from symshape.errors import ContradictionError, ModelError
+from symshape.errors import FIX_MODEL, ContradictionError, ModelError
 from symshape.expr import Dim, Expr
 from symshape.facts import Bound
 from symshape.program import Program
+from symshape.rules.shared.piecewise import piecewise
 
 Tensor = tuple[tuple[Dim, ...], tuple[Dim, ...] | None]  # dims and tracked elements
 _SCRATCH_IDS = itertools.count()
@@ -63,7 +64,12 @@ def run_subgraph(ctx: OpContext, sub: Program, tag: str, inputs: Sequence[Tensor
     memo_keys = set(state.fresh_memo)
     guards_before = len(graph.guards)
     if len(inputs) != len(sub.inputs):
-        raise ModelError(f"{ctx.where()}: subgraph '{tag}' takes {len(sub.inputs)} inputs, {len(inputs)} given")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(inputs)} values given to subgraph '{tag}'",
+            expected=f"{len(sub.inputs)}, one per subgraph input",
+            fix=FIX_MODEL,
+        )
     local = list(sub.inputs) + [n for op in sub.ops for n in op.outputs if n]
     state.graph = graph
     try:
@@ -157,7 +163,12 @@ def subgraph_of(ctx: OpContext, name: str) -> Program:
     """The subgraph attribute ``name`` of the op (ModelError when missing)."""
     sub = ctx.op.subgraphs.get(name)
     if sub is None:
-        raise ModelError(f"{ctx.where()}: the '{name}' subgraph attribute is missing")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"the {name} attribute is required but missing",
+            expected="a graph",
+            fix=FIX_MODEL,
+        )
     return sub
 
 
@@ -171,10 +182,11 @@ def take_branch(ctx: OpContext, sub: Program, tag: str) -> None:
             ctx.set_output(i, [ctx.canon(d) for d in out[0]], out[1])
 
 
-def merge_branches(ctx: OpContext, results: Sequence[SubResult]) -> None:
+def merge_branches(ctx: OpContext, results: Sequence[SubResult], cond: Dim | None = None) -> None:
     """Outputs of an op running exactly one of several live branches (each ran on a scratch
-    graph): a dim all branches provably agree on, else a fresh ``data`` symbol within their
-    bounds; the branches' guards are adopted when a kept value rests on them."""
+    graph): a dim all branches provably agree on, else (two branches, the first taken exactly
+    when ``cond >= 0``) the piecewise value, else a fresh ``data`` symbol within their bounds;
+    the branches' guards are adopted when a kept value rests on them."""
     adopted = False
     for i in range(ctx.num_outputs):
         outs = [r.outputs[i] if i < len(r.outputs) else None for r in results]
@@ -184,7 +196,7 @@ def merge_branches(ctx: OpContext, results: Sequence[SubResult]) -> None:
             continue
         tensors = [o for o in outs if o is not None]
         dims = [
-            merge_dim(ctx, [(r, t[0][axis]) for r, t in zip(results, tensors, strict=True)], f"out{i}_d{axis}")
+            merge_dim(ctx, [(r, t[0][axis]) for r, t in zip(results, tensors, strict=True)], f"out{i}_d{axis}", cond)
             for axis in range(ranks.pop())
         ]
         els = merge_elements(ctx, [(r, t[1]) for r, t in zip(results, tensors, strict=True)])
@@ -195,13 +207,17 @@ def merge_branches(ctx: OpContext, results: Sequence[SubResult]) -> None:
             declared_fallback(ctx, i, "a branch made an assumption about its own symbols")
 
 
-def merge_dim(ctx: OpContext, parts: Sequence[tuple[SubResult, Dim]], tag: str) -> tuple[Dim, bool]:
+def merge_dim(
+    ctx: OpContext, parts: Sequence[tuple[SubResult, Dim]], tag: str, cond: Dim | None = None
+) -> tuple[Dim, bool]:
     """A main-graph dim equal to each part's dim whenever its subgraph runs (True), else a
     fresh ``data`` symbol bounded by the parts' bounds (False)."""
     common = _common(ctx, parts)
     if common is not None:
         return common, True
     cands = [candidates(ctx, r, d) for r, d in parts]
+    if cond is not None and len(parts) == 2 and all(cands):
+        return piecewise(ctx, cond, cands[0][0], cands[1][0]), True
     lo: Bound = 0
     hi: Bound = None
     if all(cands):
