@@ -9,7 +9,7 @@ reshapes in `symshape.rules.hlo.reshape`, contractions, reductions, convolution,
 from __future__ import annotations
 
 from symshape.context import OpContext
-from symshape.errors import ModelError
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, add, mul, smax
 from symshape.rules.hlo.reshape import shape_operand
 from symshape.rules.hlo.table import hlo_rule
@@ -61,7 +61,12 @@ def concatenate(ctx: OpContext) -> None:
     total: Dim = 0
     for i, s in enumerate(shapes):
         if len(s) != rank:
-            raise ModelError(f"{ctx.where()}: operand #{i} has rank {len(s)}, expected {rank}")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"operand #{i} has rank {len(s)}",
+                expected=f"rank {rank} (the rank of operand #0)",
+                fix=FIX_MODEL,
+            )
         total = add(total, s[axis])
         for a in range(rank):
             if a != axis:
@@ -91,7 +96,12 @@ def slice_op(ctx: OpContext) -> None:
     limits = ints(ctx, "limit_indices", []) or []
     strides = ints(ctx, "strides", [1] * len(starts)) or []
     if not len(starts) == len(limits) == len(strides) == len(dims):
-        raise ModelError(f"{ctx.where()}: slice attributes must have one entry per dim ({len(dims)})")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"start/limit/strides have {len(starts)}/{len(limits)}/{len(strides)} entries",
+            expected=f"one entry per dim ({len(dims)})",
+            fix=FIX_MODEL,
+        )
     out: list[Dim] = []
     for axis, (d, s, lim, k) in enumerate(zip(dims, starts, limits, strides, strict=True)):
         at_least_zero(ctx, add(d, -lim), "slice limit <= dim")
@@ -114,7 +124,12 @@ def real_dynamic_slice(ctx: OpContext) -> None:
         ctx.set_output(0, declared_dims(ctx))
         return
     if not len(start) == len(limit) == len(strides) == len(dims):
-        raise ModelError(f"{ctx.where()}: start/limit/strides need {len(dims)} values each")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"start/limit/strides have {len(start)}/{len(limit)}/{len(strides)} values",
+            expected=f"{len(dims)} values each (one per dim)",
+            fix=FIX_MODEL,
+        )
     triples = enumerate(zip(start, limit, strides, strict=True))
     ctx.set_output(0, [span_length(ctx, s, lim, k, a) for a, (s, lim, k) in triples])
 
@@ -128,7 +143,12 @@ def dynamic_slice(ctx: OpContext) -> None:
     dims = ctx.shape(0)
     sizes = ints(ctx, "slice_sizes", []) or []
     if len(sizes) != len(dims):
-        raise ModelError(f"{ctx.where()}: {len(sizes)} slice sizes for rank {len(dims)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(sizes)} slice sizes for rank {len(dims)}",
+            expected=f"{len(dims)} slice sizes (one per dim)",
+            fix=FIX_MODEL,
+        )
     for d, s in zip(dims, sizes, strict=True):
         at_least_zero(ctx, add(d, -s), "slice size <= dim")
     ctx.set_output(0, sizes)
@@ -144,7 +164,12 @@ def _padded(
     ctx: OpContext, dims: tuple[Dim, ...], low: tuple[Dim, ...], high: tuple[Dim, ...], interior: tuple[Dim, ...]
 ) -> list[Dim]:
     if not len(low) == len(high) == len(interior) == len(dims):
-        raise ModelError(f"{ctx.where()}: padding needs {len(dims)} values per edge")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"low/high/interior padding have {len(low)}/{len(high)}/{len(interior)} values",
+            expected=f"{len(dims)} values each (one per dim)",
+            fix=FIX_MODEL,
+        )
     out: list[Dim] = []
     for d, lo, hi, inner in zip(dims, low, high, interior, strict=True):
         grown = add(add(d, lo), hi)
