@@ -141,14 +141,14 @@ def conv_numbers(value: object) -> dict[str, list[int]]:
     }
 
 
-def _window_size(ctx: OpContext, d: Dim, k: Dim, lo: Dim, hi: Dim, stride: int, ld: int, rd: int, axis: int) -> Dim:
+def _window_size(ctx: OpContext, d: Dim, k: Dim, lo: Dim, hi: Dim, stride: int, ld: int, rd: int) -> Dim:
+    """``floor(span / stride) + 1`` windows, or 0 when the padded input is shorter than the
+    dilated window (``span < 0``): StableHLO's shape function, the ``Max`` of both, exactly."""
     dilated_in = d if ld == 1 else smax(add(mul(add(d, -1), ld), 1), 0)  # 0 for an empty dim
     dilated_k = k if rd == 1 else add(mul(add(k, -1), rd), 1)
     span = ctx.canon(add(add(add(dilated_in, lo), hi), mul(dilated_k, -1)))
-    if not ctx.facts.prove_ge(span, -stride):  # floor(span/stride) + 1 >= 0 exactly when span >= -stride
-        reason = f"the padded input is not shorter than the dilated window less the stride on spatial axis {axis}"
-        ctx.guard(span, ">=", -stride, "convolution window", reason)
-    return ctx.canon(add(floordiv(span, stride), 1))
+    fits = add(floordiv(span, stride), 1)
+    return ctx.canon(fits if ctx.facts.prove_ge(span, 0) else smax(fits, 0))
 
 
 @hlo_rule("convolution", "dynamic_conv")
@@ -181,7 +181,7 @@ def convolution(ctx: OpContext) -> None:
     out[nums["output_feature_dimension"][0]] = rhs[nums["kernel_output_feature_dimension"][0]]
     for k in range(n):
         size = _window_size(
-            ctx, lhs[spatial_in[k]], rhs[spatial_k[k]], padding[2 * k], padding[2 * k + 1], strides[k], ld[k], rd[k], k
+            ctx, lhs[spatial_in[k]], rhs[spatial_k[k]], padding[2 * k], padding[2 * k + 1], strides[k], ld[k], rd[k]
         )
         out[nums["output_spatial_dimensions"][k]] = size
     ctx.set_output(0, out)
@@ -221,7 +221,7 @@ def _windowed(ctx: OpContext, n: int, params: list[tuple[Dim, ...]]) -> None:
         stride, ld, rd = strides[a], base[a], dil[a]
         if not (isinstance(stride, int) and isinstance(ld, int) and isinstance(rd, int)):
             raise GiveUp("window strides and dilations must be constants")
-        out.append(_window_size(ctx, shape[a], window[a], pads[2 * a], pads[2 * a + 1], stride, ld, rd, a))
+        out.append(_window_size(ctx, shape[a], window[a], pads[2 * a], pads[2 * a + 1], stride, ld, rd))
     for i in range(ctx.num_outputs):
         ctx.set_output(i, out)
 

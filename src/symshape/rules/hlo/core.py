@@ -8,13 +8,13 @@ reshapes in `symshape.rules.hlo.reshape`, contractions, reductions, convolution,
 
 from __future__ import annotations
 
-from symshape.context import OpContext
+from symshape.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, add, mul, smax
 from symshape.rules.hlo.reshape import shape_operand
 from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.common import normalize_axis
-from symshape.rules.shared.mlir_common import at_least_zero, declared_dims, ints, span_length
+from symshape.rules.shared.mlir_common import at_least_zero, declared_dims, elements_or_unknowns, ints, span_length
 
 
 @hlo_rule("constant")
@@ -72,7 +72,9 @@ def concatenate(ctx: OpContext) -> None:
             if a != axis:
                 ctx.eq(s[a], out[a], "concatenate non-axis dim", (ctx.dim_name(i, a), ctx.dim_name(0, a)))
     out[axis] = ctx.canon(total)
-    parts = [ctx.elements(i) for i in range(ctx.num_inputs)]
+    parts = [elements_or_unknowns(ctx, i) for i in range(ctx.num_inputs)]
+    if all(ctx.elements(i) is None for i in range(ctx.num_inputs)):
+        parts = [None]  # nothing known: no symbols for a vector of unknowns
     joined = axis == 0 and all(p is not None for p in parts)  # row-major: axis 0 appends the contents
     values = tuple(e for p in parts for e in (p or ())) if joined else None
     ctx.set_output(0, out, values)
@@ -130,8 +132,15 @@ def real_dynamic_slice(ctx: OpContext) -> None:
             expected=f"{len(dims)} values each (one per dim)",
             fix=FIX_MODEL,
         )
-    triples = enumerate(zip(start, limit, strides, strict=True))
-    ctx.set_output(0, [span_length(ctx, s, lim, k, a) for a, (s, lim, k) in triples])
+    declared: tuple[Dim, ...] | None = None
+    out: list[Dim] = []
+    for a, (s, lim, k) in enumerate(zip(start, limit, strides, strict=True)):
+        try:
+            out.append(span_length(ctx, s, lim, k, a))
+        except GiveUp:  # an unknown stride on this axis: only this dim is the declared one
+            declared = declared if declared is not None else declared_dims(ctx)
+            out.append(declared[a])
+    ctx.set_output(0, out)
 
 
 @hlo_rule("dynamic_slice")

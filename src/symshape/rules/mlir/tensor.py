@@ -18,7 +18,7 @@ from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, add, exact_div, mul, product
 from symshape.rules.registry import register
 from symshape.rules.shared.common import normalize_axis
-from symshape.rules.shared.mlir_common import at_least_zero, check_declared, declared_dims, ints
+from symshape.rules.shared.mlir_common import at_least_zero, check_declared, declared_dims, elements_or_unknowns, ints
 
 TENSOR = ("tensor",)
 K_DYNAMIC = -(2**63)  # ShapedType::kDynamic in the static_* attributes
@@ -274,8 +274,9 @@ def from_elements(ctx: OpContext) -> None:
 
     https://mlir.llvm.org/docs/Dialects/TensorOps/#tensorfrom_elements-tensorfromelementsop
     """
-    parts = [ctx.elements(i) for i in range(ctx.num_inputs)]
-    values = None if any(p is None for p in parts) else tuple(p[0] for p in parts if p)
+    parts = [elements_or_unknowns(ctx, i) for i in range(ctx.num_inputs)]
+    known = any(ctx.elements(i) is not None for i in range(ctx.num_inputs))
+    values = None if not known or any(p is None for p in parts) else tuple(p[0] for p in parts if p)
     ctx.set_output(0, declared_dims(ctx), values)
 
 

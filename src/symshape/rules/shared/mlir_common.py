@@ -102,6 +102,26 @@ def is_int_dtype(dtype: str | None) -> bool:
     return dtype is not None and _INT.fullmatch(dtype) is not None
 
 
+MAX_PART = 16  # a shape vector part longer than this is not filled with unknowns
+
+
+def elements_or_unknowns(ctx: OpContext, i: int) -> tuple[Dim, ...] | None:
+    """The tracked elements of input ``i``, or, for a small static integer vector or scalar
+    whose values are unknown, one symbol per element (any integer, no facts): a shape vector
+    built from parts keeps its known elements, so one unknown element leaves the other dims
+    of the op that reads it exact (``limit - start`` is a length whatever the start is)."""
+    els = ctx.elements(i)
+    if els is not None or not is_int_dtype(ctx.dtype(i)):
+        return els
+    shape = ctx.shape_or_none(i)
+    if shape is None or len(shape) > 1 or not all(isinstance(d, int) for d in shape):
+        return None
+    n = shape[0] if shape else 1
+    if not isinstance(n, int) or n > MAX_PART:
+        return None
+    return tuple(ctx.fresh(f"element{i}_{k}", lo=None) for k in range(n))
+
+
 def same_shapes(ctx: OpContext, indices: Sequence[int], rule: str) -> tuple[Dim, ...]:
     """The operands at ``indices`` have equal shapes (a fact); returns the first one."""
     first = ctx.shape(indices[0])
