@@ -73,8 +73,6 @@ def concatenate(ctx: OpContext) -> None:
                 ctx.eq(s[a], out[a], "concatenate non-axis dim", (ctx.dim_name(i, a), ctx.dim_name(0, a)))
     out[axis] = ctx.canon(total)
     parts = [elements_or_unknowns(ctx, i) for i in range(ctx.num_inputs)]
-    if all(ctx.elements(i) is None for i in range(ctx.num_inputs)):
-        parts = [None]  # nothing known: no symbols for a vector of unknowns
     joined = axis == 0 and all(p is not None for p in parts)  # row-major: axis 0 appends the contents
     values = tuple(e for p in parts for e in (p or ())) if joined else None
     ctx.set_output(0, out, values)

@@ -102,7 +102,8 @@ def compare_op(ctx: OpContext) -> None:
     direction = enum_word(ctx.attr("comparison_direction", ""))
     op = COMPARISON_DIRECTIONS.get(direction)
     ctx.set_output(0, shape, None if op is None else compare_elements(ctx, op))
-    if op is not None:
+    unsigned = enum_word(ctx.attr("compare_type", "")) == "UNSIGNED" and ctx.dtype(0) != "i1"
+    if op is not None and not (unsigned and direction not in ("EQ", "NE")):
         record(ctx, direction.lower(), (0, 1))
 
 
@@ -121,7 +122,7 @@ def select(ctx: OpContext) -> None:
     if cond is not None and x is not None and y is not None and all(isinstance(c, int) for c in cond):
         if len(x) == len(y) and len(cond) in (1, len(x)):
             out = tuple(x[i] if cond[0 if len(cond) == 1 else i] else y[i] for i in range(len(x)))
-    if out is None and cond is None and is_int_dtype(ctx.output_dtype(0)):
+    if out is None and is_int_dtype(ctx.output_dtype(0)):
         folded = folded_select(ctx, *ctx.op.inputs[:3])
         out = None if folded is None else (folded,)
     ctx.set_output(0, shape, out)

@@ -275,8 +275,7 @@ def from_elements(ctx: OpContext) -> None:
     https://mlir.llvm.org/docs/Dialects/TensorOps/#tensorfrom_elements-tensorfromelementsop
     """
     parts = [elements_or_unknowns(ctx, i) for i in range(ctx.num_inputs)]
-    known = any(ctx.elements(i) is not None for i in range(ctx.num_inputs))
-    values = None if not known or any(p is None for p in parts) else tuple(p[0] for p in parts if p)
+    values = None if any(p is None for p in parts) else tuple(p[0] for p in parts if p)
     ctx.set_output(0, declared_dims(ctx), values)
 
 

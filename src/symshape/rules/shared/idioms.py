@@ -5,9 +5,12 @@ C-style ``divide``/``remainder`` truncate, so a front end that means Python's ``
 corrects the truncated result with a ``select`` (jax's ``@floor_divide`` and ``@remainder``
 helpers, inline or called)::
 
-    q = divide(a, b)                                  r = remainder(a, b)
+    q = divide(a, b)                                        r = remainder(a, b)
     c = and(ne(sign(a), sign(b)), ne(remainder(a, b), 0))   c = and(ne(lt(r, 0), lt(b, 0)), ne(r, 0))
-    select(c, q - 1, q)          == floor(a / b)      select(c, r + b, r)     == a mod b (floor)
+    select(c, q - 1, q)  == floor(a / b)                    select(c, r + b, r)  == a mod b (floor)
+
+MLIR's own expansion of ``arith.floordivsi`` spells the condition ``and(ne(a, q * b),
+ne(slt(a, 0), slt(b, 0)))``; it is recognized too.
 
 Whenever the correction condition is unknown (``sign(a)`` when ``a`` may be 0, ``a % b != 0``),
 the select is not: it is ``floor(a / b)`` (or the floor modulo) by this identity, for every
@@ -22,7 +25,7 @@ from collections.abc import Sequence
 from itertools import permutations
 
 from symshape.context import OpContext
-from symshape.expr import Dim
+from symshape.expr import Dim, smax, smin
 from symshape.rules.shared.arith import IntOp, RuleDecisions, floor_div, floor_mod
 
 DEFS = "scalar_defs"
@@ -90,20 +93,49 @@ class _Reader:
         return isinstance(v, int) and v == k
 
 
+def _signs_differ(r: _Reader, name: str) -> tuple[str, str] | None:
+    """``(a, b)`` when ``name`` is ``ne(sign(a), sign(b))`` or ``ne(lt(a, 0), lt(b, 0))`` (the
+    two agree whenever the remainder is non-zero, which the other half of the condition asks)."""
+    pair = r.of(name, "ne")
+    if pair is None:
+        return None
+    sa, sb = r.of(pair[0], "sign"), r.of(pair[1], "sign")
+    if sa and sb:
+        return sa[0], sb[0]
+    na, nb = r.of(pair[0], "lt"), r.of(pair[1], "lt")
+    if na and nb and r.is_const(na[1], 0) and r.is_const(nb[1], 0):
+        return na[0], nb[0]
+    return None
+
+
+def _inexact(r: _Reader, name: str, a: str, b: str) -> bool:
+    """``name`` is ``ne(remainder(a, b), 0)`` or ``ne(a, divide(a, b) * b)`` (either order)."""
+    pair = r.of(name, "ne")
+    if pair is None:
+        return False
+    for x, y in permutations(pair):
+        parts = r.of(x, "rem")
+        if parts and r.is_const(y, 0) and r.same(parts[0], a) and r.same(parts[1], b):
+            return True
+        product = r.of(y, "mul")
+        if product and r.same(x, a):
+            for q, k in permutations(product):
+                quotient = r.of(q, "trunc_div")
+                if quotient and r.same(k, b) and r.same(quotient[0], a) and r.same(quotient[1], b):
+                    return True
+    return False
+
+
 def _floor_division_condition(r: _Reader, cond: str) -> tuple[str, str] | None:
-    """``(a, b)`` when ``cond`` is ``and(ne(sign(a), sign(b)), ne(remainder(a, b), 0))``."""
+    """``(a, b)`` when ``cond`` is ``and(signs of a and b differ, a / b is inexact)``: jax's
+    ``@floor_divide`` (sign, remainder) or MLIR's expansion of ``arith.floordivsi`` (slt, muli)."""
     both = r.of(cond, "and")
     if both is None:
         return None
     for first, second in permutations(both):
-        signs, nonzero = r.of(first, "ne"), r.of(second, "ne")
-        if signs is None or nonzero is None:
-            continue
-        sa, sb = r.of(signs[0], "sign"), r.of(signs[1], "sign")
-        for rem_name, zero in permutations(nonzero):
-            parts = r.of(rem_name, "rem")
-            if sa and sb and parts and r.is_const(zero, 0) and r.same(parts[0], sa[0]) and r.same(parts[1], sb[0]):
-                return sa[0], sb[0]
+        ab = _signs_differ(r, first)
+        if ab is not None and _inexact(r, second, *ab):
+            return ab
     return None
 
 
@@ -127,10 +159,38 @@ def _floor_modulo_condition(r: _Reader, cond: str) -> tuple[str, str, str] | Non
     return None
 
 
+# select(p REL q, p, q) for each comparison: the smaller, the larger, or one of them always.
+_PICK_FIRST = {"lt": smin, "le": smin, "gt": smax, "ge": smax, "eq": lambda p, q: q, "ne": lambda p, q: p}
+_PICK_SECOND = {"lt": smax, "le": smax, "gt": smin, "ge": smin, "eq": lambda p, q: p, "ne": lambda p, q: q}
+
+
+def _compare_select(r: _Reader, cond: str, on_true: str, on_false: str) -> Dim | None:
+    """``select(p < q, p, q)`` is ``Min(p, q)``, ``select(p == q, q, p)`` is ``p``, and so on:
+    the branches are the compared values, so the select is one exact expression of them."""
+    for rel in _PICK_FIRST:
+        pq = r.of(cond, rel)
+        if pq is None:
+            continue
+        p, q = r.value(pq[0]), r.value(pq[1])
+        if p is None or q is None:
+            return None
+        if r.same(on_true, pq[0]) and r.same(on_false, pq[1]):
+            return r.ctx.canon(_PICK_FIRST[rel](p, q))
+        if r.same(on_true, pq[1]) and r.same(on_false, pq[0]):
+            return r.ctx.canon(_PICK_SECOND[rel](p, q))
+    return None
+
+
 def folded_select(ctx: OpContext, cond: str, on_true: str, on_false: str) -> Dim | None:
-    """The value of ``select(cond, on_true, on_false)`` when it is a floor-division or
-    floor-modulo correction (see the module docstring), else None."""
+    """The value of ``select(cond, on_true, on_false)`` when the condition is unknown but the
+    select is not: equal branches, a comparison of the branches (`_compare_select`), a
+    floor-division or floor-modulo correction (see the module docstring); else None."""
     r = _Reader(ctx)
+    if r.same(on_true, on_false):
+        return r.value(on_true)
+    picked = _compare_select(r, cond, on_true, on_false)
+    if picked is not None:
+        return picked
     decide = RuleDecisions(ctx)
     ab = _floor_division_condition(r, cond)
     if ab is not None:
