@@ -16,7 +16,6 @@ from tests.jax_oracle import Subject, case, grid, run
 
 pytestmark = pytest.mark.needs_jax
 
-
 # Inputs at least as large as every window below (5 = the 3-tap kernel dilated by 2).
 SPATIAL = [{"b": b, "h": h, "w": w} for b in (1, 2) for h, w in ((5, 5), (6, 13), (9, 8), (13, 6))]
 # Inputs down to 1, shorter than most windows: StableHLO's "empty window" outputs are 0 long.

@@ -94,7 +94,8 @@ KEEP_DIM = module("%x: tensor<?x?xf32>, %y: tensor<?x4xf32>", DIMS + """
   %m1 = arith.cmpi eq, %d1i, %cm1 : i64
   %s1 = arith.select %m1, %y0i, %d1i : i64
   %shape = tensor.from_elements %s0, %s1, %t1 : tensor<3xi64>
-  %r = stablehlo.dynamic_broadcast_in_dim %y, %shape, dims = [0, 2] : (tensor<?x4xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>""",
+  %r = stablehlo.dynamic_broadcast_in_dim %y, %shape, dims = [0, 2]
+       : (tensor<?x4xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>""",
                   "tensor<?x?x?xf32>")
 
 DIVIDE_BY_A_DIM = module("%x: tensor<?x?xf32>", DIMS + """
@@ -118,7 +119,8 @@ PARTLY_KNOWN_CONCATENATE = module("%x: tensor<?x?xf32>, %data: tensor<1xi32>", "
   %c4 = stablehlo.constant dense<4> : tensor<1xi32>
   %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x?xf32>) -> tensor<i32>
   %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
-  %shape = stablehlo.concatenate %n1, %data, %c4, dim = 0 : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<3xi32>
+  %shape = stablehlo.concatenate %n1, %data, %c4, dim = 0
+       : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<3xi32>
   %r = stablehlo.dynamic_reshape %x, %shape : (tensor<?x?xf32>, tensor<3xi32>) -> tensor<?x?x?xf32>""",
                                   "tensor<?x?x?xf32>")
 
@@ -131,8 +133,20 @@ SLICE_WITH_ONE_UNKNOWN_START = module("%x: tensor<?x?xf32>, %data: tensor<1xi32>
   %start = stablehlo.concatenate %data, %zero, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
   %size = stablehlo.concatenate %two, %n1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
   %limit = stablehlo.add %start, %size : tensor<2xi32>
-  %r = stablehlo.real_dynamic_slice %x, %start, %limit, %ones : (tensor<?x?xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x?xf32>""",
+  %r = stablehlo.real_dynamic_slice %x, %start, %limit, %ones
+       : (tensor<?x?xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x?xf32>""",
                                       "tensor<?x?xf32>")
+
+CONV_WITH_ONE_UNKNOWN_PADDING = module("%x: tensor<1x3x?x?xf32>, %w: tensor<8x3x3x3xf32>, %data: tensor<1xi32>", """
+  %one = stablehlo.constant dense<1> : tensor<1xi32>
+  %zeros = stablehlo.constant dense<0> : tensor<2xi32>
+  %flat = stablehlo.concatenate %data, %one, %zeros, dim = 0
+       : (tensor<1xi32>, tensor<1xi32>, tensor<2xi32>) -> tensor<4xi32>
+  %pad = stablehlo.reshape %flat : (tensor<4xi32>) -> tensor<2x2xi32>
+  %r = "stablehlo.dynamic_conv"(%x, %w, %pad) {
+       dimension_numbers = #stablehlo.conv<[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]>,
+       window_strides = array<i64: 1, 2>, feature_group_count = 1 : i64, batch_group_count = 1 : i64}
+       : (tensor<1x3x?x?xf32>, tensor<8x3x3x3xf32>, tensor<2x2xi32>) -> tensor<1x8x?x?xf32>""", "tensor<1x8x?x?xf32>")
 
 CONCATENATE_REFINED = module("%a: tensor<?x8xf32>, %b: tensor<?x12xf32>", """
   %r = stablehlo.concatenate %a, %b, dim = 1 : (tensor<?x8xf32>, tensor<?x12xf32>) -> tensor<?x?xf32>""",
@@ -150,6 +164,8 @@ ROWS: list[tuple[str, str, list[Env], Oracle]] = [
     ("concatenate_with_one_unknown", PARTLY_KNOWN_CONCATENATE, envs(["x_d0"]), lambda e: (e["x_d0"], None, 4)),
     ("real_dynamic_slice_one_unknown_start", SLICE_WITH_ONE_UNKNOWN_START, envs(["x_d1"]),
      lambda e: (2, e["x_d1"])),
+    ("dynamic_conv_with_one_unknown_padding", CONV_WITH_ONE_UNKNOWN_PADDING, envs(["x_d3"]),
+     lambda e: (1, 8, None, max((e["x_d3"] - 3) // 2 + 1, 0))),
     ("concatenate_refines_its_static_sum", CONCATENATE_REFINED, envs(["a_d0"]), lambda e: (e["a_d0"], 20)),
 ]
 

@@ -21,7 +21,7 @@ select rules ask `folded_select` for the value when the condition is unknown.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import permutations
 
 from symshape.context import OpContext
@@ -160,8 +160,19 @@ def _floor_modulo_condition(r: _Reader, cond: str) -> tuple[str, str, str] | Non
 
 
 # select(p REL q, p, q) for each comparison: the smaller, the larger, or one of them always.
-_PICK_FIRST = {"lt": smin, "le": smin, "gt": smax, "ge": smax, "eq": lambda p, q: q, "ne": lambda p, q: p}
-_PICK_SECOND = {"lt": smax, "le": smax, "gt": smin, "ge": smin, "eq": lambda p, q: p, "ne": lambda p, q: q}
+Pick = Callable[[Dim, Dim], Dim]
+
+
+def _first(p: Dim, q: Dim) -> Dim:  # noqa: ARG001 - a Pick
+    return p
+
+
+def _second(p: Dim, q: Dim) -> Dim:  # noqa: ARG001 - a Pick
+    return q
+
+
+_PICK_FIRST: dict[str, Pick] = {"lt": smin, "le": smin, "gt": smax, "ge": smax, "eq": _second, "ne": _first}
+_PICK_SECOND: dict[str, Pick] = {"lt": smax, "le": smax, "gt": smin, "ge": smin, "eq": _first, "ne": _second}
 
 
 def _compare_select(r: _Reader, cond: str, on_true: str, on_false: str) -> Dim | None:
