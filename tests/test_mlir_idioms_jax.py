@@ -10,9 +10,13 @@ SAME padding of a strided window goes through ``-floordiv(-h, stride)``; ``jnp.r
 
 from __future__ import annotations
 
+from typing import Any
+
 import jax
 import jax.numpy as jnp
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from jax import lax
 
 from tests.jax_oracle import Arg, Subject, case, grid, run
@@ -96,3 +100,32 @@ def test_a_strided_same_conv_keeps_its_dims_as_ceil() -> None:
     (out,) = subject.outputs
     assert [str(d) for d in analysis.shape(out) or ()] == ["b", "4", "floor((h + 1)/2)", "floor((w + 1)/2)"]
     assert not analysis.graph.guards
+
+
+PER_PROGRAM = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@PER_PROGRAM
+@given(stride=st.integers(1, 4), kernel=st.integers(1, 4), pool=st.booleans())
+def test_drawn_same_windows_down_to_size_1(stride: int, kernel: int, pool: bool) -> None:
+    """SAME conv or max pool with a drawn stride and window, exact at every length from 1."""
+    fn: Any
+    if pool:
+        fn = lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (1, kernel), (1, stride), "SAME")  # noqa: E731
+        subject = Subject(fn, ["b, t"])
+    else:
+        fn = lambda x, w: lax.conv_general_dilated(x, w, (stride,), "SAME")  # noqa: E731
+        subject = Subject(fn, ["b, 2, t", (3, 2, kernel)])
+    run(subject, [{"b": 1, "t": t} for t in (1, 2, 3, kernel + 1, 4 * stride + 3)])
+
+
+@PER_PROGRAM
+@given(shift=st.integers(-1, 3), divisor=st.integers(1, 5), negate=st.booleans())
+def test_drawn_floor_division_and_modulo_of_a_size(shift: int, divisor: int, negate: bool) -> None:
+    """``(s + shift) // divisor`` and ``% divisor`` on a size (``s >= 1``, so the numerator may
+    be 0), or on its negation: exact at every size, as jax's own symbolic dims say."""
+    def fn(x: jax.Array) -> jax.Array:
+        n = -(x.shape[0] + shift) if negate else x.shape[0] + shift
+        return jnp.zeros((n // divisor + (2 * x.shape[0] + 8 if negate else 0), n % divisor))
+
+    run(Subject(fn, ["s"]), SMALL_1D)
