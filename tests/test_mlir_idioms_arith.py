@@ -71,6 +71,38 @@ FLOORDIVSI_EXPANDED = module("%x: tensor<?x?xf32>", DIMS + """
   %n = arith.addi %f, %d1 : index
   %r = tensor.empty(%n) : tensor<?xf32>""", "tensor<?xf32>")
 
+JAX_FLOOR_DIVIDE_AND_REMAINDER_INLINE = module("%x: tensor<?xf32>", """
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %c2 = stablehlo.constant dense<2> : tensor<i32>
+  %c3 = stablehlo.constant dense<3> : tensor<i32>
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?xf32>) -> tensor<i32>
+  %a = stablehlo.subtract %n, %c2 : tensor<i32>
+  %q = stablehlo.divide %a, %c3 : tensor<i32>
+  %sa = stablehlo.sign %a : tensor<i32>
+  %sb = stablehlo.sign %c3 : tensor<i32>
+  %signs = stablehlo.compare NE, %sa, %sb, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %rq = stablehlo.remainder %a, %c3 : tensor<i32>
+  %inexact = stablehlo.compare NE, %rq, %c0, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %cq = stablehlo.and %signs, %inexact : tensor<i1>
+  %qm = stablehlo.subtract %q, %c1 : tensor<i32>
+  %fq = stablehlo.select %cq, %qm, %q : tensor<i1>, tensor<i32>
+  %r0 = stablehlo.remainder %a, %c3 : tensor<i32>
+  %nz = stablehlo.compare NE, %r0, %c0, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %rneg = stablehlo.compare LT, %r0, %c0, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %bneg = stablehlo.compare LT, %c3, %c0, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %differ = stablehlo.compare NE, %rneg, %bneg, UNSIGNED : (tensor<i1>, tensor<i1>) -> tensor<i1>
+  %cm = stablehlo.and %differ, %nz : tensor<i1>
+  %up = stablehlo.add %r0, %c3 : tensor<i32>
+  %fm = stablehlo.select %cm, %up, %r0 : tensor<i1>, tensor<i32>
+  %size = stablehlo.add %fq, %n : tensor<i32>
+  %s0 = stablehlo.reshape %size : (tensor<i32>) -> tensor<1xi32>
+  %s1 = stablehlo.reshape %fm : (tensor<i32>) -> tensor<1xi32>
+  %shape = stablehlo.concatenate %s0, %s1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.dynamic_broadcast_in_dim %zero, %shape, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x?xf32>""",
+                                               "tensor<?x?xf32>")
+
 CLAMP_BY_SELECT = module("%x: tensor<?x?xf32>", DIMS + """
   %end = arith.addi %d1, %c2 : index
   %lt = arith.cmpi slt, %end, %d0 : index
@@ -155,6 +187,8 @@ CONCATENATE_REFINED = module("%a: tensor<?x8xf32>, %b: tensor<?x12xf32>", """
 ROWS: list[tuple[str, str, list[Env], Oracle]] = [
     ("floordivsi_expanded_by_mlir", FLOORDIVSI_EXPANDED, envs(["x_d0", "x_d1"]),
      lambda e: (floor_div(e["x_d0"] - e["x_d1"], 3) + e["x_d1"],)),
+    ("jax_floor_divide_and_remainder_inline", JAX_FLOOR_DIVIDE_AND_REMAINDER_INLINE, envs(["x_d0"], least=1),
+     lambda e: (floor_div(e["x_d0"] - 2, 3) + e["x_d0"], (e["x_d0"] - 2) % 3)),
     ("clamp_spelled_cmpi_select", CLAMP_BY_SELECT, envs(["x_d0", "x_d1"]),
      lambda e: (min(e["x_d1"] + 2, e["x_d0"]), max(e["x_d1"], 3), max(e["x_d0"], e["x_d1"]))),
     ("minus_one_keeps_the_dim", KEEP_DIM, envs(["x_d1", "y_d0"]), lambda e: (e["y_d0"], e["x_d1"], 4)),
