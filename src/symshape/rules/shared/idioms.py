@@ -1,5 +1,5 @@
-"""The integer idioms compilers print for floor division and modulo, recognized as what they
-compute.
+"""Selects whose condition is unknown but whose value is not: the integer idioms compilers
+print for floor division, modulo, min, max and clamps, recognized as what they compute.
 
 C-style ``divide``/``remainder`` truncate, so a front end that means Python's ``//`` and ``%``
 corrects the truncated result with a ``select`` (jax's ``@floor_divide`` and ``@remainder``
@@ -17,6 +17,10 @@ the select is not: it is ``floor(a / b)`` (or the floor modulo) by this identity
 ``a`` and every ``b != 0``. The scalar integer rules record how each scalar was computed
 (`record`: a meaning and the operand names, through calls and casts as aliases), and the
 select rules ask `folded_select` for the value when the condition is unknown.
+
+Simpler selects fold the same way: equal branches are that value, and a select between the two
+values its condition compares is ``Min``/``Max`` of them or one of them (torch-mlir clamps a slice
+bound with ``cmpi slt`` + ``select``; "``-1`` keeps the dim" is ``select(t == -1, d, t)``).
 """
 
 from __future__ import annotations
