@@ -38,13 +38,6 @@ POSITIONAL_ALLOWED = frozenset(
         "mlir/opt.py",
         "mlir/parse.py",
         "mlir/passes/shape_optimization.py",
-        "rules/hlo/contract.py",
-        "rules/hlo/core.py",
-        "rules/hlo/extra.py",
-        "rules/hlo/reshape.py",
-        "rules/mlir/shape.py",
-        "rules/mlir/tensor.py",
-        "rules/shared/mlir_common.py",
     }
 )
 

@@ -113,7 +113,7 @@ CHOSEN = [
 ]
 ENVS = {"b": 2, "s": 5, "t": 3, "k": 4, "n": 3, "m": 2, "p": 3, "d": 4, "h": 7, "w": 9, "i": 2, "j": 3, "v": 6}
 # All 1 but the spatial sizes, which stay as large as the 5-long dilated windows (the empty-window
-# sizes are test_jax_oracle_conv.py's, where their known defect is an xfail).
+# sizes are test_jax_oracle_conv.py's).
 SIZES = [{**dict.fromkeys(ENVS, 1), "h": 5, "w": 5}, ENVS, {k: v + 6 for k, v in ENVS.items()}]
 
 

@@ -6,7 +6,7 @@ falsifying example and its seed on failure.
 
 Drawn programs are checked for soundness (no wrong dim, no false claim, an output symshape cannot
 express is listed as unresolved); completeness is the job of the table tests, where each known
-gap is one strict xfail row (e.g. ``x[:, 2::2]`` in test_jax_oracle_shapes.py)."""
+gap is one strict xfail row (e.g. the pytree rows in test_jax_oracle_control.py)."""
 
 from __future__ import annotations
 

@@ -10,24 +10,15 @@ from __future__ import annotations
 import re
 
 from symshape.context import GiveUp, OpContext
-from symshape.errors import ContradictionError, ModelError
+from symshape.errors import FIX_MODEL, ContradictionError, ModelError
 from symshape.expr import Dim, add, floordiv, mul, smax
 from symshape.rules.hlo.table import hlo_rule
-from symshape.rules.shared.loops import settle
 from symshape.rules.shared.mlir_common import (
     assert_condition,
     at_least_zero,
     field_ints,
     ints,
     same_shapes,
-)
-from symshape.rules.shared.subgraph import (
-    Tensor,
-    adopt_guards,
-    declared_fallback,
-    merge_branches,
-    run_subgraph,
-    take_branch,
 )
 
 
@@ -36,7 +27,12 @@ def _contract(
 ) -> None:
     for a, b in pairs:
         if not (0 <= a < len(lhs) and 0 <= b < len(rhs)):
-            raise ModelError(f"{ctx.where()}: {rule} dims ({a}, {b}) are out of range for ranks {len(lhs)}, {len(rhs)}")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"{rule} dims ({a}, {b}) are out of range for ranks {len(lhs)}, {len(rhs)}",
+                expected=f"dims in [0, {len(lhs) - 1}] and [0, {len(rhs) - 1}]",
+                fix=FIX_MODEL,
+            )
         ctx.eq(rhs[b], lhs[a], rule, (ctx.dim_name(1, b), ctx.dim_name(0, a)))
 
 
@@ -45,7 +41,12 @@ def dot(ctx: OpContext) -> None:
     """Vector/matrix products: the contracted dims are equal. https://openxla.org/stablehlo/spec#dot"""
     lhs, rhs = ctx.shape(0), ctx.shape(1)
     if not (1 <= len(lhs) <= 2 and 1 <= len(rhs) <= 2):
-        raise ModelError(f"{ctx.where()}: dot needs rank-1 or rank-2 operands, got {len(lhs)} and {len(rhs)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"operands of ranks {len(lhs)} and {len(rhs)}",
+            expected="rank-1 or rank-2 operands",
+            fix=FIX_MODEL,
+        )
     _contract(ctx, lhs, rhs, [(len(lhs) - 1, 0)], "contraction")
     ctx.set_output(0, (*lhs[:-1], *rhs[1:]))
 
@@ -61,7 +62,12 @@ def dot_general(ctx: OpContext) -> None:
     lb, rb = field_ints(numbers, "lhs_batching_dimensions"), field_ints(numbers, "rhs_batching_dimensions")
     lc, rc = field_ints(numbers, "lhs_contracting_dimensions"), field_ints(numbers, "rhs_contracting_dimensions")
     if len(lb) != len(rb) or len(lc) != len(rc):
-        raise ModelError(f"{ctx.where()}: lhs and rhs batching/contracting dimension lists differ in length")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(lb)}/{len(rb)} batching and {len(lc)}/{len(rc)} contracting dims (lhs/rhs)",
+            expected="lhs and rhs lists of equal length",
+            fix=FIX_MODEL,
+        )
     _contract(ctx, lhs, rhs, list(zip(lb, rb, strict=True)), "batch dim")
     _contract(ctx, lhs, rhs, list(zip(lc, rc, strict=True)), "contraction")
     out = [lhs[a] for a in lb]
@@ -82,7 +88,12 @@ def einsum(ctx: OpContext) -> None:
     for i, term in enumerate(terms):
         shape = ctx.shape(i)
         if len(term) != len(shape):
-            raise ModelError(f"{ctx.where()}: term '{term}' does not match the rank {len(shape)} of operand #{i}")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"term '{term}' does not match the rank {len(shape)} of operand #{i}",
+                expected=f"{len(shape)} letters",
+                fix=FIX_MODEL,
+            )
         for axis, (letter, d) in enumerate(zip(term, shape, strict=True)):
             if letter in sizes:
                 ctx.eq(d, sizes[letter], f"einsum label '{letter}'", (ctx.dim_name(i, axis), f"label '{letter}'"))
@@ -130,14 +141,14 @@ def conv_numbers(value: object) -> dict[str, list[int]]:
     }
 
 
-def _window_size(ctx: OpContext, d: Dim, k: Dim, lo: Dim, hi: Dim, stride: int, ld: int, rd: int, axis: int) -> Dim:
+def _window_size(ctx: OpContext, d: Dim, k: Dim, lo: Dim, hi: Dim, stride: int, ld: int, rd: int) -> Dim:
+    """``floor(span / stride) + 1`` windows, or 0 when the padded input is shorter than the
+    dilated window (``span < 0``): StableHLO's shape function, the ``Max`` of both, exactly."""
     dilated_in = d if ld == 1 else smax(add(mul(add(d, -1), ld), 1), 0)  # 0 for an empty dim
     dilated_k = k if rd == 1 else add(mul(add(k, -1), rd), 1)
     span = ctx.canon(add(add(add(dilated_in, lo), hi), mul(dilated_k, -1)))
-    if not ctx.facts.prove_ge(span, -stride):  # floor(span/stride) + 1 >= 0 exactly when span >= -stride
-        reason = f"the padded input is not shorter than the dilated window less the stride on spatial axis {axis}"
-        ctx.guard(span, ">=", -stride, "convolution window", reason)
-    return ctx.canon(add(floordiv(span, stride), 1))
+    fits = add(floordiv(span, stride), 1)
+    return ctx.canon(fits if ctx.facts.prove_ge(span, 0) else smax(fits, 0))
 
 
 @hlo_rule("convolution", "dynamic_conv")
@@ -170,7 +181,7 @@ def convolution(ctx: OpContext) -> None:
     out[nums["output_feature_dimension"][0]] = rhs[nums["kernel_output_feature_dimension"][0]]
     for k in range(n):
         size = _window_size(
-            ctx, lhs[spatial_in[k]], rhs[spatial_k[k]], padding[2 * k], padding[2 * k + 1], strides[k], ld[k], rd[k], k
+            ctx, lhs[spatial_in[k]], rhs[spatial_k[k]], padding[2 * k], padding[2 * k + 1], strides[k], ld[k], rd[k]
         )
         out[nums["output_spatial_dimensions"][k]] = size
     ctx.set_output(0, out)
@@ -198,13 +209,19 @@ def _windowed(ctx: OpContext, n: int, params: list[tuple[Dim, ...]]) -> None:
     shape = same_shapes(ctx, list(range(n)), "reduce_window inputs")
     window, strides, base, dil, pads = params
     if not len(window) == len(strides) == len(base) == len(dil) == len(shape) == len(pads) // 2:
-        raise ModelError(f"{ctx.where()}: window parameters need {len(shape)} values per dim")
+        raise ModelError(
+            where=ctx.where(),
+            found="window dimensions/strides/base dilations/window dilations have "
+            f"{len(window)}/{len(strides)}/{len(base)}/{len(dil)} values and padding {len(pads)}",
+            expected=f"{len(shape)} values each (one per dim) and {2 * len(shape)} padding values",
+            fix=FIX_MODEL,
+        )
     out: list[Dim] = []
     for a in range(len(shape)):
         stride, ld, rd = strides[a], base[a], dil[a]
         if not (isinstance(stride, int) and isinstance(ld, int) and isinstance(rd, int)):
             raise GiveUp("window strides and dilations must be constants")
-        out.append(_window_size(ctx, shape[a], window[a], pads[2 * a], pads[2 * a + 1], stride, ld, rd, a))
+        out.append(_window_size(ctx, shape[a], window[a], pads[2 * a], pads[2 * a + 1], stride, ld, rd))
     for i in range(ctx.num_outputs):
         ctx.set_output(i, out)
 
@@ -249,7 +266,12 @@ def gather(ctx: OpContext) -> None:
     offsets = [s for a, s in enumerate(sizes) if a not in dropped]
     offset_at = field_ints(nums, "offset_dims")
     if len(offset_at) != len(offsets):
-        raise ModelError(f"{ctx.where()}: {len(offset_at)} offset_dims for {len(offsets)} kept slice sizes")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(offset_at)} offset_dims for {len(offsets)} kept slice sizes",
+            expected=f"{len(offsets)} offset_dims (one per kept slice size)",
+            fix=FIX_MODEL,
+        )
     operand = ctx.shape(0)
     for a, s in enumerate(sizes):
         if a < len(operand):
@@ -277,32 +299,13 @@ def custom_call(ctx: OpContext) -> None:
     cond = ctx.elements(0)
     message = str(ctx.attr("error_message", "")).split(". Using")[0]
     if cond is not None and cond[0] == 0:
-        raise ContradictionError(f"{ctx.where()}: the shape assertion always fails: {message}")
-    assert_condition(ctx, message)
-
-
-@hlo_rule("while")
-def while_op(ctx: OpContext) -> None:
-    """The body may run any number of times, so it runs on a scratch graph (its facts hold only
-    when it runs): a carried dim (or element vector) it provably maps to itself is kept, by
-    induction; the others become fresh ``data`` symbols and the body runs again (`settle`).
-    https://openxla.org/stablehlo/spec#while
-    """
-    body = ctx.op.subgraphs.get("body")
-    if body is None:
-        raise GiveUp("the loop body is not available")
-    if not (len(body.inputs) == len(body.outputs) == ctx.num_inputs == ctx.num_outputs):
-        raise ModelError(
-            f"{ctx.where()}: the body's {len(body.inputs)} arguments and {len(body.outputs)} "
-            f"results do not fit {ctx.num_inputs} operands and {ctx.num_outputs} results"
+        raise ContradictionError(
+            where=ctx.where(),
+            found=f"the shape assertion always fails: {message}",
+            expected="a condition that can hold",
+            fix="call the function with shapes that satisfy it, or re-export it",
         )
-    carried: list[Tensor] = [(ctx.shape(i), ctx.elements(i)) for i in range(ctx.num_inputs)]
-    res, final, excluded = settle(ctx, body, [], carried)
-    for i, (dims, els) in enumerate(final):
-        ctx.set_output(i, dims, els)
-    if not adopt_guards(ctx, res, excluded):  # the kept dims rest on the body's guards
-        for i in range(ctx.num_outputs):
-            declared_fallback(ctx, i, "the body made an assumption about its own symbols")
+    assert_condition(ctx, message)
 
 
 @hlo_rule("sort")
@@ -318,44 +321,3 @@ def scatter(ctx: OpContext) -> None:
     """Each result has the shape of its operand (the first inputs). https://openxla.org/stablehlo/spec#scatter"""
     for i in range(ctx.num_outputs):
         ctx.set_output(i, ctx.shape(i))
-
-
-@hlo_rule("case", "if")
-def case(ctx: OpContext) -> None:
-    """The branch an index (``case``) or predicate (``if``) known as a constant selects runs on
-    the main graph; otherwise each branch runs on a scratch graph (its facts hold only when it
-    is taken) and a result dim is kept where all live branches provably agree, else it is a
-    fresh ``data`` symbol. https://openxla.org/stablehlo/spec#case, https://openxla.org/stablehlo/spec#if
-    """
-    keys = sorted((k for k in ctx.op.subgraphs if k.startswith("branch")), key=lambda k: int(k[6:]))
-    branches = [ctx.op.subgraphs[k] for k in keys]
-    if not branches:
-        raise GiveUp("the branches are not available")
-    for k, sub in enumerate(branches):
-        if len(sub.outputs) != ctx.num_outputs:
-            raise ModelError(
-                f"{ctx.where()}: branch #{k} returns {len(sub.outputs)} values, the op has {ctx.num_outputs} results"
-            )
-    taken = _taken_branch(ctx, len(branches))
-    if taken is not None:
-        take_branch(ctx, branches[taken], f"branch{taken}")
-        return
-    results = [run_subgraph(ctx, sub, f"branch{k}", (), scratch=True) for k, sub in enumerate(branches)]
-    live = [k for k, r in enumerate(results) if not r.dead]
-    if not live:
-        raise ContradictionError(f"{ctx.where()}: no branch can run: " + "; ".join(r.dead for r in results))
-    if len(live) == 1:  # the others are never taken
-        take_branch(ctx, branches[live[0]], f"branch{live[0]}")
-        return
-    merge_branches(ctx, [results[k] for k in live])
-
-
-def _taken_branch(ctx: OpContext, n: int) -> int | None:
-    """The branch a constant selector picks: ``if`` takes branch 0 on true; ``case`` runs the
-    last branch for an index out of range."""
-    value = ctx.const_ints(0)
-    if value is None or len(value) != 1:
-        return None
-    if ctx.op.op_type == "if":
-        return 0 if value[0] else 1
-    return value[0] if 0 <= value[0] < n else n - 1

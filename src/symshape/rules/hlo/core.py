@@ -8,13 +8,13 @@ reshapes in `symshape.rules.hlo.reshape`, contractions, reductions, convolution,
 
 from __future__ import annotations
 
-from symshape.context import OpContext
-from symshape.errors import ModelError
+from symshape.context import GiveUp, OpContext
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, add, mul, smax
 from symshape.rules.hlo.reshape import shape_operand
 from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.common import normalize_axis
-from symshape.rules.shared.mlir_common import at_least_zero, declared_dims, ints, span_length
+from symshape.rules.shared.mlir_common import at_least_zero, declared_dims, elements_or_unknowns, ints, span_length
 
 
 @hlo_rule("constant")
@@ -61,13 +61,18 @@ def concatenate(ctx: OpContext) -> None:
     total: Dim = 0
     for i, s in enumerate(shapes):
         if len(s) != rank:
-            raise ModelError(f"{ctx.where()}: operand #{i} has rank {len(s)}, expected {rank}")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"operand #{i} has rank {len(s)}",
+                expected=f"rank {rank} (the rank of operand #0)",
+                fix=FIX_MODEL,
+            )
         total = add(total, s[axis])
         for a in range(rank):
             if a != axis:
                 ctx.eq(s[a], out[a], "concatenate non-axis dim", (ctx.dim_name(i, a), ctx.dim_name(0, a)))
     out[axis] = ctx.canon(total)
-    parts = [ctx.elements(i) for i in range(ctx.num_inputs)]
+    parts = [elements_or_unknowns(ctx, i) for i in range(ctx.num_inputs)]
     joined = axis == 0 and all(p is not None for p in parts)  # row-major: axis 0 appends the contents
     values = tuple(e for p in parts for e in (p or ())) if joined else None
     ctx.set_output(0, out, values)
@@ -91,7 +96,12 @@ def slice_op(ctx: OpContext) -> None:
     limits = ints(ctx, "limit_indices", []) or []
     strides = ints(ctx, "strides", [1] * len(starts)) or []
     if not len(starts) == len(limits) == len(strides) == len(dims):
-        raise ModelError(f"{ctx.where()}: slice attributes must have one entry per dim ({len(dims)})")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"start/limit/strides have {len(starts)}/{len(limits)}/{len(strides)} entries",
+            expected=f"one entry per dim ({len(dims)})",
+            fix=FIX_MODEL,
+        )
     out: list[Dim] = []
     for axis, (d, s, lim, k) in enumerate(zip(dims, starts, limits, strides, strict=True)):
         at_least_zero(ctx, add(d, -lim), "slice limit <= dim")
@@ -114,9 +124,21 @@ def real_dynamic_slice(ctx: OpContext) -> None:
         ctx.set_output(0, declared_dims(ctx))
         return
     if not len(start) == len(limit) == len(strides) == len(dims):
-        raise ModelError(f"{ctx.where()}: start/limit/strides need {len(dims)} values each")
-    triples = enumerate(zip(start, limit, strides, strict=True))
-    ctx.set_output(0, [span_length(ctx, s, lim, k, a) for a, (s, lim, k) in triples])
+        raise ModelError(
+            where=ctx.where(),
+            found=f"start/limit/strides have {len(start)}/{len(limit)}/{len(strides)} values",
+            expected=f"{len(dims)} values each (one per dim)",
+            fix=FIX_MODEL,
+        )
+    declared: tuple[Dim, ...] | None = None
+    out: list[Dim] = []
+    for a, (s, lim, k) in enumerate(zip(start, limit, strides, strict=True)):
+        try:
+            out.append(span_length(ctx, s, lim, k, a))
+        except GiveUp:  # an unknown stride on this axis: only this dim is the declared one
+            declared = declared if declared is not None else declared_dims(ctx)
+            out.append(declared[a])
+    ctx.set_output(0, out)
 
 
 @hlo_rule("dynamic_slice")
@@ -128,7 +150,12 @@ def dynamic_slice(ctx: OpContext) -> None:
     dims = ctx.shape(0)
     sizes = ints(ctx, "slice_sizes", []) or []
     if len(sizes) != len(dims):
-        raise ModelError(f"{ctx.where()}: {len(sizes)} slice sizes for rank {len(dims)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(sizes)} slice sizes for rank {len(dims)}",
+            expected=f"{len(dims)} slice sizes (one per dim)",
+            fix=FIX_MODEL,
+        )
     for d, s in zip(dims, sizes, strict=True):
         at_least_zero(ctx, add(d, -s), "slice size <= dim")
     ctx.set_output(0, sizes)
@@ -144,7 +171,12 @@ def _padded(
     ctx: OpContext, dims: tuple[Dim, ...], low: tuple[Dim, ...], high: tuple[Dim, ...], interior: tuple[Dim, ...]
 ) -> list[Dim]:
     if not len(low) == len(high) == len(interior) == len(dims):
-        raise ModelError(f"{ctx.where()}: padding needs {len(dims)} values per edge")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"low/high/interior padding have {len(low)}/{len(high)}/{len(interior)} values",
+            expected=f"{len(dims)} values each (one per dim)",
+            fix=FIX_MODEL,
+        )
     out: list[Dim] = []
     for d, lo, hi, inner in zip(dims, low, high, interior, strict=True):
         grown = add(add(d, lo), hi)

@@ -20,7 +20,12 @@ from symshape.rules.shared.arith import (
     binary_elements,
     compare_elements,
 )
+from symshape.rules.shared.idioms import alias, folded_select, record
 from symshape.rules.shared.mlir_common import enum_word, is_int_dtype, same_shapes
+
+# What an integer op computes, for the idioms of `symshape.rules.shared.idioms`.
+_MEANINGS = {"sign": "sign", "negate": "neg", "add": "add", "subtract": "sub", "multiply": "mul",
+             "divide": "trunc_div", "remainder": "rem", "and": "and"}
 
 
 @hlo_rule(*hlo_family("unary"))
@@ -32,6 +37,7 @@ def unary(ctx: OpContext) -> None:
     els = ctx.elements(0)
     ok = els is not None and is_int_dtype(ctx.output_dtype(0))
     ctx.set_output(0, ctx.shape(0), _unary_elements(ctx, els) if els is not None and ok else None)
+    _record(ctx, 1)
 
 
 def _unary_elements(ctx: OpContext, els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
@@ -62,6 +68,16 @@ def binary(ctx: OpContext) -> None:
     if values is None and ctx.op.op_type in ("and", "or"):
         values = _absorbed(ctx)
     ctx.set_output(0, shape, values)
+    _record(ctx, 2)
+
+
+def _record(ctx: OpContext, arity: int) -> None:
+    """Remember how an integer scalar was computed (a cast is the same value)."""
+    op_type = ctx.op.op_type
+    if op_type == "convert" and is_int_dtype(ctx.output_dtype(0)) and is_int_dtype(ctx.dtype(0)):
+        alias(ctx, ctx.op.outputs[0], ctx.op.inputs[0])
+    elif op_type in _MEANINGS:
+        record(ctx, _MEANINGS[op_type], range(arity))
 
 
 def _absorbed(ctx: OpContext) -> tuple[Dim, ...] | None:
@@ -83,8 +99,12 @@ def compare_op(ctx: OpContext) -> None:
     https://openxla.org/stablehlo/spec#compare
     """
     shape = same_shapes(ctx, [0, 1], "compare operands")
-    op = COMPARISON_DIRECTIONS.get(enum_word(ctx.attr("comparison_direction", "")))
+    direction = enum_word(ctx.attr("comparison_direction", ""))
+    op = COMPARISON_DIRECTIONS.get(direction)
     ctx.set_output(0, shape, None if op is None else compare_elements(ctx, op))
+    unsigned = enum_word(ctx.attr("compare_type", "")) == "UNSIGNED" and ctx.dtype(0) != "i1"
+    if op is not None and not (unsigned and direction not in ("EQ", "NE")):
+        record(ctx, direction.lower(), (0, 1))
 
 
 @hlo_rule("select")
@@ -102,6 +122,9 @@ def select(ctx: OpContext) -> None:
     if cond is not None and x is not None and y is not None and all(isinstance(c, int) for c in cond):
         if len(x) == len(y) and len(cond) in (1, len(x)):
             out = tuple(x[i] if cond[0 if len(cond) == 1 else i] else y[i] for i in range(len(x)))
+    if out is None and is_int_dtype(ctx.output_dtype(0)):
+        folded = folded_select(ctx, *ctx.op.inputs[:3])
+        out = None if folded is None else (folded,)
     ctx.set_output(0, shape, out)
 
 
@@ -117,6 +140,9 @@ def clamp(ctx: OpContext) -> None:
             same_shapes(ctx, [1, i], "clamp bound")
     lo, x, hi = ctx.elements(0), ctx.elements(1), ctx.elements(2)
     out = None
-    if lo is not None and x is not None and hi is not None and len(lo) == 1 and len(hi) == 1:
-        out = tuple(ctx.canon(smin(smax(e, lo[0]), hi[0])) for e in x)
+    if lo is not None and x is not None and hi is not None and {len(lo), len(hi)} <= {1, len(x)}:
+        def bound(b: tuple[Dim, ...], i: int) -> Dim:  # a scalar bound or the i-th element
+            return b[0] if len(b) == 1 else b[i]
+
+        out = tuple(ctx.canon(smin(smax(e, bound(lo, i)), bound(hi, i))) for i, e in enumerate(x))
     ctx.set_output(0, shape, out)

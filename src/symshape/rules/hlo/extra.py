@@ -10,7 +10,7 @@ https://openxla.org/stablehlo/spec
 from __future__ import annotations
 
 from symshape.context import OpContext
-from symshape.errors import ModelError
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, floordiv, mul
 from symshape.rules.hlo.reshape import shape_operand
 from symshape.rules.hlo.table import hlo_rule
@@ -21,7 +21,12 @@ from symshape.rules.shared.mlir_common import declared_dims, enum_word, field_in
 def _int_attr(ctx: OpContext, name: str, default: int | None = None) -> int:
     got = ints(ctx, name, None if default is None else [default])
     if not got:
-        raise ModelError(f"{ctx.where()}: integer attribute '{name}' is missing")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"integer attribute '{name}' is missing",
+            expected="an integer attribute",
+            fix=FIX_MODEL,
+        )
     return got[0]
 
 
@@ -29,7 +34,12 @@ def _vector(ctx: OpContext, i: int, size: Dim, what: str) -> None:
     """Input ``i`` is 1-D of length ``size`` (a fact)."""
     dims = ctx.shape(i)
     if len(dims) != 1:
-        raise ModelError(f"{ctx.where()}: {what} (operand #{i}) must be 1-D, got rank {len(dims)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{what} (operand #{i}) has rank {len(dims)}",
+            expected="a 1-D operand",
+            fix=FIX_MODEL,
+        )
     ctx.eq(dims[0], size, f"batch norm {what} size", (ctx.dim_name(i, 0), "the feature dim of the operand"))
 
 
@@ -113,7 +123,12 @@ def fft(ctx: OpContext) -> None:
     lengths = ints(ctx, "fft_length", []) or []
     kind = enum_word(ctx.attr("fft_type", "FFT")).upper()
     if not 1 <= len(lengths) <= min(3, len(dims)):
-        raise ModelError(f"{ctx.where()}: fft_length {lengths} does not fit an operand of rank {len(dims)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"fft_length {lengths} does not fit an operand of rank {len(dims)}",
+            expected=f"1 to {min(3, len(dims))} lengths",
+            fix=FIX_MODEL,
+        )
     lead = len(dims) - len(lengths)
     out = list(dims)
     if kind == "RFFT":
@@ -133,7 +148,12 @@ def cholesky(ctx: OpContext) -> None:
     """The operand's shape; its matrices are square (a fact). https://openxla.org/stablehlo/spec#cholesky"""
     dims = ctx.shape(0)
     if len(dims) < 2:
-        raise ModelError(f"{ctx.where()}: cholesky needs rank >= 2, got {len(dims)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"an operand of rank {len(dims)}",
+            expected="rank >= 2 (a batch of square matrices)",
+            fix=FIX_MODEL,
+        )
     ctx.eq(dims[-1], dims[-2], "square matrix", (ctx.dim_name(0, len(dims) - 1), ctx.dim_name(0, len(dims) - 2)))
     ctx.set_output(0, dims)
 
@@ -146,7 +166,12 @@ def triangular_solve(ctx: OpContext) -> None:
     a, b = ctx.shape(0), ctx.shape(1)
     r = len(a)
     if r < 2 or len(b) != r:
-        raise ModelError(f"{ctx.where()}: a and b need one rank >= 2, got {r} and {len(b)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"a and b have ranks {r} and {len(b)}",
+            expected="one rank >= 2 for both",
+            fix=FIX_MODEL,
+        )
     for axis in range(r - 2):
         ctx.eq(b[axis], a[axis], "triangular_solve batch dim", (ctx.dim_name(1, axis), ctx.dim_name(0, axis)))
     ctx.eq(a[r - 1], a[r - 2], "square matrix", (ctx.dim_name(0, r - 1), ctx.dim_name(0, r - 2)))
@@ -227,7 +252,12 @@ def all_to_all(ctx: OpContext) -> None:
     """
     count = _int_attr(ctx, "split_count")
     if count < 1:
-        raise ModelError(f"{ctx.where()}: split_count must be positive, got {count}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"split_count is {count}",
+            expected="a positive split_count",
+            fix=FIX_MODEL,
+        )
     for i in range(ctx.num_outputs):
         dims = list(ctx.shape(i))
         split = normalize_axis(ctx, _int_attr(ctx, "split_dimension"), len(dims))

@@ -10,7 +10,7 @@ https://openxla.org/stablehlo/spec
 from __future__ import annotations
 
 from symshape.context import GiveUp, OpContext
-from symshape.errors import ModelError
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, exact_div, product
 from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.mlir_common import declared_dims, declared_rank, ints
@@ -22,7 +22,12 @@ def shape_operand(ctx: OpContext, i: int, out: int = 0) -> tuple[Dim, ...]:
     if els is not None:
         rank = declared_rank(ctx, out)
         if rank is not None and rank != len(els):
-            raise ModelError(f"{ctx.where()}: the shape operand has {len(els)} values for a rank-{rank} result")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"the shape operand has {len(els)} values for a rank-{rank} result",
+                expected=f"{rank} values (one per result dim)",
+                fix=FIX_MODEL,
+            )
         return els
     return declared_dims(ctx, out)
 
@@ -30,13 +35,23 @@ def shape_operand(ctx: OpContext, i: int, out: int = 0) -> tuple[Dim, ...]:
 def _broadcast_facts(ctx: OpContext, operand: tuple[Dim, ...], out: tuple[Dim, ...], mapping: list[int]) -> None:
     """An operand dim is 1 or the output dim it maps to: equal when provably not 1."""
     if len(mapping) != len(operand):
-        raise ModelError(f"{ctx.where()}: {len(mapping)} broadcast dimensions for an operand of rank {len(operand)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(mapping)} broadcast dimensions for an operand of rank {len(operand)}",
+            expected=f"{len(operand)} broadcast dimensions (one per operand dim)",
+            fix=FIX_MODEL,
+        )
     expanding = set(ints(ctx, "known_expanding_dimensions", []) or [])
     nonexpanding = set(ints(ctx, "known_nonexpanding_dimensions", []) or [])
     facts = ctx.facts
     for i, (d, axis) in enumerate(zip(operand, mapping, strict=True)):
         if not 0 <= axis < len(out):
-            raise ModelError(f"{ctx.where()}: broadcast dimension {axis} is out of range for rank {len(out)}")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"broadcast dimension {axis} is out of range for rank {len(out)}",
+                expected=f"a result dim in [0, {len(out) - 1}]",
+                fix=FIX_MODEL,
+            )
         if i in expanding:
             ctx.eq(d, 1, "known expanding dimension", (ctx.dim_name(0, i), "1"))
         elif i in nonexpanding or facts.prove_ge(d, 2) or facts.prove_eq(d, 0):
@@ -150,7 +165,12 @@ def transpose(ctx: OpContext) -> None:
     dims = ctx.shape(0)
     perm = ints(ctx, "permutation", list(range(len(dims)))) or []
     if sorted(perm) != list(range(len(dims))):
-        raise ModelError(f"{ctx.where()}: permutation {perm} is not a permutation of rank {len(dims)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"permutation {perm} is not a permutation of rank {len(dims)}",
+            expected=f"each of 0..{len(dims) - 1} once",
+            fix=FIX_MODEL,
+        )
     ctx.set_output(0, [dims[p] for p in perm])
 
 

@@ -13,7 +13,18 @@ from __future__ import annotations
 from symshape.context import OpContext
 from symshape.rules.registry import register
 from symshape.rules.shared.arith import ARITH_INT_OPS, CMPI_PREDICATES, binary_elements, compare_elements
-from symshape.rules.shared.mlir_common import check_declared, declared_dims, is_int_dtype, same_shapes
+from symshape.rules.shared.idioms import alias, folded_select, record
+from symshape.rules.shared.mlir_common import (
+    assume_at_least,
+    check_declared,
+    declared_dims,
+    is_int_dtype,
+    same_shapes,
+)
+
+# What an integer op computes, for the idioms of `symshape.rules.shared.idioms`.
+_MEANINGS = {"addi": "add", "subi": "sub", "muli": "mul", "divsi": "trunc_div", "remsi": "rem", "andi": "and"}
+_PREDICATES = ("eq", "ne", "lt", "le", "gt", "ge")  # arith::CmpIPredicate 0..5
 
 
 @register(("arith",), "constant", then=check_declared)
@@ -42,7 +53,22 @@ def arith_binary(ctx: OpContext) -> None:
     """
     shape = same_shapes(ctx, [0, 1], "arith operands")
     op = ARITH_INT_OPS.get(ctx.op.op_type)
+    if ctx.op.op_type in _DIVISIONS:
+        _nonzero_divisor(ctx)
     ctx.set_output(0, shape, binary_elements(ctx, op) if op is not None else None)
+    if ctx.op.op_type in _MEANINGS:
+        record(ctx, _MEANINGS[ctx.op.op_type], (0, 1))
+
+
+_DIVISIONS = ("divsi", "divui", "floordivsi", "ceildivsi", "ceildivui", "remsi", "remui")
+
+
+def _nonzero_divisor(ctx: OpContext) -> None:
+    """A division by zero is undefined behaviour in ``arith``, so a divisor proven ``>= 0``
+    is ``>= 1`` whenever the program runs: a fact (``n / d`` then has a value, not an unknown)."""
+    for d in ctx.elements(1) or ():
+        if not isinstance(d, int) and ctx.facts.prove_ge(d, 0) and not ctx.facts.prove_ge(d, 1):
+            assume_at_least(ctx, d, 1, f"the divisor of arith.{ctx.op.op_type} is non-zero")
 
 
 _CASTS = (
@@ -67,6 +93,8 @@ def arith_cast(ctx: OpContext) -> None:
     """Same shape; integer values pass through. https://mlir.llvm.org/docs/Dialects/ArithOps/#arithindex_cast-arithindexcastop"""
     keep = is_int_dtype(ctx.output_dtype(0)) and is_int_dtype(ctx.dtype(0))
     ctx.set_output(0, ctx.shape(0), ctx.elements(0) if keep else None)
+    if keep and ctx.op.op_type in ("index_cast", "extsi"):  # sign-preserving: the same value
+        alias(ctx, ctx.op.outputs[0], ctx.op.inputs[0])
 
 
 @register(("arith",), "cmpi", then=check_declared)
@@ -75,8 +103,11 @@ def cmpi(ctx: OpContext) -> None:
     ones on values proven ``>= 0``. https://mlir.llvm.org/docs/Dialects/ArithOps/#arithcmpi-arithcmpiop
     """
     shape = same_shapes(ctx, [0, 1], "cmpi operands")
-    op = CMPI_PREDICATES.get(int(ctx.attr("predicate", -1)))
+    predicate = int(ctx.attr("predicate", -1))
+    op = CMPI_PREDICATES.get(predicate)
     ctx.set_output(0, shape, None if op is None else compare_elements(ctx, op))
+    if 0 <= predicate < len(_PREDICATES):
+        record(ctx, _PREDICATES[predicate], (0, 1))
 
 
 @register(("arith",), "select", then=check_declared)
@@ -87,4 +118,7 @@ def arith_select(ctx: OpContext) -> None:
     out = None
     if cond is not None and x is not None and y is not None and len(cond) == 1 and isinstance(cond[0], int):
         out = x if cond[0] else y
+    if out is None and is_int_dtype(ctx.output_dtype(0)):
+        folded = folded_select(ctx, *ctx.op.inputs[:3])
+        out = None if folded is None else (folded,)
     ctx.set_output(0, shape, out)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from symshape.context import GiveUp, OpContext
 from symshape.rules.registry import register
+from symshape.rules.shared.idioms import alias
 from symshape.rules.shared.mlir_common import check_declared
 
 
@@ -31,6 +32,7 @@ def func_bind(ctx: OpContext) -> None:
     https://mlir.llvm.org/docs/Dialects/Func/#funccall-funccallop
     """
     ctx.set_output(0, ctx.shape(0), ctx.elements(0))
+    alias(ctx, ctx.op.outputs[0], ctx.op.inputs[0])
 
 
 @register(("func",), "call", then=check_declared)
@@ -44,9 +46,11 @@ def func_call(ctx: OpContext) -> None:
         raise GiveUp(f"the callee @{ctx.attr('callee')} has no body here")
     for i, name in enumerate(body.inputs):
         ctx.bind(name, ctx.shape(i), ctx.elements(i))
+        alias(ctx, name, ctx.op.inputs[i])
     ctx.run_ops(body, body.ops)
     for i, name in enumerate(body.outputs):
         shape, els = ctx.value(name)
         if shape is None:
             raise GiveUp(f"result #{i} of @{ctx.attr('callee')} is unknown")
         ctx.set_output(i, shape, els)
+        alias(ctx, ctx.op.outputs[i], name)

@@ -8,7 +8,7 @@ so ``cstr_eq`` and ``cstr_require`` state facts. https://mlir.llvm.org/docs/Dial
 from __future__ import annotations
 
 from symshape.context import OpContext
-from symshape.errors import ModelError
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import product
 from symshape.rules.registry import register
 from symshape.rules.shared.arith import SHAPE_INT_OPS, binary_elements
@@ -104,7 +104,12 @@ def cstr_eq(ctx: OpContext) -> None:
     for i in range(1, ctx.num_inputs):
         other = ctx.require_elements(i)
         if len(other) != len(first):
-            raise ModelError(f"{ctx.where()}: cstr_eq of shapes of ranks {len(first)} and {len(other)} always fails")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"cstr_eq of shapes of ranks {len(first)} and {len(other)} always fails",
+                expected="shapes of one rank",
+                fix=FIX_MODEL,
+            )
         for a, b in zip(first, other, strict=True):
             ctx.eq(b, a, "cstr_eq")
     ctx.set_output(0, ())
@@ -118,7 +123,12 @@ def cstr_require(ctx: OpContext) -> None:
     """
     cond = ctx.elements(0)
     if cond is not None and cond[0] == 0:
-        raise ModelError(f"{ctx.where()}: the required condition always fails: {ctx.attr('msg', '')}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"the required condition always fails: {ctx.attr('msg', '')}",
+            expected="a condition that can hold",
+            fix=FIX_MODEL,
+        )
     assert_condition(ctx, str(ctx.attr("msg", "")))
     ctx.set_output(0, ())
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from symshape.context import GiveUp, OpContext
-from symshape.errors import ModelError
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, add, exact_div, mul, product
 from symshape.rules.registry import register
 from symshape.rules.shared.common import normalize_axis
-from symshape.rules.shared.mlir_common import at_least_zero, check_declared, declared_dims, ints
+from symshape.rules.shared.mlir_common import at_least_zero, check_declared, declared_dims, elements_or_unknowns, ints
 
 TENSOR = ("tensor",)
 K_DYNAMIC = -(2**63)  # ShapedType::kDynamic in the static_* attributes
@@ -29,7 +29,12 @@ def mixed(ctx: OpContext, name: str, first: int) -> tuple[list[Dim], int]:
     and the index of the input after them."""
     static = ints(ctx, name)
     if static is None:
-        raise ModelError(f"{ctx.where()}: attribute '{name}' is missing")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"attribute '{name}' is missing",
+            expected="a list of integers",
+            fix=FIX_MODEL,
+        )
     out: list[Dim] = []
     k = first
     for pos, s in enumerate(static):
@@ -37,7 +42,12 @@ def mixed(ctx: OpContext, name: str, first: int) -> tuple[list[Dim], int]:
             out.append(s)
             continue
         if k >= ctx.num_inputs:
-            raise ModelError(f"{ctx.where()}: '{name}' has more dynamic entries than index operands")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"'{name}' has more dynamic entries than index operands",
+                expected="one index operand per dynamic entry",
+                fix=FIX_MODEL,
+            )
         els = ctx.elements(k)
         out.append(els[0] if els is not None and len(els) == 1 else ctx.fresh(f"{name}{pos}"))
         k += 1
@@ -72,7 +82,12 @@ def kept_axes(ctx: OpContext, static_sizes: Sequence[int], reduced: tuple[int | 
         else:
             if len(kept) == len(want):
                 return kept
-    raise ModelError(f"{ctx.where()}: the sizes {list(static_sizes)} do not rank-reduce to {list(reduced)}")
+    raise ModelError(
+        where=ctx.where(),
+        found=f"the sizes {list(static_sizes)} do not rank-reduce to {list(reduced)}",
+        expected="the result dims in order, with only unit sizes dropped",
+        fix=FIX_MODEL,
+    )
 
 
 def _slice_params(ctx: OpContext, first: int) -> tuple[list[Dim], list[Dim], list[Dim]]:
@@ -80,7 +95,12 @@ def _slice_params(ctx: OpContext, first: int) -> tuple[list[Dim], list[Dim], lis
     sizes, k = mixed(ctx, "static_sizes", k)
     strides, _ = mixed(ctx, "static_strides", k)
     if not len(offsets) == len(sizes) == len(strides):
-        raise ModelError(f"{ctx.where()}: offsets, sizes and strides differ in length")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(offsets)} offsets, {len(sizes)} sizes and {len(strides)} strides",
+            expected="lists of one length",
+            fix=FIX_MODEL,
+        )
     return offsets, sizes, strides
 
 
@@ -101,7 +121,12 @@ def extract_slice(ctx: OpContext) -> None:
     dims = ctx.shape(0)
     offsets, sizes, strides = _slice_params(ctx, 1)
     if len(sizes) != len(dims):
-        raise ModelError(f"{ctx.where()}: {len(sizes)} sizes for a source of rank {len(dims)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(sizes)} sizes for a source of rank {len(dims)}",
+            expected=f"{len(dims)} sizes (one per source dim)",
+            fix=FIX_MODEL,
+        )
     _in_bounds(ctx, dims, offsets, sizes, strides)
     kept = kept_axes(ctx, ints(ctx, "static_sizes") or [], _declared(ctx, ctx.op.outputs[0]))
     ctx.set_output(0, [ctx.canon(sizes[a]) for a in kept])
@@ -116,7 +141,12 @@ def insert_slice(ctx: OpContext) -> None:
     source, dest = ctx.shape(0), ctx.shape(1)
     offsets, sizes, strides = _slice_params(ctx, 2)
     if len(sizes) != len(dest):
-        raise ModelError(f"{ctx.where()}: {len(sizes)} sizes for a destination of rank {len(dest)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(sizes)} sizes for a destination of rank {len(dest)}",
+            expected=f"{len(dest)} sizes (one per destination dim)",
+            fix=FIX_MODEL,
+        )
     kept = kept_axes(ctx, ints(ctx, "static_sizes") or [], _declared(ctx, ctx.op.inputs[0]))
     for axis, a in enumerate(kept):
         ctx.eq(source[axis], sizes[a], "insert_slice source dim", (ctx.dim_name(0, axis), f"slice size {a}"))
@@ -152,10 +182,20 @@ def expand_shape(ctx: OpContext) -> None:
     dims = ctx.shape(0)
     groups: list[list[int]] = ctx.attr("reassociation") or []
     if len(groups) != len(dims):
-        raise ModelError(f"{ctx.where()}: {len(groups)} reassociation groups for a source of rank {len(dims)}")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(groups)} reassociation groups for a source of rank {len(dims)}",
+            expected=f"{len(dims)} groups (one per source dim)",
+            fix=FIX_MODEL,
+        )
     given = _output_shape(ctx)
     if sorted(a for g in groups for a in g) != list(range(len(given))):
-        raise ModelError(f"{ctx.where()}: reassociation {groups} does not cover the {len(given)} result dims")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"reassociation {groups} does not cover the {len(given)} result dims",
+            expected=f"each of 0..{len(given) - 1} in one group, in order",
+            fix=FIX_MODEL,
+        )
     out: list[Dim] = []
     for gi, group in enumerate(groups):
         holes = [a for a in group if given[a] is None]
@@ -185,7 +225,12 @@ def pad(ctx: OpContext) -> None:
     low, k = mixed(ctx, "static_low", 1)
     high, _ = mixed(ctx, "static_high", k)
     if not len(low) == len(high) == len(dims):
-        raise ModelError(f"{ctx.where()}: padding needs {len(dims)} low and high values")
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(low)} low and {len(high)} high padding values",
+            expected=f"{len(dims)} each (one per dim)",
+            fix=FIX_MODEL,
+        )
     ctx.set_output(0, [ctx.canon(add(add(d, lo), hi)) for d, lo, hi in zip(dims, low, high, strict=True)])
 
 
@@ -229,7 +274,7 @@ def from_elements(ctx: OpContext) -> None:
 
     https://mlir.llvm.org/docs/Dialects/TensorOps/#tensorfrom_elements-tensorfromelementsop
     """
-    parts = [ctx.elements(i) for i in range(ctx.num_inputs)]
+    parts = [elements_or_unknowns(ctx, i) for i in range(ctx.num_inputs)]
     values = None if any(p is None for p in parts) else tuple(p[0] for p in parts if p)
     ctx.set_output(0, declared_dims(ctx), values)
 

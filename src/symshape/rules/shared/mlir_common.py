@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from symshape.context import GiveUp, OpContext
-from symshape.errors import ContradictionError, ModelError
+from symshape.errors import FIX_MODEL, ContradictionError, ModelError
 from symshape.expr import Dim, add, mul
 from symshape.program import ConstTensor
 
@@ -31,8 +31,10 @@ def check_declared(ctx: OpContext) -> None:
             continue
         if len(inferred) != len(declared):
             raise ModelError(
-                f"{ctx.where()}: result #{i} '{out}' is declared with rank {len(declared)}, "
-                f"but its operands give rank {len(inferred)}; check the result type"
+                where=ctx.where(),
+                found=f"result #{i} '{out}' is declared with rank {len(declared)}",
+                expected=f"rank {len(inferred)} (what its operands give)",
+                fix="check the result type",
             )
         for axis, (got, want) in enumerate(zip(inferred, declared, strict=True)):
             if isinstance(want, int) and want >= 0:
@@ -69,7 +71,12 @@ def ints(ctx: OpContext, name: str, default: list[int] | None = None) -> list[in
     items = cast("list[object]", value) if isinstance(value, list) else None
     if items is not None and all(isinstance(v, int) for v in items):
         return [v for v in items if isinstance(v, int)]
-    raise ModelError(f"{ctx.where()}: attribute '{name}' must be a list of integers, got {value!r}")
+    raise ModelError(
+        where=ctx.where(),
+        found=f"attribute '{name}' is {value!r}",
+        expected="a list of integers",
+        fix=FIX_MODEL,
+    )
 
 
 def field_ints(value: Any, name: str) -> list[int]:
@@ -95,6 +102,26 @@ def is_int_dtype(dtype: str | None) -> bool:
     return dtype is not None and _INT.fullmatch(dtype) is not None
 
 
+MAX_PART = 16  # a shape vector part longer than this is not filled with unknowns
+
+
+def elements_or_unknowns(ctx: OpContext, i: int) -> tuple[Dim, ...] | None:
+    """The tracked elements of input ``i``, or, for a small static integer vector or scalar
+    whose values are unknown, one symbol per element (any integer, no facts): a shape vector
+    built from parts keeps its known elements, so one unknown element leaves the other dims
+    of the op that reads it exact (``limit - start`` is a length whatever the start is)."""
+    els = ctx.elements(i)
+    if els is not None or not is_int_dtype(ctx.dtype(i)):
+        return els
+    shape = ctx.shape_or_none(i)
+    if shape is None or len(shape) > 1 or not all(isinstance(d, int) for d in shape):
+        return None
+    n = shape[0] if shape else 1
+    if not isinstance(n, int) or n > MAX_PART:
+        return None
+    return tuple(ctx.fresh(f"element{i}_{k}", lo=None) for k in range(n))
+
+
 def same_shapes(ctx: OpContext, indices: Sequence[int], rule: str) -> tuple[Dim, ...]:
     """The operands at ``indices`` have equal shapes (a fact); returns the first one."""
     first = ctx.shape(indices[0])
@@ -102,7 +129,10 @@ def same_shapes(ctx: OpContext, indices: Sequence[int], rule: str) -> tuple[Dim,
         other = ctx.shape(i)
         if len(other) != len(first):
             raise ModelError(
-                f"{ctx.where()}: operand #{i} has rank {len(other)} but operand #{indices[0]} has rank {len(first)}"
+                where=ctx.where(),
+                found=f"operand #{i} has rank {len(other)}",
+                expected=f"rank {len(first)} (the rank of operand #{indices[0]})",
+                fix=FIX_MODEL,
             )
         for axis, (a, b) in enumerate(zip(first, other, strict=True)):
             ctx.eq(b, a, rule, (ctx.dim_name(i, axis), ctx.dim_name(indices[0], axis)))
@@ -126,7 +156,12 @@ def at_least_zero(ctx: OpContext, d: Dim, rule: str) -> None:
     d = ctx.canon(d)
     if isinstance(d, int):
         if d < 0:
-            raise ModelError(f"{ctx.where()}: {rule} does not hold ({d} < 0)")
+            raise ModelError(
+                where=ctx.where(),
+                found=f"{rule} does not hold ({d} < 0)",
+                expected=rule,
+                fix=FIX_MODEL,
+            )
         return
     if not ctx.facts.prove_ge(d, 0):
         assume_at_least(ctx, d, 0, rule)
@@ -159,7 +194,12 @@ def assert_condition(ctx: OpContext, message: str) -> None:
     diff = ctx.canon(add(lhs[0], mul(rhs[0], -1)) if sign > 0 else add(rhs[0], mul(lhs[0], -1)))
     if isinstance(diff, int):
         if diff < low:
-            raise ContradictionError(f"{ctx.where()}: the assertion always fails: {message}")
+            raise ContradictionError(
+                where=ctx.where(),
+                found=f"the assertion always fails: {message}",
+                expected="a condition that can hold",
+                fix="call the function with shapes that satisfy it, or re-export it",
+            )
     elif not ctx.facts.prove_ge(diff, low):
         assume_at_least(ctx, diff, low, "assertion")
 
