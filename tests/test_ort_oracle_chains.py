@@ -155,8 +155,7 @@ ARITH = [
         [tensor("x", ["b", "s"])], [s for s in BS if s["s"]], [*AXES, const("one1", [1])], facts=["s >= 1"]),
     row("last-dim-minus-one-slice-end-on-empty", [*dim("x", 1, "s"), node("Sub", ["s", "one1"], ["e"]),
                                                   node("Slice", ["x", "zero1", "e", "one1"], ["y"])],
-        [tensor("x", ["b", "s"])], BS, [*AXES, const("one1", [1])],
-        xfail="issue 14: x[:, :s-1] gives up ('s - 1' may be negative); Max(s - 1, 0) is exact"),
+        [tensor("x", ["b", "s"])], BS, [*AXES, const("one1", [1])]),
     row("shape-tensor-elements-through-squeeze-and-neg-gather",
         [node("Shape", ["x"], ["sh"]), node("Gather", ["sh", "neg"], ["last"]), node("Unsqueeze", ["last", "zero1"],
                                                                                    ["last1"]),
@@ -181,8 +180,6 @@ def test_integer_arithmetic_on_shape_values(r: Row) -> None:
     assert report.checked_elements > 0
 
 
-@pytest.mark.xfail(strict=True, reason="imprecise: the declared fact 'm >= p + s' does not discharge the slice "
-                                       "guards 'm >= p' and 'm >= p + s' it implies")
 def test_a_declared_relation_discharges_the_slice_guards_it_implies() -> None:
     cache_slice = next(p.values[0] for p in CACHE if p.id.startswith("kv-cache-slice"))
     assert run_row(cache_slice).analysis.guards() == []

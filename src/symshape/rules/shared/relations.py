@@ -9,17 +9,35 @@ from __future__ import annotations
 import math
 
 from symshape.context import OpContext
-from symshape.expr import Dim, Expr, add, atoms_deep, expand_mod, floordiv, mul
+from symshape.expr import (
+    Dim,
+    Expr,
+    MaxAtom,
+    MinAtom,
+    add,
+    atoms_deep,
+    expand_mod,
+    floordiv,
+    map_atoms,
+    mul,
+    single_atom,
+    smax,
+    smin,
+)
+from symshape.expr_piecewise import distribute, minmax_args
 from symshape.exprcore import FloorDiv, ModAtom, from_terms
 
 
-def prove_nonneg(ctx: OpContext, d: Dim) -> bool:
+def prove_nonneg(ctx: OpContext, d: Dim, depth: int = 3) -> bool:
     """``d >= 0``, also through relations interval bounds miss.
 
     Tries the facts' interval bounds on ``d`` and on its Mod-free form (``h - Mod(h, 4)`` is
     ``4*floor(h/4)``), then two relaxations that keep the relation between atoms: each
     ``Mod(x, m)`` term (``m >= 1``) bounded by ``0 <= Mod(x, m) <= m - 1`` (``X - Mod(-2, X)``
-    is at least 1), and floors of one numerator nested (``4*floor(h/16) + 3 - floor(h/4)``).
+    is at least 1), floors of one numerator nested (``4*floor(h/16) + 3 - floor(h/4)``), each
+    floor by a constant relaxed toward its numerator (``n - floor(n/3) >= 0``), and a sum holding
+    a ``Max``/``Min`` moved into it (``Max(x, y) >= 0`` when one argument is, ``Min`` when all
+    are), ``depth`` times at most.
     """
     facts = ctx.facts
     if isinstance(d, int):
@@ -31,10 +49,72 @@ def prove_nonneg(ctx: OpContext, d: Dim) -> bool:
             return form >= 0
         if facts.prove_ge(form, 0):
             return True
-        for relaxed in (_relax_mods(ctx, form), _relax_floors(form)):
+        for relaxed in (_relax_mods(ctx, form), _relax_floors(form), _relax_each_floor(form)):
             if relaxed is not None and facts.prove_ge(ctx.canon(relaxed), 0):
                 return True
-    return False
+    return depth > 0 and _nonneg_by_cases(ctx, d, depth - 1)
+
+
+def _nonneg_by_cases(ctx: OpContext, d: Expr, depth: int) -> bool:
+    """``d >= 0`` through the ``Max``/``Min`` it holds linearly (see `distribute`)."""
+    spread = distribute(d)
+    parts = minmax_args(spread)
+    if parts is None:
+        return False
+    is_max, args = parts
+    proven = (prove_nonneg(ctx, ctx.canon(a), depth) for a in args)
+    return any(proven) if is_max else all(proven)
+
+
+def prove_le(ctx: OpContext, a: Dim, b: Dim) -> bool:
+    """``a <= b``, through `prove_nonneg`."""
+    return prove_nonneg(ctx, ctx.canon(add(b, mul(a, -1))))
+
+
+def prune_minmax(ctx: OpContext, d: Dim) -> Dim:
+    """``d`` with every ``Max``/``Min`` argument another one dominates dropped (at any depth),
+    deciding with `prove_nonneg`, which sees more than the interval bounds of `ctx.canon`."""
+    if isinstance(d, int) or all(not a.children() for a in d.atoms):
+        return d
+
+    def one(atom_d: Dim) -> Dim:
+        atom = single_atom(atom_d)
+        if atom is None or not atom.children():
+            return atom_d
+        if not isinstance(atom, (MaxAtom, MinAtom)):
+            return atom.rebuild(lambda c: prune_minmax(ctx, c))
+        is_max = isinstance(atom, MaxAtom)
+        args = [prune_minmax(ctx, a) for a in atom.args]
+        kept: list[Dim] = []
+        for i, x in enumerate(args):
+            # x is dropped when some other y wins over it (for Max: y >= x); of equals the first stays
+            if not any(
+                j != i and _wins(ctx, y, x, is_max) and (j < i or not _wins(ctx, x, y, is_max))
+                for j, y in enumerate(args)
+            ):
+                kept.append(x)
+        return smax(*kept) if is_max else smin(*kept)
+
+    return ctx.canon(map_atoms(d, one))
+
+
+def _wins(ctx: OpContext, y: Dim, x: Dim, is_max: bool) -> bool:
+    return prove_le(ctx, x, y) if is_max else prove_le(ctx, y, x)
+
+
+def tidy(ctx: OpContext, d: Dim) -> Dim:
+    """The shortest exact form of ``d`` among its canonical form with dominated ``Max``/``Min``
+    arguments pruned and the forms with its sum moved into a ``Max``/``Min`` (`distribute`):
+    ``n - Max(n - 3, 0)`` is ``Min(3, n)``, ``Min(n + 1, n)`` is ``n``."""
+    best = prune_minmax(ctx, ctx.canon(d))
+    form = best
+    for _ in range(3):
+        form = prune_minmax(ctx, ctx.canon(distribute(form)))
+        if isinstance(form, int) or len(str(form)) < len(str(best)):
+            best = form
+        if isinstance(form, int) or minmax_args(form) is None:
+            break
+    return best
 
 
 def _relax_mods(ctx: OpContext, d: Expr) -> Dim | None:
@@ -51,6 +131,29 @@ def _relax_mods(ctx: OpContext, d: Expr) -> Dim | None:
             continue
         lowered = add(lowered, from_terms({mono: coeff}))
     return lowered if relaxed else None
+
+
+def _relax_each_floor(d: Expr) -> Dim | None:
+    """A lower bound of ``L*d`` (``L >= 1``): each top-level ``c*floor(y/m)`` (``m >= 1`` a
+    constant) replaced by ``c*y/m`` (``c < 0``) or ``c*(y - m + 1)/m`` (``c > 0``)."""
+    dens: list[int] = []
+    for mono, _ in d.terms:
+        atom = mono[0] if len(mono) == 1 else None
+        if isinstance(atom, FloorDiv) and isinstance(atom.den, int) and atom.den > 0:
+            dens.append(atom.den)
+    if not dens:
+        return None
+    scale = math.lcm(*dens)
+    out: Dim = 0
+    for mono, coeff in d.terms:
+        atom = mono[0] if len(mono) == 1 else None
+        if isinstance(atom, FloorDiv) and isinstance(atom.den, int) and atom.den > 0:
+            y, m = atom.num, atom.den
+            bound = add(y, 1 - m) if coeff > 0 else y
+            out = add(out, mul(coeff * (scale // m), bound))
+        else:
+            out = add(out, from_terms({mono: coeff * scale}))
+    return out
 
 
 def _relax_floors(d: Expr) -> Dim | None:
