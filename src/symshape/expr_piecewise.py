@@ -11,7 +11,7 @@ ranges rule out. ``tests/test_algebra_piecewise.py`` checks each against plain i
 from __future__ import annotations
 
 from symshape.expr_atoms import MaxAtom, MinAtom, smax, smin
-from symshape.exprcore import Dim, Expr, add, atom_expr, floordiv, mod, mul, single_atom
+from symshape.exprcore import Dim, Expr, FloorDiv, add, atom_expr, floordiv, mod, mul, single_atom
 
 
 def is_negative(v: Dim) -> Dim:
@@ -76,6 +76,29 @@ def distribute(d: Dim) -> Dim:
     return d
 
 
+def spread(d: Dim, depth: int = 4) -> Dim:
+    """``d`` with sums and floors by a positive constant moved into its ``Max``/``Min`` atoms, at
+    every level up to ``depth``: ``Max(0, Max(0, n - 1) - Min(1, n)) -> Max(0, -1, -n, n - 2)``
+    (then facts prune it to ``Max(0, n - 2)``), ``floor(Max(x, y)/k) -> Max(floor(x/k), floor(y/k))``
+    (floor is monotone)."""
+    if isinstance(d, int) or depth == 0:
+        return d
+    atom = single_atom(d)
+    if isinstance(atom, FloorDiv) and isinstance(atom.den, int) and atom.den > 0:
+        inner = minmax_args(spread(atom.num, depth - 1))
+        if inner is not None:
+            k = atom.den
+            floors = [spread(floordiv(a, k), depth - 1) for a in inner[1]]
+            return smax(*floors) if inner[0] else smin(*floors)
+        return d
+    parts = minmax_args(distribute(d))
+    if parts is None:
+        return d
+    is_max, args = parts
+    out = [spread(a, depth - 1) for a in args]
+    return smax(*out) if is_max else smin(*out)
+
+
 def minmax_args(d: Dim) -> tuple[bool, tuple[Dim, ...]] | None:
     """``(is_max, args)`` when ``d`` is exactly one ``Max``/``Min`` atom, else None."""
     atom = single_atom(d)
@@ -84,4 +107,14 @@ def minmax_args(d: Dim) -> tuple[bool, tuple[Dim, ...]] | None:
     return None
 
 
-__all__ = ["clamp", "distribute", "from_end", "is_negative", "is_positive", "minmax_args", "trunc_div", "trunc_rem"]
+__all__ = [
+    "clamp",
+    "distribute",
+    "from_end",
+    "is_negative",
+    "is_positive",
+    "minmax_args",
+    "spread",
+    "trunc_div",
+    "trunc_rem",
+]

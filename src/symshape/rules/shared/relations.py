@@ -24,7 +24,7 @@ from symshape.expr import (
     smax,
     smin,
 )
-from symshape.expr_piecewise import distribute, minmax_args
+from symshape.expr_piecewise import distribute, minmax_args, spread
 from symshape.exprcore import FloorDiv, ModAtom, from_terms
 
 
@@ -103,18 +103,15 @@ def _wins(ctx: OpContext, y: Dim, x: Dim, is_max: bool) -> bool:
 
 
 def tidy(ctx: OpContext, d: Dim) -> Dim:
-    """The shortest exact form of ``d`` among its canonical form with dominated ``Max``/``Min``
-    arguments pruned and the forms with its sum moved into a ``Max``/``Min`` (`distribute`):
-    ``n - Max(n - 3, 0)`` is ``Min(3, n)``, ``Min(n + 1, n)`` is ``n``."""
+    """The shorter exact form of ``d``: canonical, or with its sums and floors moved into its
+    ``Max``/``Min`` (`spread`), each with the dominated arguments pruned (`prune_minmax`):
+    ``n - Max(n - 3, 0)`` is ``Min(3, n)``, ``Max(0, Max(0, n - 1) - Min(1, n))`` is
+    ``Max(0, n - 2)``."""
     best = prune_minmax(ctx, ctx.canon(d))
-    form = best
-    for _ in range(3):
-        form = prune_minmax(ctx, ctx.canon(distribute(form)))
-        if isinstance(form, int) or len(str(form)) < len(str(best)):
-            best = form
-        if isinstance(form, int) or minmax_args(form) is None:
-            break
-    return best
+    if isinstance(best, int) or all(not a.children() for a in best.atoms):
+        return best
+    form = prune_minmax(ctx, ctx.canon(spread(best)))
+    return form if isinstance(form, int) or len(str(form)) < len(str(best)) else best
 
 
 def _relax_mods(ctx: OpContext, d: Expr) -> Dim | None:
