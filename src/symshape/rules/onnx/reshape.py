@@ -14,7 +14,7 @@ from symshape.expr import Dim, exact_div, expand_mod, floordiv, mul, product
 from symshape.rules.onnx.shape_ops import shape_from_elements
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import broadcast_shapes, element_array, flat, static
-from symshape.rules.shared.relations import prove_nonneg, simplest
+from symshape.rules.shared.relations import guard, prove_nonneg, simplest
 
 
 @register(ONNX, "Reshape")
@@ -106,9 +106,9 @@ def _check_symbolic_target(ctx: OpContext, dims: tuple[Dim, ...], i: int, t: Dim
         return
     if allowzero:
         if not prove_nonneg(ctx, t):
-            ctx.guard(t, ">=", 0, "reshape target", f"target element {i} '{t}' is not -1")
+            guard(ctx, t, ">=", 0, "reshape target", f"target element {i} '{t}' is not -1")
         return
-    ctx.guard(t, ">=", 1, "reshape target", f"target element {i} '{t}' is neither 0 (a copy) nor -1")
+    guard(ctx, t, ">=", 1, "reshape target", f"target element {i} '{t}' is neither 0 (a copy) nor -1")
 
 
 def _quotient(ctx: OpContext, numel: Dim, rest: Dim) -> Dim | None:

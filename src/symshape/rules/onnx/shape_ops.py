@@ -22,7 +22,7 @@ from symshape.rules.shared.common import (
     split_elements,
     static,
 )
-from symshape.rules.shared.relations import prove_nonneg
+from symshape.rules.shared.relations import guard, prove_nonneg
 
 
 @register(ONNX, "Shape")
@@ -174,7 +174,7 @@ def squeeze(ctx: OpContext) -> None:
             elif ctx.facts.prove_eq(d, 1):
                 continue
             else:
-                ctx.guard(d, "!=", 1, "squeeze", "Squeeze without axes keeps a dim that may be 1")
+                guard(ctx, d, "!=", 1, "squeeze", "Squeeze without axes keeps a dim that may be 1")
                 keep.append(d)
         ctx.set_output(0, keep, ctx.elements(0))
         return
@@ -242,7 +242,7 @@ def split(ctx: OpContext) -> None:
         chunk = ceildiv(total, n)
         last = ctx.canon(add(total, mul(chunk, -(n - 1))))
         if not prove_nonneg(ctx, last):
-            ctx.guard(last, ">=", 0, "split", "the last of the num_outputs chunks has a size >= 0")
+            guard(ctx, last, ">=", 0, "split", "the last of the num_outputs chunks has a size >= 0")
         sizes = (chunk,) * (n - 1) + (last,)
     else:
         ctx.assume_divisible(total, n, "equal split")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from symshape.context import OpContext
+from symshape.context import GiveUp, OpContext
 from symshape.expr import (
     Dim,
     Expr,
@@ -49,7 +49,7 @@ def prove_nonneg(ctx: OpContext, d: Dim, depth: int = 3) -> bool:
             return form >= 0
         if facts.prove_ge(form, 0):
             return True
-        for relaxed in (_relax_mods(ctx, form), _relax_floors(form), _relax_each_floor(form)):
+        for relaxed in (_into_floor(form), _relax_mods(ctx, form), _relax_floors(form), _relax_each_floor(form)):
             if relaxed is not None and facts.prove_ge(ctx.canon(relaxed), 0):
                 return True
     return depth > 0 and _nonneg_by_cases(ctx, d, depth - 1)
@@ -111,7 +111,7 @@ def tidy(ctx: OpContext, d: Dim) -> Dim:
     if isinstance(best, int) or all(not a.children() for a in best.atoms):
         return best
     form = prune_minmax(ctx, ctx.canon(spread(best)))
-    return form if isinstance(form, int) or len(str(form)) < len(str(best)) else best
+    return form if isinstance(form, int) or len(str(form)) <= len(str(best)) else best
 
 
 def _relax_mods(ctx: OpContext, d: Expr) -> Dim | None:
@@ -128,6 +128,44 @@ def _relax_mods(ctx: OpContext, d: Expr) -> Dim | None:
             continue
         lowered = add(lowered, from_terms({mono: coeff}))
     return lowered if relaxed else None
+
+
+def _into_floor(d: Expr) -> Dim | None:
+    """``d`` itself with its other terms moved into its one ``floor(y/k)`` of coefficient 1 or -1
+    (an identity: ``r + floor(y/k) = floor((y + k*r)/k)``), so ``c - floor((c + 1)/2)`` reads
+    ``floor(c/2)`` and its interval bound sees it is ``>= 0``."""
+    floors = [(mono[0], c) for mono, c in d.terms if len(mono) == 1 and isinstance(mono[0], FloorDiv)]
+    if len(floors) != 1:
+        return None
+    atom, coeff = floors[0]
+    if not (isinstance(atom.den, int) and atom.den > 0 and coeff in (1, -1)):
+        return None
+    rest = add(d, mul(from_terms({(atom,): 1}), -coeff))
+    inside = floordiv(add(atom.num, mul(rest, coeff * atom.den)), atom.den)
+    return mul(inside, coeff)
+
+
+def guard(ctx: OpContext, lhs: Dim, rel: str, rhs: Dim, rule: str, reason: str) -> None:
+    """``ctx.guard``, refusing a guard the facts prove false: such a guard means the rule took a
+    branch the program never takes, so the op gives up (its dims become fresh) instead."""
+    if refuted(ctx, lhs, rel, rhs):
+        raise GiveUp(f"the guard '{lhs} {rel} {rhs}' ({rule}) can never hold")
+    ctx.guard(lhs, rel, rhs, rule, reason)
+
+
+def refuted(ctx: OpContext, lhs: Dim, rel: str, rhs: Dim) -> bool:
+    """Whether the facts prove ``lhs rel rhs`` false (``rel`` one of ``>= <= > < == !=``)."""
+    diff = ctx.canon(add(lhs, mul(rhs, -1)))
+    false_when = {  # the relation fails exactly when this is >= 0
+        ">=": add(mul(diff, -1), -1),
+        "<=": add(diff, -1),
+        ">": mul(diff, -1),
+        "<": diff,
+    }.get(rel)
+    if false_when is not None:
+        return prove_nonneg(ctx, ctx.canon(false_when))
+    decided = ctx.prove_eq(lhs, rhs)
+    return decided is not None and decided == (rel == "!=")
 
 
 def _relax_each_floor(d: Expr) -> Dim | None:
