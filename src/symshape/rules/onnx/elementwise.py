@@ -8,13 +8,15 @@ https://onnx.ai/onnx/operators/ (Add, Sub, Mul, Div, Mod, Max, Min, Equal, Less,
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
 from symshape.context import OpContext
 from symshape.expr import Dim, add, exact_div, mul
+from symshape.expr_piecewise import is_negative, is_positive, trunc_div, trunc_rem
 from symshape.rules.registry import ONNX, register
-from symshape.rules.shared.arith import INT_OPS, ONNX_INT_OPS, ONNX_UNARY_INT_OPS, IntOp, RuleDecisions
+from symshape.rules.shared.arith import INT_OPS, ONNX_INT_OPS, ONNX_UNARY_INT_OPS, Decide, IntOp, RuleDecisions
 from symshape.rules.shared.common import broadcast_elements, broadcast_shapes, exact_float_int, normalize_axis
 from symshape.rules.shared.relations import simplest
 
@@ -201,7 +203,7 @@ def _sqrt(els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
 
 
 def _truth(ctx: OpContext, els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
-    """Elements cast to bool: 1 where provably non-zero, 0 where zero; None when unknown."""
+    """Elements cast to bool: 1 where non-zero, else 0, exactly (``Min(n, 1)`` for ``n >= 0``)."""
     out: list[Dim] = []
     for e in els:
         if isinstance(e, int):
@@ -209,7 +211,7 @@ def _truth(ctx: OpContext, els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
         elif ctx.facts.prove_nonzero(e):
             out.append(1)
         else:
-            return None
+            out.append(ctx.canon(add(is_positive(e), is_negative(e))))
     return tuple(out)
 
 
@@ -310,10 +312,33 @@ def _arith_elements(ctx: OpContext) -> tuple[Dim, ...] | None:
 
 
 def _int_op(ctx: OpContext, op: str) -> IntOp | None:
-    """The integer operation of ``op``: Mod is Python's ``%``, or C's with ``fmod=1``."""
+    """The integer operation of ``op``: Mod is Python's ``%``, or C's with ``fmod=1``; Div and
+    C's remainder of a dividend of unknown sign are exact piecewise forms (`_signed`)."""
     if op == "Mod":
-        return INT_OPS["rem" if ctx.attr("fmod", 0) else "mod"]
+        return _signed(INT_OPS["rem"], trunc_rem) if ctx.attr("fmod", 0) else INT_OPS["mod"]
+    if op == "Div":
+        return _signed(INT_OPS["trunc_div"], trunc_div)
     return ONNX_INT_OPS.get(op)
+
+
+def _signed(op: IntOp, exact: Callable[[Dim, Dim], Dim]) -> IntOp:
+    """``op``, or when it has no answer (the dividend's sign is unknown) and the divisor's sign
+    is proven, the exact form ``exact`` (``floor(Max(a, 0)/b) - floor(Max(-a, 0)/b)`` for a
+    truncating Div), written for a positive divisor."""
+
+    def signed(decide: Decide, a: Dim, b: Dim) -> Dim | None:
+        out = op(decide, a, b)
+        if out is not None:
+            return out
+        if isinstance(b, int):
+            return None if b == 0 else exact(a, b)
+        if decide.prove_ge(b, 1):
+            return exact(a, b)
+        if decide.prove_le(b, -1):  # a / b = (-a) / (-b); C's remainder ignores the divisor's sign
+            return exact(mul(a, -1), mul(b, -1)) if op is INT_OPS["trunc_div"] else exact(a, mul(b, -1))
+        return None
+
+    return signed
 
 
 @register(ONNX, "Where")
