@@ -16,6 +16,7 @@ from symshape.context import OpContext
 from symshape.expr import Dim, add, exact_div, mul
 from symshape.expr_piecewise import is_negative, is_positive, trunc_div, trunc_rem
 from symshape.rules.registry import ONNX, register
+from symshape.rules.shared import float_values as fv
 from symshape.rules.shared.arith import INT_OPS, ONNX_INT_OPS, ONNX_UNARY_INT_OPS, Decide, IntOp, RuleDecisions
 from symshape.rules.shared.common import broadcast_elements, broadcast_shapes, exact_float_int, normalize_axis
 from symshape.rules.shared.relations import simplest
@@ -91,6 +92,7 @@ UNARY = (
 )
 _PASS_ELEMENTS = {"Identity", "Cast", "CastLike", "Ceil", "Floor", "Round", "Clip"}
 _BOOL = 9  # onnx.TensorProto.BOOL
+_INT_CASTS = {6, 7}  # onnx.TensorProto.INT32, INT64
 _FLOAT_TYPES = {"float32", "float64", "float16", "bfloat16", "float"}
 
 
@@ -103,6 +105,8 @@ def unary(ctx: OpContext) -> None:
     shape = ctx.shape(0)
     op = ctx.op.op_type
     _check_axes(ctx, op, len(shape))
+    if op == "Cast":
+        fv.record_cast(ctx)
     ctx.set_output(0, shape, _unary_elements(ctx, op))
     if op == "Dropout":
         ctx.set_output(1, shape)
@@ -151,6 +155,9 @@ def _per_axis(scale: tuple[Dim, ...] | None) -> bool:
 
 def _unary_elements(ctx: OpContext, op: str) -> tuple[Dim, ...] | None:
     """Tracked integer elements through the ops that keep them exact."""
+    rounded = _rounded(ctx, op)
+    if rounded is not None:
+        return rounded
     els = ctx.elements(0)
     if els is None and op in ("Sqrt", "Cast", "Floor", "Ceil", "Round"):
         floats = ctx.const_floats(0)  # a float constant with integral values becomes elements
@@ -174,6 +181,17 @@ def _unary_elements(ctx: OpContext, op: str) -> tuple[Dim, ...] | None:
     decide = RuleDecisions(ctx)
     mapped = [unary(decide, e) for e in els]
     return None if any(m is None for m in mapped) else tuple(ctx.canon(m) for m in mapped if m is not None)
+
+
+def _rounded(ctx: OpContext, op: str) -> tuple[Dim, ...] | None:
+    """Floor, Ceil or a Cast to an integer of a float holding tracked rationals (float_values)."""
+    how = {"Floor": "floor", "Ceil": "ceil"}.get(op)
+    if op == "Cast" and ctx.attr("to") in _INT_CASTS:
+        how = "trunc"
+    known = fv.rationals(ctx, 0, 2**24) if how is not None and ctx.elements(0) is None else None
+    if how is None or known is None:
+        return None
+    return tuple(ctx.canon(fv.to_int(ctx, q, how)) for q in known)
 
 
 def _power(base: Dim | float, exponent: Dim | float) -> Dim | None:
@@ -298,6 +316,14 @@ def _arith_elements(ctx: OpContext) -> tuple[Dim, ...] | None:
     fn = _int_op(ctx, "Add" if op == "Sum" else op)
     if fn is None or not inputs:
         return None
+    limit = fv.float_limit(ctx, inputs)
+    if limit is not None and op in ("Div", "Mul", "Add", "Sub") and len(inputs) == 2:
+        a, b = fv.rationals(ctx, 0, limit), fv.rationals(ctx, 1, limit)
+        got = None if a is None or b is None else fv.broadcast(op, a, b)
+        fv.record(ctx, got)
+        if got is None or any(q.den != 1 or q.rounded for q in got):
+            return None
+        return tuple(ctx.canon(q.num) for q in got)
     if op == "Div" and (ctx.dtype(0) in _FLOAT_TYPES or ctx.output_dtype(0) in _FLOAT_TYPES):
         return broadcast_elements(ctx, inputs, exact_div)
     decide = RuleDecisions(ctx)
