@@ -28,8 +28,13 @@ def is_positive(v: Dim) -> Dim:
     return smin(smax(v, 0), 1)
 
 
-def from_end(v: Dim, n: Dim) -> Dim:
-    """An index counted from the end when negative (``v + n`` if ``v < 0`` else ``v``)."""
+def from_end(v: Dim, n: Dim, *, nonpositive: bool = False) -> Dim:
+    """An index counted from the end when negative (``v + n`` if ``v < 0`` else ``v``).
+
+    With ``nonpositive`` (the caller proved ``v <= 0``) it is written ``(n + v)*Min(-v, 1)``,
+    an identity for every ``v <= 0`` in which ``v = -n`` visibly gives 0."""
+    if nonpositive and not isinstance(v, int):
+        return mul(add(n, v), smin(mul(v, -1), 1))
     return add(v, mul(n, is_negative(v)))
 
 

@@ -24,13 +24,18 @@ INT_MAX_ENDS = (2**31 - 1, 2**63 - 1)  # an end of exactly these means "to the e
 HUGE = 2**62  # no tensor has a dim this large: a bound past it is past either end of any axis
 
 
-def _index(v: Dim, n: Dim, lo: Dim, hi: Dim) -> Dim:
+def _index(ctx: OpContext, v: Dim, n: Dim, lo: Dim, hi: Dim) -> Dim:
     """A start or end counted from the end when negative, then clamped to ``[lo, hi]``."""
     if isinstance(v, int) and v >= HUGE:
         return hi
     if isinstance(v, int) and v <= -HUGE:
         return smin(lo, hi)  # Min(Max(-inf, lo), hi): -1 on an empty axis with a negative step
-    return clamp(from_end(v, n), lo, hi)
+    if isinstance(v, int) or prove_nonneg(ctx, v) or ctx.facts.prove_le(v, -1):
+        return clamp(ctx.canon(from_end(v, n)), lo, hi)
+    forms = [ctx.canon(from_end(v, n))]
+    if prove_nonneg(ctx, mul(v, -1)):
+        forms.append(ctx.canon(from_end(v, n, nonpositive=True)))
+    return clamp(min(forms, key=lambda f: len(str(f))), lo, hi)
 
 
 def slice_length(ctx: OpContext, n: Dim, start: Dim, end: Dim, step: int, axis: int) -> tuple[Dim, Dim]:
@@ -48,12 +53,12 @@ def slice_length(ctx: OpContext, n: Dim, start: Dim, end: Dim, step: int, axis: 
         )
     last = add(n, -1)
     if step > 0:
-        s = _index(start, n, 0, n)
-        e = n if isinstance(end, int) and end in INT_MAX_ENDS else _index(end, n, 0, n)
+        s = _index(ctx, start, n, 0, n)
+        e = n if isinstance(end, int) and end in INT_MAX_ENDS else _index(ctx, end, n, 0, n)
         span = add(e, mul(s, -1))
     else:
-        s = _index(start, n, 0, last)
-        e = -1 if isinstance(end, int) and end in INT_MAX_ENDS else _index(end, n, -1, last)
+        s = _index(ctx, start, n, 0, last)
+        e = -1 if isinstance(end, int) and end in INT_MAX_ENDS else _index(ctx, end, n, -1, last)
         span = add(s, mul(e, -1))
     s, span = tidy(ctx, s), tidy(ctx, span)
     length = ceildiv(span, abs(step))
