@@ -92,7 +92,7 @@ def test_idiom_is_exact_at_ordinary_and_edge_sizes(name: str) -> None:
     assert not analysis.warnings, [w.message for w in analysis.warnings]
     guards = [g[0] for g in analysis.guards()]
     if name in FLOAT:  # the float32 limit, stated on the size
-        assert guards and all("16777215" in g for g in guards), guards
+        assert guards and all("16777216" in g for g in guards), guards
     else:
         assert guards == []
 

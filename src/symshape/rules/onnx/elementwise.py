@@ -184,14 +184,25 @@ def _unary_elements(ctx: OpContext, op: str) -> tuple[Dim, ...] | None:
 
 
 def _rounded(ctx: OpContext, op: str) -> tuple[Dim, ...] | None:
-    """Floor, Ceil or a Cast to an integer of a float holding tracked rationals (float_values)."""
+    """Floor, Ceil or a Cast to an integer of a float holding tracked rationals (float_values);
+    Floor and Ceil keep their (integral) results known as floats for the ops after them."""
     how = {"Floor": "floor", "Ceil": "ceil"}.get(op)
     if op == "Cast" and ctx.attr("to") in _INT_CASTS:
         how = "trunc"
-    known = fv.rationals(ctx, 0, 2**24) if how is not None and ctx.elements(0) is None else None
-    if how is None or known is None:
+    if how is None:
         return None
-    return tuple(ctx.canon(fv.to_int(ctx, q, how)) for q in known)
+    if ctx.elements(0) is not None:
+        known = fv.rationals(ctx, 0, 2**24) if op != "Cast" and fv.float_limit(ctx, [0]) else None
+        if known is not None:
+            fv.record(ctx, known)
+        return None
+    known = fv.rationals(ctx, 0, 2**24)
+    if known is None:
+        return None
+    out = tuple(ctx.canon(fv.to_int(ctx, q, how)) for q in known)
+    if op != "Cast":
+        fv.record(ctx, tuple(fv.Rational(v, 1, q.limit, nums=(v,)) for v, q in zip(out, known, strict=True)))
+    return out
 
 
 def _power(base: Dim | float, exponent: Dim | float) -> Dim | None:
@@ -323,7 +334,7 @@ def _arith_elements(ctx: OpContext) -> tuple[Dim, ...] | None:
         fv.record(ctx, got)
         if got is None or any(q.den != 1 or q.rounded for q in got):
             return None
-        return tuple(ctx.canon(q.num) for q in got)
+        return tuple(ctx.canon(fv.to_int(ctx, q, "trunc")) for q in got)  # integral: guarded below 2**24
     if op == "Div" and (ctx.dtype(0) in _FLOAT_TYPES or ctx.output_dtype(0) in _FLOAT_TYPES):
         return broadcast_elements(ctx, inputs, exact_div)
     decide = RuleDecisions(ctx)

@@ -18,8 +18,9 @@ from fractions import Fraction
 from typing import cast
 
 from symshape.context import OpContext
-from symshape.expr import Dim, ceildiv, floordiv, mul
+from symshape.expr import Dim, as_symbol, ceildiv, floordiv, mul
 from symshape.expr_piecewise import trunc_div
+from symshape.facts import Facts
 from symshape.rules.shared.relations import guard, prove_nonneg
 
 TABLE = "float_rationals"
@@ -83,6 +84,18 @@ def rationals(ctx: OpContext, i: int, limit: int) -> tuple[Rational, ...] | None
     return tuple(out)
 
 
+def _bound(ctx: OpContext, assumed: Facts, n: Dim, top: int) -> None:
+    """Guard ``-top <= n <= top`` where neither the facts nor the guards so far prove it."""
+    name = as_symbol(n)
+    for side in (1, -1):
+        if assumed.prove_le(mul(n, side), top) or prove_nonneg(ctx, ctx.canon(top - mul(n, side))):
+            continue
+        rel, rhs = ("<=", top) if side == 1 else (">=", -top)
+        guard(ctx, n, rel, rhs, "float shape arithmetic", f"'{n}' is an exact float (at most {top} in magnitude)")
+        if name is not None:
+            assumed.restrict(name, hi=top) if side == 1 else assumed.restrict(name, lo=-top)
+
+
 def broadcast(op: str, a: tuple[Rational, ...], b: tuple[Rational, ...]) -> tuple[Rational, ...] | None:
     """``combine`` over two vectors of equal length, or a scalar and a vector."""
     if len(a) != len(b) and 1 not in (len(a), len(b)):
@@ -134,15 +147,16 @@ def combine(op: str, a: Rational, b: Rational) -> Rational | None:
 
 def to_int(ctx: OpContext, q: Rational, how: str) -> Dim:
     """``q`` rounded by ``how`` (``floor``, ``ceil``, ``trunc``), with the guards its float
-    exactness needs: every numerator it rests on below the float's exact-integer limit."""
-    for n in dict.fromkeys(q.nums):
-        if isinstance(n, int):
-            continue
-        top = q.limit - 1
-        if not prove_nonneg(ctx, ctx.canon(top - n)):
-            guard(ctx, n, "<=", top, "float shape arithmetic", f"'{n}' is exact in a float below {q.limit}")
-        if not prove_nonneg(ctx, ctx.canon(n + top)):
-            guard(ctx, n, ">=", -top, "float shape arithmetic", f"'{n}' is exact in a float above -{q.limit}")
+    exactness needs: every numerator it rests on at most the float's exact-integer limit in
+    magnitude, stated on the symbol first (``seq <= 16777216``), and on a compound numerator
+    only when that does not already follow."""
+    assumed = ctx.facts.copy()
+    for g in ctx.graph.guards:  # the float limits already guarded on symbols hold here too
+        name = as_symbol(g.lhs)
+        if name is not None and isinstance(g.rhs, int) and g.rel in ("<=", ">="):
+            assumed.restrict(name, hi=g.rhs) if g.rel == "<=" else assumed.restrict(name, lo=g.rhs)
+    for n in sorted({str(n): n for n in q.nums if not isinstance(n, int)}.values(), key=lambda n: len(str(n))):
+        _bound(ctx, assumed, n, q.limit)
     if q.den == 1:
         return q.num
     if how == "floor":
