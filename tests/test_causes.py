@@ -55,12 +55,13 @@ def chain(first: str, op: str, prefix: str, n: int = CHAIN) -> tuple[list[onnx.N
 
 
 def div_chain(x: str = "x", prefix: str = "d") -> tuple[list[onnx.NodeProto], str]:
-    """``Reshape(x, [-1, (height - 1) / 2])`` then a chain: the issue's truncating-Div break."""
+    """``Reshape(x, [-1, (height - 1) / height])`` then a chain: a Div by a size that may be 0
+    has no exact formula (a truncating Div by a constant is exact since issue 14)."""
     nodes = [
         N("Shape", [x], [f"{prefix}_shape"]),
         N("Gather", [f"{prefix}_shape", "one"], [f"{prefix}_h"], axis=0),
         N("Sub", [f"{prefix}_h", "one"], [f"{prefix}_hm1"]),
-        N("Div", [f"{prefix}_hm1", "two"], [f"{prefix}_half"]),
+        N("Div", [f"{prefix}_hm1", f"{prefix}_h"], [f"{prefix}_half"]),
         N("Unsqueeze", [f"{prefix}_half", "zero_axis"], [f"{prefix}_half1"]),
         N("Concat", ["minus_one", f"{prefix}_half1"], [f"{prefix}_target"], axis=0),
         N("Reshape", [x, f"{prefix}_target"], [f"{prefix}_y"]),
@@ -158,7 +159,7 @@ def test_declared_dims_of_an_op_without_a_rule_count_only_where_they_flow():
 
 
 def three_breaks() -> onnx.ModelProto:
-    """A truncating Div on x, an op without a rule on z, and a reshape to an input's values on v."""
+    """A Div by a size that may be 0 on x, an op without a rule on z, and a reshape to an input's values on v."""
     div, div_last = div_chain("x", "d")
     mystery_tail, mystery_last = chain("z_m", "Relu", "zr", CHAIN + 5)
     data = [

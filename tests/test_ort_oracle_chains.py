@@ -28,13 +28,15 @@ def dim(x: str, axis: int, out: str) -> list[helper.NodeProto]:
 
 
 def twins(id: str, nodes: list[helper.NodeProto], inputs: list[object], samples: list[dict[str, int]],
-          inits: list[object] = (), *, facts: list[str] = (), edge: dict[str, int], why: str) -> list[object]:
-    """A row whose samples keep a Reshape's computed target elements >= 1 (its guard), and a twin
-    at an edge where an element is 0 and copies an input dim of the same size, so the answer is
-    exact there too: the twin is expected to fail until issue 14 removes the guard."""
+          inits: list[object] = (), *, facts: list[str] = (), edge: dict[str, int], why: str,
+          guarded: bool = False) -> list[object]:
+    """A row whose samples keep a Reshape's computed target elements >= 1, and a twin at an edge
+    where an element is 0 and copies an input dim of the same size, so the answer is exact there
+    too; ``guarded`` marks a twin still answered under the guard (expected to fail, issue 14)."""
+    xfail = f"issue 14: a computed Reshape element that may be 0 is guarded >= 1; {why}" if guarded else ""
     return [row(id, nodes, inputs, samples, inits, facts=facts),
             row(f"{id}-at-{'-'.join(f'{k}{v}' for k, v in edge.items())}", nodes, inputs, [*samples, edge], inits,
-                facts=facts, xfail=f"issue 14: a computed Reshape element that may be 0 is guarded >= 1; {why}")]
+                facts=facts, xfail=xfail)]
 
 
 AXES = [const("i0", 0), const("i1", 1), const("i2", 2), const("i3", 3), const("zero1", [0])]
@@ -66,7 +68,7 @@ HEADS = [
                                             node("Reshape", ["x", "n"], ["y"])],
            # at s = 0 < b the target [0] copies b: onnxruntime rejects the size, as it should
            [tensor("x", ["b", "s", 3])], [s for s in BS if s["s"] and s["b"]], edge={"b": 0, "s": 4},
-           why="target [3*b*s] at b = 0 copies dim 0 (b = 0): the dim is 3*b*s wherever the model runs"),
+           why="target [3*b*s] at b = 0 copies dim 0 (b = 0): the dim is 3*b*s wherever the model runs", guarded=True),
 ]
 
 MASKS = [
@@ -155,8 +157,7 @@ ARITH = [
         [tensor("x", ["b", "s"])], [s for s in BS if s["s"]], [*AXES, const("one1", [1])], facts=["s >= 1"]),
     row("last-dim-minus-one-slice-end-on-empty", [*dim("x", 1, "s"), node("Sub", ["s", "one1"], ["e"]),
                                                   node("Slice", ["x", "zero1", "e", "one1"], ["y"])],
-        [tensor("x", ["b", "s"])], BS, [*AXES, const("one1", [1])],
-        xfail="issue 14: x[:, :s-1] gives up ('s - 1' may be negative); Max(s - 1, 0) is exact"),
+        [tensor("x", ["b", "s"])], BS, [*AXES, const("one1", [1])]),
     row("shape-tensor-elements-through-squeeze-and-neg-gather",
         [node("Shape", ["x"], ["sh"]), node("Gather", ["sh", "neg"], ["last"]), node("Unsqueeze", ["last", "zero1"],
                                                                                    ["last1"]),
@@ -181,8 +182,6 @@ def test_integer_arithmetic_on_shape_values(r: Row) -> None:
     assert report.checked_elements > 0
 
 
-@pytest.mark.xfail(strict=True, reason="imprecise: the declared fact 'm >= p + s' does not discharge the slice "
-                                       "guards 'm >= p' and 'm >= p + s' it implies")
 def test_a_declared_relation_discharges_the_slice_guards_it_implies() -> None:
     cache_slice = next(p.values[0] for p in CACHE if p.id.startswith("kv-cache-slice"))
     assert run_row(cache_slice).analysis.guards() == []

@@ -237,7 +237,6 @@ def test_split_expand_tile(r: Row) -> None:
     run_row(r)
 
 
-@pytest.mark.xfail(strict=True, reason="imprecise: the guard 'c - floor((c + 1)/2) >= 0' holds for every c >= 0")
 def test_split_in_two_by_num_outputs_needs_no_guard() -> None:
     """ceil(c/2) <= c for every c >= 0: the last of two chunks is never negative."""
     split = next(p.values[0] for p in SPLIT if p.id == "Split-opset18-num_outputs2-axis1")

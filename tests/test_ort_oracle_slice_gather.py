@@ -2,9 +2,9 @@
 
 Slice rows cover negative, out-of-range and INT64_MAX/INT64_MIN bounds, negative steps, axes
 given or not, negative axes and the opset-1 attribute form. A slice whose bounds may fall
-outside the axis is answered today under a guard (`slice bounds`); the rows that stay in bounds
-pass with `assert_exact`, and their twins with a sample past the end are marked ``issue 14``:
-the exact answer (``Min(c, 3)``, ``Max(c - 2, 0)``) needs no guard, so they flip when it lands.
+outside the axis is exact (``Min(3, c)``, ``Max(c - 2, 0)``), so each in-bounds row has a twin
+with samples past the end, and both pass with `assert_exact`. An end of exactly INT32_MAX or
+INT64_MAX is numpy's ``None`` in onnxruntime (a negative step runs down to index 0).
 """
 
 from __future__ import annotations
@@ -23,10 +23,6 @@ X = [tensor("x", ["n", "c", "h"])]
 NCH = [{"n": 2, "c": 5, "h": 4}, {"n": 1, "c": 1, "h": 1}, {"n": 0, "c": 3, "h": 2}, {"n": 3, "c": 0, "h": 1},
        {"n": 2, "c": 7, "h": 0}]
 WIDE = [s for s in NCH if s["c"] >= 3]  # every slice of c below stays in bounds
-ISSUE14 = "issue 14: a slice that may run past the end is guarded instead of clamped exactly"
-INT_MAX_END = ("SOUNDNESS: onnxruntime reads an end of exactly INT32_MAX or INT64_MAX as numpy's None "
-               "(slice_helper.h: 'end = step < 0 ? -1 : dim'): with a negative step the slice runs down to "
-               "index 0, but the analysis clamps the end to the last index and claims length 0")
 
 
 def sl(starts: list[int], ends: list[int], axes: list[int] | None = None, steps: list[int] | None = None,
@@ -52,8 +48,7 @@ def slice_row(id: str, starts: list[int], ends: list[int], axes: list[int] | Non
 SLICE = [
     slice_row("all-axes-full-range-INT64", [0, 0, 0], [BIG, BIG, BIG]),
     slice_row("reverse-axis1-from-minus1-INT64MIN-end", [-1], [-BIG], [1], [-1], samples=[s for s in NCH if s["c"]]),
-    slice_row("reverse-axis1-from-minus1-empty-axis", [-1], [-BIG], [1], [-1],
-              xfail=ISSUE14 + ": x[:, -1::-1] is guarded c >= 1, its length is c"),
+    slice_row("reverse-axis1-from-minus1-empty-axis", [-1], [-BIG], [1], [-1]),
     slice_row("reverse-axis0-INT64MAX-start", [BIG], [-BIG], [0], [-1]),
     slice_row("every-2nd-axis-neg2", [0], [BIG], [-2], [2]),
     slice_row("every-3rd-reversed-axis2", [BIG], [-BIG], [2], [-3]),
@@ -61,35 +56,31 @@ SLICE = [
     slice_row("start-INT64MIN-to-INT64MAX", [-BIG], [BIG], [-1]),
     slice_row("end-INT32MAX-means-the-end", [1], [I32MAX], [0], samples=[s for s in NCH if s["n"] >= 1]),
     slice_row("two-axes-mixed-steps", [0, BIG], [BIG, -BIG], [2, 0], [1, -2]),
-    slice_row("reverse-end-INT64MAX", [-1], [BIG], [1], [-1], samples=[s for s in NCH if s["c"]], xfail=INT_MAX_END),
+    slice_row("reverse-end-INT64MAX", [-1], [BIG], [1], [-1], samples=[s for s in NCH if s["c"]]),
     row("Slice-reverse-end-INT32MAX-int32-step-minus2", [node("Slice", ["x", "st", "en", "ax", "sp"], ["y"])], X,
         [s for s in NCH if s["c"]], [const("st", [I32MAX], I32), const("en", [I32MAX], I32), const("ax", [1], I32),
-                                     const("sp", [-2], I32)], xfail=INT_MAX_END),
+                                     const("sp", [-2], I32)]),
     row("Slice-reverse-a-shape-tensor-end-INT64MAX", [node("Shape", ["x"], ["s"]),
                                                       node("Slice", ["s", "m1", "big", "zero", "m1"], ["r"]),
                                                       node("ConstantOfShape", ["r"], ["y"])], X, NCH,
-        [const("m1", [-1]), const("big", [BIG]), const("zero", [0])], xfail=INT_MAX_END),
+        [const("m1", [-1]), const("big", [BIG]), const("zero", [0])]),
     slice_row("reverse-from-INT64MIN-to-minus1-nonempty", [-BIG], [-1], [1], [-1], samples=[s for s in NCH if s["c"]]),
-    slice_row("reverse-from-INT64MIN-to-minus1-on-empty-axis", [-BIG], [-1], [1], [-1],
-              xfail="SOUNDNESS: a negative-step start of -INT64_MAX is clamped to index 0 even on an empty axis: "
-                    "x[:, -INT64MAX:-1:-1] is claimed Max(0, 1 - c) = 1 at c = 0, onnxruntime gives 0"),
+    slice_row("reverse-from-INT64MIN-to-minus1-on-empty-axis", [-BIG], [-1], [1], [-1]),
     slice_row("head-0:3-in-bounds", [0], [3], [1], samples=WIDE),
-    slice_row("head-0:3-past-the-end", [0], [3], [1], xfail=ISSUE14 + ": x[:, :3] should be Min(c, 3)"),
+    slice_row("head-0:3-past-the-end", [0], [3], [1]),
     slice_row("tail-2:-in-bounds", [2], [BIG], [1], samples=WIDE),
-    slice_row("tail-2:-past-the-end", [2], [BIG], [1], xfail=ISSUE14 + ": x[:, 2:] should be Max(c - 2, 0)"),
+    slice_row("tail-2:-past-the-end", [2], [BIG], [1]),
     slice_row("last-3-negative-start-in-bounds", [-3], [BIG], [1], samples=WIDE),
-    slice_row("last-3-negative-start-past-the-start", [-3], [BIG], [1],
-              xfail=ISSUE14 + ": x[:, -3:] should be Min(c, 3)"),
+    slice_row("last-3-negative-start-past-the-start", [-3], [BIG], [1]),
     slice_row("1:-1-in-bounds", [1], [-1], [1], samples=[s for s in NCH if s["c"] >= 1]),
-    slice_row("1:-1-on-empty-axis", [1], [-1], [1], xfail=ISSUE14 + ": x[:, 1:-1] should be Max(c - 2, 0)"),
-    slice_row("head-1000-past-the-end", [0], [1000], [1], xfail=ISSUE14 + ": x[:, :1000] should be Min(c, 1000)"),
+    slice_row("1:-1-on-empty-axis", [1], [-1], [1]),
+    slice_row("head-1000-past-the-end", [0], [1000], [1]),
     slice_row("reverse-from-2-in-bounds", [2], [-BIG], [1], [-1], samples=WIDE),
-    slice_row("reverse-from-2-past-the-end", [2], [-BIG], [1], [-1],
-              xfail=ISSUE14 + ": x[:, 2::-1] should be Min(c, 3)"),
+    slice_row("reverse-from-2-past-the-end", [2], [-BIG], [1], [-1]),
     slice_row("1:3-in-bounds", [1], [3], [1], samples=WIDE),
-    slice_row("1:3-past-the-end", [1], [3], [1], xfail=ISSUE14 + ": x[:, 1:3] should be Max(Min(c, 3) - 1, 0)"),
+    slice_row("1:3-past-the-end", [1], [3], [1]),
     slice_row("-5:-2-in-bounds", [-5], [-2], [-2], samples=[s for s in NCH if s["c"] >= 5]),
-    slice_row("-5:-2-short-axis", [-5], [-2], [-2], xfail=ISSUE14 + ": x[:, -5:-2] should be Max(Min(c, 5) - 2, 0)"),
+    slice_row("-5:-2-short-axis", [-5], [-2], [-2]),
     slice_row("every-2nd-from-1-in-bounds", [1], [BIG], [1], [2], samples=[s for s in NCH if s["c"] >= 1]),
     row("Slice-opset9-attribute-form", [node("Slice", ["x"], ["y"], starts=[0, 1], ends=[BIG, BIG], axes=[0, 2])], X,
         [s for s in NCH if s["h"] >= 1], opset=9),
@@ -108,7 +99,7 @@ SLICE = [
     row("Slice-computed-end-k-from-shape-past-the-end", [node("Shape", ["z"], ["k"]),
                                                          node("Slice", ["x", "zero", "k", "ax"], ["y"])],
         [*X, tensor("z", ["k"])], [{"n": 2, "c": 5, "h": 1, "k": 2}, {"n": 1, "c": 1, "h": 1, "k": 3}],
-        [const("zero", [0]), const("ax", [1])], xfail=ISSUE14 + ": x[:, :k] should be Min(c, k) (the issue's case)"),
+        [const("zero", [0]), const("ax", [1])]),
     row("Slice-of-a-shape-tensor-last-two-and-every-2nd",
         [node("Shape", ["x"], ["s"]), node("Slice", ["s", "m2", "big"], ["hw"]),
          node("Slice", ["s", "zero", "big", "zero", "two"], ["nh"]), node("Concat", ["hw", "nh"], ["t"], axis=0),
@@ -117,7 +108,7 @@ SLICE = [
     row("Slice-computed-start-k-from-shape-past-the-end", [node("Shape", ["z"], ["k"]),
                                                      node("Slice", ["x", "k", "en", "ax"], ["y"])],
         [*X, tensor("z", ["k"])], [{"n": 2, "c": 5, "h": 1, "k": 2}, {"n": 1, "c": 1, "h": 1, "k": 3}],
-        [const("en", [BIG]), const("ax", [1])], xfail=ISSUE14 + ": x[:, k:] should be Max(c - k, 0)"),
+        [const("en", [BIG]), const("ax", [1])]),
 ]
 
 

@@ -164,24 +164,6 @@ STEPS = [-3, -2, -1, 1, 2, 3]
 SLICE_SEED = 7031
 MUST = [(-1, BIG, -1), (BIG, BIG, -2), (2, I32MAX, -1), (0, BIG, 1), (BIG, -BIG, -1), (-1, 2**40, -1),
         (-BIG, -BIG, -1), (-BIG, -1, -2), (-BIG, -2, -1)]
-INT_MAX_END = (
-    "SOUNDNESS: onnxruntime reads an end of exactly INT32_MAX or INT64_MAX as numpy's None "
-    "(slice_helper.h: 'end = step < 0 ? -1 : dim'), so with a negative step it slices down to index 0; "
-    "the analysis clamps it to L - 1 and claims length 0"
-)
-START_ON_EMPTY_AXIS = (
-    "SOUNDNESS: with a negative step a start of -INT64_MAX is clamped to index 0 even when L = 0, so "
-    "x[:, -INT64MAX:-1:-1] (and :-INT64MAX:-1) is claimed to have 1 element on an empty axis; "
-    "onnxruntime gives 0 (exact: Min(L, 1))"
-)
-
-
-def _known_bug(st: int, en: int, sp: int) -> str:
-    if sp < 0 and en in (BIG, I32MAX):
-        return INT_MAX_END
-    if sp < 0 and st == -BIG and en in (-BIG, -1):
-        return START_ON_EMPTY_AXIS
-    return ""
 
 
 def slices() -> list[object]:
@@ -189,9 +171,7 @@ def slices() -> list[object]:
     drawn = {(rng.choice(BOUNDS), rng.choice(BOUNDS), rng.choice(STEPS)) for _ in range(48)}
     out = []
     for st, en, sp in [*MUST, *sorted(drawn - set(MUST))]:
-        bug = _known_bug(st, en, sp)
-        marks = [pytest.mark.xfail(strict=True, reason=bug)] if bug else []
-        out.append(pytest.param((st, en, sp), id=f"{_bound(st)}:{_bound(en)}:{sp}", marks=marks))
+        out.append(pytest.param((st, en, sp), id=f"{_bound(st)}:{_bound(en)}:{sp}"))
     return out
 
 
@@ -239,10 +219,7 @@ def symbolic_slices() -> list[object]:
     out = []
     for st, en, sp in [("k", "INT64MAX", 1), ("0", "k", 1), ("-k-1", "-INT64MAX", -1), ("-INT64MAX", "-k-1", -1),
                        *combos]:
-        bug = INT_MAX_END if sp < 0 and en == "INT64MAX" else ""
-        bug = START_ON_EMPTY_AXIS if sp < 0 and st == "-INT64MAX" and en == "-k-1" else bug
-        marks = [pytest.mark.xfail(strict=True, reason=bug)] if bug else []
-        out.append(pytest.param((st, en, sp), id=f"{st}:{en}:{sp}", marks=marks))
+        out.append(pytest.param((st, en, sp), id=f"{st}:{en}:{sp}"))
     return out
 
 

@@ -301,11 +301,11 @@ EXPORT_SIZES = [dict(H=33, W=47, A=12, B=16), dict(H=64, W=9, A=8, B=9), dict(H=
 def test_exported_vision_block(dynamo: bool, tmp_path) -> None:
     m = _export(dynamo, str(tmp_path / "block.onnx"))
     # The dynamo exporter writes its own size arithmetic with ONNX Div (which truncates), e.g.
-    # Div(floor((H + 1)/2) - 2, 2) for the ceil-mode pool; that equals floor division only
-    # for a non-negative numerator, which holds under the export's declared Dim(min=8).
+    # Div(floor((H + 1)/2) - 2, 2) for the ceil-mode pool; that equals floor division for a
+    # non-negative numerator (the export's declared Dim(min=8)), and is exact without it too.
     facts = [f"{n} >= 8" for n in "HWAB"] if dynamo else []
     report = check(m, EXPORT_SIZES, facts=facts)
     assert_exact(report)
     assert_no_fresh(report.analysis, {"H", "W", "A", "B"})
-    if dynamo:  # without the declared minimum those Divs stay unknown: fresh symbols
-        expect(analyze_onnx(m).dim_kinds()["fresh"] > 0, best=False, current=True)
+    if dynamo:  # without the declared minimum those truncating Divs are exact piecewise forms
+        expect(analyze_onnx(m).dim_kinds()["fresh"] > 0, best=False, current=False)

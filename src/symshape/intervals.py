@@ -9,6 +9,8 @@ stated (and checked) once.
 
 from __future__ import annotations
 
+import math
+
 Bound = int | None  # None is -inf as a lower bound, +inf as an upper bound
 Interval = tuple[Bound, Bound]
 
@@ -44,10 +46,24 @@ def multiply(a: Interval, b: Interval) -> Interval:
     if alo is not None and blo is not None and alo >= 0 and blo >= 0:
         hi = None if ahi is None or bhi is None else ahi * bhi
         return alo * blo, hi
-    if alo is None or ahi is None or blo is None or bhi is None:
-        return None, None
-    products = [alo * blo, alo * bhi, ahi * blo, ahi * bhi]
-    return min(products), max(products)
+    if alo is not None and ahi is not None and blo is not None and bhi is not None:
+        products = [alo * blo, alo * bhi, ahi * blo, ahi * bhi]
+        return min(products), max(products)
+    # half-open ends: the extreme products of the ends, with 0 * inf = 0 (the ends are attained
+    # or approached by integers, so the product's range is spanned by them)
+    ends = [_times(x, y) for x in ((alo, -1), (ahi, 1)) for y in ((blo, -1), (bhi, 1))]
+    lo = min(ends)
+    hi = max(ends)
+    return (None if math.isinf(lo) else int(lo)), (None if math.isinf(hi) else int(hi))
+
+
+def _times(x: tuple[Bound, int], y: tuple[Bound, int]) -> float:
+    """The product of two interval ends; an unbounded end is infinite toward its side."""
+    xv: float = x[1] * math.inf if x[0] is None else x[0]
+    yv: float = y[1] * math.inf if y[0] is None else y[0]
+    if xv == 0 or yv == 0:
+        return 0
+    return xv * yv
 
 
 def maximum(args: list[Interval]) -> Interval:

@@ -7,16 +7,12 @@ https://onnx.ai/onnx/operators/ (Add, Sub, Mul, Div, Mod, Max, Min, Equal, Less,
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
 from symshape.context import OpContext
-from symshape.expr import Dim, add, exact_div, mul
+from symshape.expr import Dim
+from symshape.rules.onnx.elementwise_values import arith_elements, unary_elements
 from symshape.rules.registry import ONNX, register
-from symshape.rules.shared.arith import INT_OPS, ONNX_INT_OPS, ONNX_UNARY_INT_OPS, IntOp, RuleDecisions
-from symshape.rules.shared.common import broadcast_elements, broadcast_shapes, exact_float_int, normalize_axis
-from symshape.rules.shared.relations import simplest
+from symshape.rules.shared import float_values as fv
+from symshape.rules.shared.common import broadcast_elements, broadcast_shapes, normalize_axis
 
 UNARY = (
     "Abs",
@@ -87,9 +83,6 @@ UNARY = (
     "RandomUniformLike",
     "Bernoulli",
 )
-_PASS_ELEMENTS = {"Identity", "Cast", "CastLike", "Ceil", "Floor", "Round", "Clip"}
-_BOOL = 9  # onnx.TensorProto.BOOL
-_FLOAT_TYPES = {"float32", "float64", "float16", "bfloat16", "float"}
 
 
 @register(ONNX, *UNARY)
@@ -101,7 +94,9 @@ def unary(ctx: OpContext) -> None:
     shape = ctx.shape(0)
     op = ctx.op.op_type
     _check_axes(ctx, op, len(shape))
-    ctx.set_output(0, shape, _unary_elements(ctx, op))
+    if op == "Cast":
+        fv.record_cast(ctx)
+    ctx.set_output(0, shape, unary_elements(ctx, op))
     if op == "Dropout":
         ctx.set_output(1, shape)
     elif op in ("LayerNormalization", "SimplifiedLayerNormalization", "RMSNormalization"):
@@ -145,91 +140,6 @@ def _per_axis(scale: tuple[Dim, ...] | None) -> bool:
         return scale is not None and len(scale) > 1
     (n,) = scale
     return isinstance(n, int) and n != 1
-
-
-def _unary_elements(ctx: OpContext, op: str) -> tuple[Dim, ...] | None:
-    """Tracked integer elements through the ops that keep them exact."""
-    els = ctx.elements(0)
-    if els is None and op in ("Sqrt", "Cast", "Floor", "Ceil", "Round"):
-        floats = ctx.const_floats(0)  # a float constant with integral values becomes elements
-        ints = None if floats is None else [exact_float_int(f) for f in floats]
-        els = None if ints is None or None in ints else tuple(i for i in ints if i is not None)
-    if els is None:
-        return None
-    if op == "Clip":
-        return _clip(ctx, els)
-    if op == "Cast" and ctx.attr("to") == _BOOL:
-        return _truth(ctx, els)
-    if op in _PASS_ELEMENTS:
-        return els
-    if op == "Sqrt":
-        return _sqrt(els)
-    if op == "Not":
-        return _truth(ctx, tuple(add(1, mul(e, -1)) for e in els))
-    unary = ONNX_UNARY_INT_OPS.get(op)
-    if unary is None:
-        return None
-    decide = RuleDecisions(ctx)
-    mapped = [unary(decide, e) for e in els]
-    return None if any(m is None for m in mapped) else tuple(ctx.canon(m) for m in mapped if m is not None)
-
-
-def _power(base: Dim | float, exponent: Dim | float) -> Dim | None:
-    """An integer power: ``x**2`` of a dim, or a float power with an exact integer result
-    (``int(16 ** 0.5)``, the grid side ViT exports for its position embeddings)."""
-    if isinstance(exponent, float) and exponent.is_integer():
-        exponent = int(exponent)
-    if isinstance(exponent, int) and 0 <= exponent <= 8 and not isinstance(base, float):
-        out: Dim = 1
-        for _ in range(exponent):
-            out = mul(out, base)
-        return out
-    if isinstance(base, (int, float)) and isinstance(exponent, (int, float)) and base >= 0:
-        wide = float(base) ** float(exponent)
-        narrow = float(np.float32(base) ** np.float32(exponent))
-        return exact_float_int(wide) if wide == narrow else None
-    return None
-
-
-def _sqrt(els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
-    out: list[Dim] = []
-    for e in els:
-        if not isinstance(e, int) or e < 0 or math.isqrt(e) ** 2 != e:
-            return None
-        out.append(math.isqrt(e))
-    return tuple(out)
-
-
-def _truth(ctx: OpContext, els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
-    """Elements cast to bool: 1 where provably non-zero, 0 where zero; None when unknown."""
-    out: list[Dim] = []
-    for e in els:
-        if isinstance(e, int):
-            out.append(int(e != 0))
-        elif ctx.facts.prove_nonzero(e):
-            out.append(1)
-        else:
-            return None
-    return tuple(out)
-
-
-def _clip(ctx: OpContext, els: tuple[Dim, ...]) -> tuple[Dim, ...] | None:
-    if "min" in ctx.op.attrs or "max" in ctx.op.attrs:
-        return None  # opset < 11 float bounds as attributes
-    lo = ctx.const_ints(1) if ctx.has_input(1) else None
-    hi = ctx.const_ints(2) if ctx.has_input(2) else None
-    if (ctx.has_input(1) and lo is None) or (ctx.has_input(2) and hi is None):
-        return None
-    from symshape.expr import smax, smin
-
-    out: list[Dim] = []
-    for e in els:
-        if lo:
-            e = smax(e, lo[0])
-        if hi:
-            e = smin(e, hi[0])
-        out.append(ctx.canon(e))
-    return tuple(out)
 
 
 def _check_channel_params(ctx: OpContext, shape: tuple[Dim, ...]) -> None:
@@ -285,35 +195,7 @@ def broadcasting(ctx: OpContext) -> None:
     """
     shapes = [ctx.shape(i) for i in range(ctx.num_inputs) if ctx.has_input(i)]
     out = broadcast_shapes(ctx, shapes)
-    ctx.set_output(0, out, _arith_elements(ctx))
-
-
-def _arith_elements(ctx: OpContext) -> tuple[Dim, ...] | None:
-    op = ctx.op.op_type
-    inputs = [i for i in range(ctx.num_inputs) if ctx.has_input(i)]
-    if op == "Pow" and len(inputs) == 2:
-        return broadcast_elements(ctx, inputs, _power, numbers=True)
-    fn = _int_op(ctx, "Add" if op == "Sum" else op)
-    if fn is None or not inputs:
-        return None
-    if op == "Div" and (ctx.dtype(0) in _FLOAT_TYPES or ctx.output_dtype(0) in _FLOAT_TYPES):
-        return broadcast_elements(ctx, inputs, exact_div)
-    decide = RuleDecisions(ctx)
-
-    def fold(*values: Dim) -> Dim | None:
-        acc: Dim | None = values[0]
-        for v in values[1:]:
-            acc = None if acc is None else fn(decide, acc, v)
-        return None if acc is None else simplest(ctx, acc)
-
-    return broadcast_elements(ctx, inputs, fold)
-
-
-def _int_op(ctx: OpContext, op: str) -> IntOp | None:
-    """The integer operation of ``op``: Mod is Python's ``%``, or C's with ``fmod=1``."""
-    if op == "Mod":
-        return INT_OPS["rem" if ctx.attr("fmod", 0) else "mod"]
-    return ONNX_INT_OPS.get(op)
+    ctx.set_output(0, out, arith_elements(ctx))
 
 
 @register(ONNX, "Where")

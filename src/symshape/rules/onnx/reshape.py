@@ -10,11 +10,11 @@ import numpy as np
 
 from symshape.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, exact_div, expand_mod, floordiv, mul, product
+from symshape.expr import Dim, FloorDiv, exact_div, expand_mod, floordiv, mul, product, single_atom
 from symshape.rules.onnx.shape_ops import shape_from_elements
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import broadcast_shapes, element_array, flat, static
-from symshape.rules.shared.relations import prove_nonneg, simplest
+from symshape.rules.shared.relations import guard, prove_nonneg, simplest
 
 
 @register(ONNX, "Reshape")
@@ -104,11 +104,27 @@ def _check_symbolic_target(ctx: OpContext, dims: tuple[Dim, ...], i: int, t: Dim
     facts = ctx.facts
     if facts.prove_ge(t, 1) or (i < len(dims) and ctx.prove_eq(t, dims[i])):
         return
+    if not allowzero and i < len(dims) and prove_nonneg(ctx, t) and _zero_copies_zero(ctx, t, dims[i]):
+        return  # t = 0 copies a dim that is then 0 too: the dim is t either way
     if allowzero:
         if not prove_nonneg(ctx, t):
-            ctx.guard(t, ">=", 0, "reshape target", f"target element {i} '{t}' is not -1")
+            guard(ctx, t, ">=", 0, "reshape target", f"target element {i} '{t}' is not -1")
         return
-    ctx.guard(t, ">=", 1, "reshape target", f"target element {i} '{t}' is neither 0 (a copy) nor -1")
+    guard(ctx, t, ">=", 1, "reshape target", f"target element {i} '{t}' is neither 0 (a copy) nor -1")
+
+
+def _zero_copies_zero(ctx: OpContext, t: Dim, d: Dim) -> bool:
+    """Whether ``t = 0`` forces ``d = 0``: ``d`` is a multiple of ``t``, ``t`` a non-zero
+    constant multiple of ``d`` (``3*s``), or ``t = floor(d/k)`` with ``k`` dividing ``d``
+    (``floor(h/2)`` under ``h % 2 == 0``: below ``k`` only 0 is a multiple of ``k``)."""
+    atom = single_atom(t)
+    if isinstance(atom, FloorDiv) and atom.num is d and isinstance(atom.den, int) and atom.den > 0:
+        return ctx.facts.divides(atom.den, d)
+    t, d = ctx.canon(expand_mod(t)), ctx.canon(expand_mod(d))
+    if exact_div(d, t) is not None:
+        return True
+    q = exact_div(t, d)
+    return isinstance(q, int) and q != 0
 
 
 def _quotient(ctx: OpContext, numel: Dim, rest: Dim) -> Dim | None:

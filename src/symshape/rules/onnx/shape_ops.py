@@ -1,5 +1,5 @@
 """Ops that move dims around as values (seed 004): Shape, Size, Constant, ConstantOfShape,
-Gather, Unsqueeze, Squeeze, Concat, Slice, Split, Range.
+Gather, Unsqueeze, Squeeze, Concat, Split, Range (Slice has its own module).
 
 Each keeps the elements of small integer tensors, so a shape read with ``Shape`` and cut,
 gathered and concatenated arrives at ``Reshape``/``Expand`` as exact expressions.
@@ -22,9 +22,7 @@ from symshape.rules.shared.common import (
     split_elements,
     static,
 )
-from symshape.rules.shared.relations import prove_nonneg, simplest
-
-BIG = 2**31 - 1  # a bound this large (INT32_MAX or more) means "to the end"; past 2**62 provably so
+from symshape.rules.shared.relations import guard, prove_nonneg
 
 
 @register(ONNX, "Shape")
@@ -176,7 +174,7 @@ def squeeze(ctx: OpContext) -> None:
             elif ctx.facts.prove_eq(d, 1):
                 continue
             else:
-                ctx.guard(d, "!=", 1, "squeeze", "Squeeze without axes keeps a dim that may be 1")
+                guard(ctx, d, "!=", 1, "squeeze", "Squeeze without axes keeps a dim that may be 1")
                 keep.append(d)
         ctx.set_output(0, keep, ctx.elements(0))
         return
@@ -225,106 +223,6 @@ def _concat_elements(ctx: OpContext, inputs: list[int], axis: int) -> tuple[Dim,
     return flat(np.concatenate([a for a in arrays if a is not None], axis=axis))
 
 
-def slice_length(ctx: OpContext, n: Dim, start: Dim, end: Dim, step: int, axis: int) -> tuple[Dim, Dim]:
-    """``(length, normalized start)`` of ``[start:end:step]`` on a dim of size ``n``.
-
-    ONNX clamps start to ``[0, n]`` and end to ``[0, n]`` for a positive step, start to
-    ``[0, n-1]`` and end to ``[-1, n-1]`` for a negative one. Clamping that cannot be decided
-    is assumed (a guard: the slice is in bounds) rather than written as nested Min/Max.
-    """
-    if step == 0:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"the slice step on axis {axis} is 0",
-            expected="a non-zero step",
-            fix="fix the steps input",
-        )
-    if step > 0:
-        s = _clamp(ctx, n, start, (0, n), f"slice start on axis {axis}")
-        e = _clamp(ctx, n, end, (0, n), f"slice end on axis {axis}")
-        span = add(e, mul(s, -1))
-    else:
-        last = add(n, -1)
-        s = _clamp(ctx, n, start, (0, last), f"slice start on axis {axis}")
-        e = _clamp(ctx, n, end, (-1, last), f"slice end on axis {axis}")
-        span = add(s, mul(e, -1))
-    length = ceildiv(span, abs(step))
-    if not prove_nonneg(ctx, span):
-        length = max(length, 0) if isinstance(length, int) else smax(length, 0)
-    return simplest(ctx, length), s
-
-
-def _clamp_huge(ctx: OpContext, n: Dim, v: int, bounds: tuple[Dim, Dim], what: str) -> Dim:
-    """An index at least INT32_MAX past either end: the end (or the start) of the axis."""
-    lo, hi = bounds
-    if v >= BIG:
-        if v < 2**62 and not ctx.facts.prove_le(hi, v):  # int64 sizes never reach 2**62
-            ctx.guard(v, ">=", hi, "slice bounds", f"{what} {v} reaches the end of the axis")
-        return hi
-    if v > -(2**62) and not prove_nonneg(ctx, add(lo, mul(add(n, v), -1))):
-        ctx.guard(add(lo, -v), ">=", n, "slice bounds", f"{what} {v} reaches the start of the axis")
-    return lo
-
-
-def _from_end(ctx: OpContext, n: Dim, v: Dim, what: str) -> Dim:
-    """A negative index counted from the end ``n``; GiveUp when its sign is unknown."""
-    if isinstance(v, int):
-        return add(n, v) if v < 0 else v
-    if ctx.facts.prove_le(v, -1):
-        return add(n, v)  # x[-k:] with a computed k >= 1
-    if not prove_nonneg(ctx, v):
-        raise GiveUp(f"{what} '{v}' may be negative")
-    return v
-
-
-def _clamp(ctx: OpContext, n: Dim, v: Dim, bounds: tuple[Dim, Dim], what: str) -> Dim:
-    """A start or end index normalized (negative counts from ``n``) and clamped to ``bounds``."""
-    lo, hi = bounds
-    if isinstance(v, int) and (v >= BIG or v <= -BIG):
-        return _clamp_huge(ctx, n, v, bounds, what)
-    v = simplest(ctx, _from_end(ctx, n, v, what))
-    if isinstance(v, int) and isinstance(lo, int) and isinstance(hi, int):
-        return min(max(v, lo), hi)
-    if not prove_nonneg(ctx, add(v, mul(lo, -1))):
-        ctx.guard(v, ">=", lo, "slice bounds", f"{what} is in bounds")
-    if not prove_nonneg(ctx, add(hi, mul(v, -1))):
-        ctx.guard(hi, ">=", v, "slice bounds", f"{what} is in bounds")
-    return v
-
-
-@register(ONNX, "Slice")
-def slice_op(ctx: OpContext) -> None:
-    """``data[starts:ends:steps]`` on ``axes`` (inputs since opset 10, attributes before).
-
-    https://onnx.ai/onnx/operators/onnx__Slice.html
-    """
-    dims = list(ctx.shape(0))
-    if ctx.op.version and ctx.op.version < 10 or "starts" in ctx.op.attrs:
-        starts: tuple[Dim, ...] = tuple(ctx.attr("starts"))
-        ends: tuple[Dim, ...] = tuple(ctx.attr("ends"))
-        axes = ctx.attr("axes", list(range(len(starts))))
-        steps: tuple[int, ...] = (1,) * len(starts)
-    else:
-        starts, ends = ctx.require_elements(1), ctx.require_elements(2)
-        axes = list(ctx.const_ints(3) or ()) if ctx.has_input(3) else list(range(len(starts)))
-        if ctx.has_input(3) and ctx.const_ints(3) is None:
-            raise GiveUp("slice axes are not constant")
-        steps_el = ctx.const_ints(4) if ctx.has_input(4) else (1,) * len(starts)
-        if steps_el is None:
-            raise GiveUp("slice steps are not constant")
-        steps = steps_el
-    src = element_array(ctx, 0) if ctx.elements(0) is not None else None
-    for a, s, e, k in zip(axes, starts, ends, steps, strict=True):
-        axis = normalize_axis(ctx, a, len(dims), what="axes entry")
-        length, begin = slice_length(ctx, dims[axis], s, e, k, axis)
-        if src is not None and isinstance(begin, int) and isinstance(length, int):
-            src = np.take(src, np.array([begin + i * k for i in range(length)], dtype=np.int64), axis=axis)
-        else:
-            src = None
-        dims[axis] = length
-    ctx.set_output(0, dims, None if src is None else flat(src))
-
-
 @register(ONNX, "Split")
 def split(ctx: OpContext) -> None:
     """Pieces along ``axis``: explicit sizes, ``num_outputs`` (opset 18), or equal parts.
@@ -344,7 +242,7 @@ def split(ctx: OpContext) -> None:
         chunk = ceildiv(total, n)
         last = ctx.canon(add(total, mul(chunk, -(n - 1))))
         if not prove_nonneg(ctx, last):
-            ctx.guard(last, ">=", 0, "split", "the last of the num_outputs chunks has a size >= 0")
+            guard(ctx, last, ">=", 0, "split", "the last of the num_outputs chunks has a size >= 0")
         sizes = (chunk,) * (n - 1) + (last,)
     else:
         ctx.assume_divisible(total, n, "equal split")

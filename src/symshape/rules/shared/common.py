@@ -10,6 +10,7 @@ import numpy as np
 from symshape.context import GiveUp, OpContext
 from symshape.errors import ContradictionError, ModelError
 from symshape.expr import Dim, Expr, as_symbol, smax, smin
+from symshape.expr_piecewise import minmax_args
 
 ElementArray = np.ndarray[Any, np.dtype[np.object_]]
 
@@ -72,7 +73,25 @@ def broadcast_dim(ctx: OpContext, dims: Sequence[Dim], axis: int) -> Dim:
     symbolic = [d for d in distinct if isinstance(d, Expr)]
     if consts:
         return _broadcast_to_const(ctx, consts[0], symbolic)
+    if _clamped_pair(ctx, symbolic):
+        return broadcast_dim(ctx, [ctx.canon(d) for d in dims], axis)
     return _broadcast_symbolic(ctx, symbolic)
+
+
+def _clamped_pair(ctx: OpContext, symbolic: Sequence[Expr]) -> bool:
+    """A dim ``a`` broadcast with ``Min(a, k)`` (a slice of a table of ``k >= 2`` rows to ``a``):
+    valid only when ``a <= k`` (else ``k`` meets ``a > k``, neither 1), a fact of the program.
+    Records it and returns True (the two dims are then equal)."""
+    for d in symbolic:
+        parts = minmax_args(d)
+        if parts is None or parts[0]:
+            continue
+        ints = [x for x in parts[1] if isinstance(x, int)]
+        others = [x for x in parts[1] if not isinstance(x, int)]
+        if len(others) == 1 and ints and min(ints) >= 2 and any(others[0] is e for e in symbolic):
+            ctx.assume_range(others[0], None, min(ints), "broadcast of a slice clamped to a table")
+            return ctx.canon(d) is not d  # a symbol's range decides the Min; a predicate may not
+    return False
 
 
 def _broadcast_to_const(ctx: OpContext, c: int, symbolic: Sequence[Expr]) -> Dim:

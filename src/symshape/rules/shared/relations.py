@@ -8,18 +8,36 @@ from __future__ import annotations
 
 import math
 
-from symshape.context import OpContext
-from symshape.expr import Dim, Expr, add, atoms_deep, expand_mod, floordiv, mul
+from symshape.context import GiveUp, OpContext
+from symshape.expr import (
+    Dim,
+    Expr,
+    MaxAtom,
+    MinAtom,
+    add,
+    atoms_deep,
+    expand_mod,
+    floordiv,
+    map_atoms,
+    mul,
+    single_atom,
+    smax,
+    smin,
+)
+from symshape.expr_piecewise import distribute, minmax_args, spread
 from symshape.exprcore import FloorDiv, ModAtom, from_terms
 
 
-def prove_nonneg(ctx: OpContext, d: Dim) -> bool:
+def prove_nonneg(ctx: OpContext, d: Dim, depth: int = 3) -> bool:
     """``d >= 0``, also through relations interval bounds miss.
 
     Tries the facts' interval bounds on ``d`` and on its Mod-free form (``h - Mod(h, 4)`` is
     ``4*floor(h/4)``), then two relaxations that keep the relation between atoms: each
     ``Mod(x, m)`` term (``m >= 1``) bounded by ``0 <= Mod(x, m) <= m - 1`` (``X - Mod(-2, X)``
-    is at least 1), and floors of one numerator nested (``4*floor(h/16) + 3 - floor(h/4)``).
+    is at least 1), floors of one numerator nested (``4*floor(h/16) + 3 - floor(h/4)``), each
+    floor by a constant relaxed toward its numerator (``n - floor(n/3) >= 0``), and a sum holding
+    a ``Max``/``Min`` moved into it (``Max(x, y) >= 0`` when one argument is, ``Min`` when all
+    are), ``depth`` times at most.
     """
     facts = ctx.facts
     if isinstance(d, int):
@@ -31,10 +49,69 @@ def prove_nonneg(ctx: OpContext, d: Dim) -> bool:
             return form >= 0
         if facts.prove_ge(form, 0):
             return True
-        for relaxed in (_relax_mods(ctx, form), _relax_floors(form)):
+        for relaxed in (_into_floor(form), _relax_mods(ctx, form), _relax_floors(form), _relax_each_floor(form)):
             if relaxed is not None and facts.prove_ge(ctx.canon(relaxed), 0):
                 return True
-    return False
+    return depth > 0 and _nonneg_by_cases(ctx, d, depth - 1)
+
+
+def _nonneg_by_cases(ctx: OpContext, d: Expr, depth: int) -> bool:
+    """``d >= 0`` through the ``Max``/``Min`` it holds linearly (see `distribute`)."""
+    spread = distribute(d)
+    parts = minmax_args(spread)
+    if parts is None:
+        return False
+    is_max, args = parts
+    proven = (prove_nonneg(ctx, ctx.canon(a), depth) for a in args)
+    return any(proven) if is_max else all(proven)
+
+
+def prove_le(ctx: OpContext, a: Dim, b: Dim) -> bool:
+    """``a <= b``, through `prove_nonneg`."""
+    return prove_nonneg(ctx, ctx.canon(add(b, mul(a, -1))))
+
+
+def prune_minmax(ctx: OpContext, d: Dim) -> Dim:
+    """``d`` with every ``Max``/``Min`` argument another one dominates dropped (at any depth),
+    deciding with `prove_nonneg`, which sees more than the interval bounds of `ctx.canon`."""
+    if isinstance(d, int) or all(not a.children() for a in d.atoms):
+        return d
+
+    def one(atom_d: Dim) -> Dim:
+        atom = single_atom(atom_d)
+        if atom is None or not atom.children():
+            return atom_d
+        if not isinstance(atom, (MaxAtom, MinAtom)):
+            return atom.rebuild(lambda c: prune_minmax(ctx, c))
+        is_max = isinstance(atom, MaxAtom)
+        args = [prune_minmax(ctx, a) for a in atom.args]
+        kept: list[Dim] = []
+        for i, x in enumerate(args):
+            # x is dropped when some other y wins over it (for Max: y >= x); of equals the first stays
+            if not any(
+                j != i and _wins(ctx, y, x, is_max) and (j < i or not _wins(ctx, x, y, is_max))
+                for j, y in enumerate(args)
+            ):
+                kept.append(x)
+        return smax(*kept) if is_max else smin(*kept)
+
+    return ctx.canon(map_atoms(d, one))
+
+
+def _wins(ctx: OpContext, y: Dim, x: Dim, is_max: bool) -> bool:
+    return prove_le(ctx, x, y) if is_max else prove_le(ctx, y, x)
+
+
+def tidy(ctx: OpContext, d: Dim) -> Dim:
+    """The shorter exact form of ``d``: canonical, or with its sums and floors moved into its
+    ``Max``/``Min`` (`spread`), each with the dominated arguments pruned (`prune_minmax`):
+    ``n - Max(n - 3, 0)`` is ``Min(3, n)``, ``Max(0, Max(0, n - 1) - Min(1, n))`` is
+    ``Max(0, n - 2)``."""
+    best = prune_minmax(ctx, ctx.canon(d))
+    if isinstance(best, int) or all(not a.children() for a in best.atoms):
+        return best
+    form = prune_minmax(ctx, ctx.canon(spread(best)))
+    return form if isinstance(form, int) or len(str(form)) <= len(str(best)) else best
 
 
 def _relax_mods(ctx: OpContext, d: Expr) -> Dim | None:
@@ -51,6 +128,67 @@ def _relax_mods(ctx: OpContext, d: Expr) -> Dim | None:
             continue
         lowered = add(lowered, from_terms({mono: coeff}))
     return lowered if relaxed else None
+
+
+def _into_floor(d: Expr) -> Dim | None:
+    """``d`` itself with its other terms moved into its one ``floor(y/k)`` of coefficient 1 or -1
+    (an identity: ``r + floor(y/k) = floor((y + k*r)/k)``), so ``c - floor((c + 1)/2)`` reads
+    ``floor(c/2)`` and its interval bound sees it is ``>= 0``."""
+    floors = [(mono[0], c) for mono, c in d.terms if len(mono) == 1 and isinstance(mono[0], FloorDiv)]
+    if len(floors) != 1:
+        return None
+    atom, coeff = floors[0]
+    if not (isinstance(atom.den, int) and atom.den > 0 and coeff in (1, -1)):
+        return None
+    rest = add(d, mul(from_terms({(atom,): 1}), -coeff))
+    inside = floordiv(add(atom.num, mul(rest, coeff * atom.den)), atom.den)
+    return mul(inside, coeff)
+
+
+def guard(ctx: OpContext, lhs: Dim, rel: str, rhs: Dim, rule: str, reason: str) -> None:
+    """``ctx.guard``, refusing a guard the facts prove false: such a guard means the rule took a
+    branch the program never takes, so the op gives up (its dims become fresh) instead."""
+    if refuted(ctx, lhs, rel, rhs):
+        raise GiveUp(f"the guard '{lhs} {rel} {rhs}' ({rule}) can never hold")
+    ctx.guard(lhs, rel, rhs, rule, reason)
+
+
+def refuted(ctx: OpContext, lhs: Dim, rel: str, rhs: Dim) -> bool:
+    """Whether the facts prove ``lhs rel rhs`` false (``rel`` one of ``>= <= > < == !=``)."""
+    diff = ctx.canon(add(lhs, mul(rhs, -1)))
+    false_when = {  # the relation fails exactly when this is >= 0
+        ">=": add(mul(diff, -1), -1),
+        "<=": add(diff, -1),
+        ">": mul(diff, -1),
+        "<": diff,
+    }.get(rel)
+    if false_when is not None:
+        return prove_nonneg(ctx, ctx.canon(false_when))
+    decided = ctx.prove_eq(lhs, rhs)
+    return decided is not None and decided == (rel == "!=")
+
+
+def _relax_each_floor(d: Expr) -> Dim | None:
+    """A lower bound of ``L*d`` (``L >= 1``): each top-level ``c*floor(y/m)`` (``m >= 1`` a
+    constant) replaced by ``c*y/m`` (``c < 0``) or ``c*(y - m + 1)/m`` (``c > 0``)."""
+    dens: list[int] = []
+    for mono, _ in d.terms:
+        atom = mono[0] if len(mono) == 1 else None
+        if isinstance(atom, FloorDiv) and isinstance(atom.den, int) and atom.den > 0:
+            dens.append(atom.den)
+    if not dens:
+        return None
+    scale = math.lcm(*dens)
+    out: Dim = 0
+    for mono, coeff in d.terms:
+        atom = mono[0] if len(mono) == 1 else None
+        if isinstance(atom, FloorDiv) and isinstance(atom.den, int) and atom.den > 0:
+            y, m = atom.num, atom.den
+            bound = add(y, 1 - m) if coeff > 0 else y
+            out = add(out, mul(coeff * (scale // m), bound))
+        else:
+            out = add(out, from_terms({mono: coeff * scale}))
+    return out
 
 
 def _relax_floors(d: Expr) -> Dim | None:
