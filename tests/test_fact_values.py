@@ -370,10 +370,11 @@ def test_facts_combine_in_the_json_output(small_model: Path):
     assert doc["values"]["out"]["dims"] == ["batch*seq", 8]
 
 
-def test_facts_decide_a_guard(small_model: Path):
-    """``Min(batch*seq, n) >= 1`` is listed until facts make it proven."""
-    assert analyze_onnx(small_model).guards()
+def test_facts_simplify_a_broadcast(small_model: Path):
+    """``Max(batch*seq, n)*Min(1, batch*seq, n)`` reads ``Max(batch*seq, n)`` once facts prove both >= 1."""
+    assert str(analyze_onnx(small_model).shape("out")[0]) == "Max(batch*seq, n)*Min(1, batch*seq, n)"
     proven = analyze_onnx(small_model, facts=[Range("batch", 1), Range("seq", 1), Relation(sym("n"), ">", 0)])
+    assert str(proven.shape("out")[0]) == "Max(batch*seq, n)"
     assert proven.guards() == []
 
 

@@ -122,15 +122,13 @@ BROADCAST += [
                                                                            tensor("x", ["n", "c"])], NC),
     row("Where-rank-grows-cond[c]", [node("Where", ["cond", "x", "z"], ["y"])],
         [tensor("cond", ["c"], B), tensor("x", ["n", 1]), tensor("z", [2, 1, 1])], NC),
-    # Two symbols that may each be 1: Max(n, m) under the guard Min(n, m) >= 1 (samples keep it).
+    # Two symbols that may each be 1: Max(n, m)*Min(1, n, m), exact for every valid broadcast.
     row("Add-two-symbols-maybe-one[n]x[m]", [node("Add", ["a", "b"], ["y"])], [tensor("a", ["n"]),
                                                                                tensor("b", ["m"])],
         [{"n": 3, "m": 3}, {"n": 1, "m": 4}, {"n": 5, "m": 1}, {"n": 1, "m": 1}]),
     row("Add-two-symbols-with-empty[n]x[m]", [node("Add", ["a", "b"], ["y"])], [tensor("a", ["n"]),
                                                                                 tensor("b", ["m"])],
-        [{"n": 3, "m": 3}, {"n": 0, "m": 1}, {"n": 1, "m": 0}, {"n": 0, "m": 0}],
-        xfail="issue 14: broadcast of n and m is guarded Min(n, m) >= 1; Max(n, m)*Min(n, m, 1) is exact "
-              "for valid broadcasts, so [0] + [1] -> [0] needs no guard"),
+        [{"n": 3, "m": 3}, {"n": 0, "m": 1}, {"n": 1, "m": 0}, {"n": 0, "m": 0}]),
 ]
 
 # Integer arithmetic on the elements of a shape tensor s = Shape(x) = [n, c]: each row's output

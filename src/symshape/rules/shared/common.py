@@ -9,7 +9,7 @@ import numpy as np
 
 from symshape.context import GiveUp, OpContext
 from symshape.errors import ContradictionError, ModelError
-from symshape.expr import Dim, Expr, as_symbol, smax, smin
+from symshape.expr import Dim, Expr, mul, smax, smin
 from symshape.expr_piecewise import minmax_args
 
 ElementArray = np.ndarray[Any, np.dtype[np.object_]]
@@ -50,8 +50,8 @@ def broadcast_dim(ctx: OpContext, dims: Sequence[Dim], axis: int) -> Dim:
     """The broadcast of ``dims`` on one axis (numpy rules), never merging silently.
 
     A symbolic dim that may be 1 is not equated with the others: the result is a known constant
-    when one exists, and ``Max(...)`` (exact unless some dim is 0 while another is 1, which is
-    listed as a guard) when all are symbolic.
+    when one exists, and the exact ``Max(...)*Min(1, ...)`` (`_broadcast_symbolic`) when all are
+    symbolic.
     """
     rest = [d for d in dims if not (isinstance(d, int) and d == 1)]
     if not rest:
@@ -106,28 +106,23 @@ def _broadcast_to_const(ctx: OpContext, c: int, symbolic: Sequence[Expr]) -> Dim
 
 
 def _broadcast_symbolic(ctx: OpContext, symbolic: Sequence[Expr]) -> Dim:
-    """Distinct symbolic dims broadcast together: equal when none may be 1, else ``Max(...)``."""
+    """Distinct symbolic dims broadcast together: equal when none may be 1, else exact.
+
+    A valid broadcast has every dim that is not 1 equal, so its result is ``Max(...)`` when all
+    are at least 1 and 0 when one is 0: ``Max(a, b)*Min(1, a, b)`` for every valid broadcast,
+    ``Max(a, b)`` once the facts prove each ``>= 1``. Validity itself (``a == b or a == 1 or
+    b == 1``) is what the program requires to run; no guard is needed for the result.
+    """
     facts = ctx.facts
     if all(facts.prove_ge(d, 2) for d in symbolic):
         for d in symbolic[1:]:
             ctx.eq(d, symbolic[0], "broadcast", None)
         return symbolic[0]
+    ctx.imprecise()
     result = smax(*symbolic)
-    if not all(facts.prove_ge(d, 1) for d in symbolic):
-        names = ", ".join(str(d) for d in symbolic)
-        a, b = sorted(symbolic[:2], key=lambda d: as_symbol(d) is None)  # 'total == past + seq' keeps past
-        plain = len(symbolic) == 2 and not any(f in str(d) for d in symbolic for f in ("Max(", "Min("))
-        hint = f"; if they are always equal, declare it: --assume '{a} == {b}'" if plain else ""
-        ctx.guard(
-            smin(*symbolic),
-            ">=",
-            1,
-            "broadcast",
-            f"Max of broadcast dims {names} is exact unless one is 0 and another 1{hint}",
-        )
-    else:
-        ctx.imprecise()
-    return result
+    if all(facts.prove_ge(d, 1) for d in symbolic):
+        return result
+    return ctx.canon(mul(result, smin(1, *symbolic)))
 
 
 def broadcast_shapes(ctx: OpContext, shapes: Sequence[Sequence[Dim]]) -> tuple[Dim, ...]:
