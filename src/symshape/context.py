@@ -16,7 +16,7 @@ from typing import Any, TypeVar, cast
 from symshape.causes import Cause, CauseLog, ValueView, earlier_cause
 from symshape.constraints import ConstraintGraph, Origin
 from symshape.errors import ModelError, where_op
-from symshape.expr import Dim, Expr, product
+from symshape.expr import Dim, Expr, add, mul, product
 from symshape.facts import Bound, Facts, SymbolFacts
 from symshape.program import Op, Program
 from symshape.result import Unresolved, Warning_
@@ -72,11 +72,6 @@ class State:
                 for name in d.free:
                     if name not in self.watched:
                         self.watched[name] = self.graph.facts.get(name)
-
-    def needs_another_walk(self) -> bool:
-        """Whether a watched symbol was solved or got new facts since it was watched."""
-        graph = self.graph
-        return any(graph.binding(n) is not None or graph.facts.get(n) != f for n, f in self.watched.items())
 
 
 class OpContext:
@@ -305,9 +300,23 @@ class OpContext:
         self.graph.assume_divisible(d, k, self.origin(rule))
 
     def guard(self, lhs: Dim, rel: str, rhs: Dim, rule: str, reason: str = "") -> None:
-        """Record an assumption (and mark the op as revisitable)."""
+        """Record an assumption (and mark the op as revisitable).
+
+        A guard the facts prove false means the rule took a branch the program never takes: the
+        op gives up (its dims become fresh) instead of printing a claim under an impossible guard.
+        """
+        if self._refuted(lhs, rel, rhs):
+            raise GiveUp(f"the guard '{lhs} {rel} {rhs}' ({rule}) can never hold")
         self.imprecise()
         self.graph.guard(lhs, rel, rhs, self.origin(rule), reason)
+
+    def _refuted(self, lhs: Dim, rel: str, rhs: Dim) -> bool:
+        diff = add(lhs, mul(rhs, -1))
+        false_when = {">=": add(mul(diff, -1), -1), "<=": add(diff, -1), ">": mul(diff, -1), "<": diff}.get(rel)
+        if false_when is not None:  # the relation fails exactly when this is >= 0
+            return self.prove_ge(false_when)
+        decided = self.prove_eq(lhs, rhs)
+        return decided is not None and decided == (rel == "!=")
 
     def fresh(
         self,

@@ -7,15 +7,14 @@ Cast back), each exact or None.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import numpy as np
 
 from symshape.context import OpContext
 from symshape.expr import Dim, add, exact_div, mul, smax, smin
-from symshape.expr_piecewise import is_negative, is_positive, trunc_div, trunc_rem
+from symshape.expr_piecewise import is_negative, is_positive
 from symshape.rules.shared import float_values as fv
-from symshape.rules.shared.arith import INT_OPS, ONNX_INT_OPS, ONNX_UNARY_INT_OPS, Decide, IntOp, RuleDecisions
+from symshape.rules.shared.arith import INT_OPS, ONNX_INT_OPS, ONNX_UNARY_INT_OPS, IntOp, RuleDecisions
 from symshape.rules.shared.common import broadcast_elements, exact_float_int
 from symshape.rules.shared.relations import simplest
 
@@ -165,29 +164,9 @@ def arith_elements(ctx: OpContext) -> tuple[Dim, ...] | None:
 
 def _int_op(ctx: OpContext, op: str) -> IntOp | None:
     """The integer operation of ``op``: Mod is Python's ``%``, or C's with ``fmod=1``; Div and
-    C's remainder of a dividend of unknown sign are exact piecewise forms (`_signed`)."""
+    C's remainder of a dividend of unknown sign are exact piecewise forms (in `arith`)."""
     if op == "Mod":
-        return _signed(INT_OPS["rem"], trunc_rem) if ctx.attr("fmod", 0) else INT_OPS["mod"]
+        return INT_OPS["rem"] if ctx.attr("fmod", 0) else INT_OPS["mod"]
     if op == "Div":
-        return _signed(INT_OPS["trunc_div"], trunc_div)
+        return INT_OPS["trunc_div"]
     return ONNX_INT_OPS.get(op)
-
-
-def _signed(op: IntOp, exact: Callable[[Dim, Dim], Dim]) -> IntOp:
-    """``op``, or when it has no answer (the dividend's sign is unknown) and the divisor's sign
-    is proven, the exact form ``exact`` (``floor(Max(a, 0)/b) - floor(Max(-a, 0)/b)`` for a
-    truncating Div), written for a positive divisor."""
-
-    def signed(decide: Decide, a: Dim, b: Dim) -> Dim | None:
-        out = op(decide, a, b)
-        if out is not None:
-            return out
-        if isinstance(b, int):
-            return None if b == 0 else exact(a, b)
-        if decide.prove_ge(b, 1):
-            return exact(a, b)
-        if decide.prove_le(b, -1):  # a / b = (-a) / (-b); C's remainder ignores the divisor's sign
-            return exact(mul(a, -1), mul(b, -1)) if op is INT_OPS["trunc_div"] else exact(a, mul(b, -1))
-        return None
-
-    return signed

@@ -11,7 +11,7 @@ import numpy as np
 
 from symshape.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mul, product, smax
+from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mul, product
 from symshape.program import ConstTensor
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import (
@@ -270,21 +270,3 @@ def sum_dims(dims: tuple[Dim, ...]) -> Dim:
     for d in dims:
         total = add(total, d)
     return total
-
-
-@register(ONNX, "Range")
-def range_op(ctx: OpContext) -> None:
-    """``max(ceil((limit - start)/delta), 0)`` elements.
-
-    https://onnx.ai/onnx/operators/onnx__Range.html
-    """
-    start, limit, delta = (ctx.require_elements(i) for i in range(3))
-    d = delta[0]
-    if not isinstance(d, int) or d == 0:
-        raise GiveUp("Range with a non-constant delta")
-    span = add(limit[0], mul(start[0], -1)) if d > 0 else add(start[0], mul(limit[0], -1))
-    n = ctx.canon(smax(ceildiv(span, abs(d)), 0))
-    elements = None
-    if isinstance(n, int) and n <= 64:
-        elements = tuple(ctx.canon(add(start[0], mul(d, i))) for i in range(n))
-    ctx.set_output(0, (n,), elements)

@@ -16,6 +16,8 @@ from typing import Protocol
 
 from symshape.context import OpContext
 from symshape.expr import Dim, Expr, add, ceildiv, expand_mod, floordiv, mod, mul, smax, smin
+from symshape.expr_piecewise import trunc_div as piecewise_trunc_div
+from symshape.expr_piecewise import trunc_rem
 from symshape.rules.shared.mlir_common import is_int_dtype
 from symshape.rules.shared.relations import prove_nonneg
 
@@ -84,7 +86,7 @@ def trunc_div(facts: Decide, a: Dim, b: Dim) -> Dim | None:
         return floordiv(a, b)
     if facts.prove_le(a, 0):
         return mul(floordiv(mul(a, -1), b), -1)
-    return None
+    return piecewise_trunc_div(a, b)  # a dividend of unknown sign: exact, one floor per sign
 
 
 def _flip(facts: Decide, a: Dim, b: Dim) -> tuple[Dim, Dim, int] | None:
@@ -122,7 +124,7 @@ def rem(facts: Decide, a: Dim, b: Dim) -> Dim | None:
         return mod(a, b)
     if facts.prove_le(a, 0):
         return mul(mod(mul(a, -1), b), -1)
-    return None
+    return trunc_rem(a, b)  # a dividend of unknown sign: exact, one Mod per sign
 
 
 def floor_mod(facts: Decide, a: Dim, b: Dim) -> Dim | None:
