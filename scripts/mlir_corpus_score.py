@@ -233,6 +233,32 @@ class Sampler:
         return out if out.is_number and out.is_finite else None
 
 
+ORIGIN = re.compile(r"input '@([\w.$-]+):%([\w.$-]+)' \(dim (\d+)\)")
+
+
+def canonical_names(symbols: dict[str, Any]) -> dict[Any, Any]:
+    """Map each argument-dim symbol to the expectation's name for it, read from its origin.
+
+    The expectations name the dim of argument `%A` axis K `A_dK`, or `F_A_dK` when two
+    functions have an argument `%A`; symshape's own spelling may differ (or change) as long as
+    its JSON says which argument dim a symbol is.
+    """
+    found: list[tuple[str, str, str, str]] = []
+    for name, info in symbols.items():
+        m = ORIGIN.fullmatch(str(info.get("origin", "")))
+        if m and name.isidentifier():
+            found.append((name, m.group(1), m.group(2), m.group(3)))
+    owners: dict[str, set[str]] = {}
+    for _, func, arg, _ in found:
+        owners.setdefault(arg, set()).add(func)
+    rename: dict[Any, Any] = {}
+    for name, func, arg, axis in found:
+        want = f"{arg}_d{axis}" if len(owners[arg]) == 1 else f"{func}_{arg}_d{axis}"
+        if want != name:
+            rename[parse(name)] = parse(want)
+    return rename
+
+
 class Scorer:
     """Judge one program's claims (symshape's JSON) against its expectation."""
 
@@ -243,13 +269,23 @@ class Scorer:
         self.unresolved = {(u[0], u[1]) for u in data.get("unresolved", [])}
         self.guards = [parse_condition(g["condition"]) for g in data.get("guards", [])]
         self.classes = [{(m[0], m[1]) for m in cls} for cls in data.get("classes", [])]
+        known = self.sampler.universe
+        self.rename = {k: v for k, v in canonical_names(data.get("symbols", {})).items() if k not in known}
+        bad = [n for n in data.get("symbols", {}) if not n.isidentifier()]
+        if bad:
+            prog.notes.append(f"symbols that are not identifiers: {bad[:5]}")
+            prog.unresolved += 1
 
     def actual(self, name: str, axis: int) -> Any:
         """The claimed dim as a sympy expression, or None when unresolved."""
         dims = self.values.get(name, {}).get("dims")
         if dims is None or axis >= len(dims) or (name, axis) in self.unresolved:
             return None
-        got = parse(dims[axis])
+        try:
+            got = parse(dims[axis]).subs(self.rename)
+        except (SyntaxError, TypeError, ValueError, sympy.SympifyError):
+            self.prog.notes.append(f"unparseable dim {name}[{axis}]: {dims[axis]!r}")
+            return None
         return None if got.free_symbols - self.sampler.universe else got
 
     def excluded(self, point: dict[Any, int]) -> bool:
