@@ -335,6 +335,15 @@ class Scorer:
             if same or any((n1, a1) in cls and (n2, a2) in cls for cls in self.classes):
                 self.count(kind, f"forbidden claim {k1}[{a1}] == {k2}[{a2}] ({kind})")
 
+    def guards_required(self) -> None:
+        """A guard must be something the program itself requires: false at a valid size, it
+        rejects a program that runs (counted as guarded, so the program is not right)."""
+        for guard in self.guards:
+            if guard.free_symbols - self.sampler.universe:
+                continue
+            if any(guard.subs(self.rename).subs(p) == sympy.false for p in self.sampler.points):
+                self.count("guarded", f"guard '{guard}' fails at sizes the program accepts")
+
 
 def score(prog: Program, data: dict[str, Any], text: str, seed: int = 0) -> None:
     """Fill the counters of one program from symshape's JSON."""
@@ -344,6 +353,7 @@ def score(prog: Program, data: dict[str, Any], text: str, seed: int = 0) -> None
         return
     scorer.dims()
     scorer.forbidden()
+    scorer.guards_required()
 
 
 def evaluate(name: str, spec: dict[str, Any], in_process: bool = True, opt: bool = False) -> Program:
