@@ -41,6 +41,8 @@ KNOWN_FAILURES: dict[str, str] = {
     "trap_dynamic_slice_clamp.mlir": "class 2: limit - start of real_dynamic_slice (start from data) is not 4",
     "trap_maybe_zero_divisor.mlir": "class 2: divui by a dim that must be non-zero is not a fact",
     "trap_bcast_maybe_one.mlir": "exactness: broadcast of two ? dims is Max plus a guard, not exact",
+    "shlo_custom_call_unknown.mlir": "output: a dim a later add ties to an argument dim (printed as a_d0) "
+    "stays listed in unresolved and causes",
     "chlo_broadcast_add.mlir": "class 2: no rule for chlo.broadcast_add (implicit broadcasting)",
     "onnx_reshape_keep_idiom.mlir": "class 2: divsi by a dim that must be non-zero not simplified, and one "
     "unknown element of from_elements makes the known dim fresh too",
@@ -52,7 +54,7 @@ KNOWN_CRASHES: dict[str, str] = {
 # Programs whose `symshape opt -p shape-optimization` default output iree-opt accepts (class 3:
 # today none, because symshape's own ops print in custom form).
 OPT_PARSES: set[str] = set()
-MIN_RIGHT = 56
+MIN_RIGHT = 62
 
 _RESULTS: dict[str, Any] = {}
 
@@ -114,7 +116,10 @@ def test_scorer_catches_a_wrong_claim() -> None:
         prog = score_mod.Program("x", spec)
         data = {"values": {"@main:%0": {"dims": [claim]}}, "guards": guards}
         score_mod.score(prog, data, text)
-        assert getattr(prog, verdict) == 1, (claim, guards, prog)
+        assert getattr(prog, verdict) >= 1, (claim, guards, prog)
+        assert prog.ok == (verdict == "right"), (claim, guards, prog)
+        if verdict != "wrong":
+            assert prog.wrong == 0, (claim, guards, prog)
 
 
 @pytest.mark.needs_iree
@@ -266,6 +271,8 @@ ORACLE_CHECKED = {
     "chlo_broadcast_add.mlir",
     "onnx_reshape_keep_idiom.mlir",
     "shlo_concat_refine.mlir",
+    "shlo_dynamic_update_slice.mlir",
+    "shlo_select_ties.mlir",
     "trap_if_same_shape.mlir",
     "iree_stablehlo_while.mlir",
     "jax_conv_same_stride2.mlir",
