@@ -1,6 +1,6 @@
 // jax export of a 3x3 conv, stride 2, SAME padding (floor_divide helper; issue 15 class 2)
 // Generated with jax 0.10.2 jax.export (platform cpu), locations stripped.
-module @jit__lambda attributes {jax.uses_shape_polymorphism = true, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+module @jit_conv_same attributes {jax.uses_shape_polymorphism = true, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main(%arg0: tensor<?x?x?x3xf32>, %arg1: tensor<3x3x3x8xf32>) -> (tensor<?x?x?x8xf32> {jax.result_info = "result"}) {
     %c = stablehlo.constant dense<1> : tensor<i32>
     %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x?x?x3xf32>) -> tensor<i32>

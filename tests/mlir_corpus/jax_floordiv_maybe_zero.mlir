@@ -1,4 +1,4 @@
-// jax export of x[:(s - 1) // 2], a floor division whose numerator may be 0 (issue 15 class 2)
+// jax export of x[:(s - 1) // 2], a floor division of a size expression (issue 15 class 2)
 // Generated with jax 0.10.2 jax.export (platform cpu), locations stripped.
 module @jit__lambda attributes {jax.uses_shape_polymorphism = true, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main(%arg0: tensor<?x4xf32>) -> (tensor<?x4xf32> {jax.result_info = "result"}) {
