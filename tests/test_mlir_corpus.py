@@ -34,18 +34,11 @@ NAMES = sorted(SPECS)
 # Programs main does not get right yet, with the issue-15 class and the cause (strict: a fix
 # turns the xfail into a failure until the marker is removed).
 KNOWN_FAILURES: dict[str, str] = {
-    "jax_conv_same_stride2.mlir": "class 2: jax's call @floor_divide in SAME padding is not folded",
     "onnx_shape_indexcast.mlir": "class 3: arith.index_cast on tensor<4xindex> raises VerifyException",
-    "torch_slice_clamp.mlir": "class 2: cmpi sgt + select clamp of a slice bound is not folded to Min",
-    "trap_select_min.mlir": "class 2: cmpi slt + select of two dims is not folded to Min",
     "trap_dynamic_slice_clamp.mlir": "class 2: limit - start of real_dynamic_slice (start from data) is not 4",
-    "trap_maybe_zero_divisor.mlir": "class 2: divui by a dim that must be non-zero is not a fact",
-    "trap_bcast_maybe_one.mlir": "exactness: broadcast of two ? dims is Max plus a guard, not exact",
     "shlo_custom_call_unknown.mlir": "output: a dim a later add ties to an argument dim (printed as a_d0) "
     "stays listed in unresolved and causes",
     "chlo_broadcast_add.mlir": "class 2: no rule for chlo.broadcast_add (implicit broadcasting)",
-    "onnx_reshape_keep_idiom.mlir": "class 2: divsi by a dim that must be non-zero not simplified, and one "
-    "unknown element of from_elements makes the known dim fresh too",
 }
 # Without jaxlib installed (CI runs the MLIR suite without jax), these fail too: the pretty form
 # only parses through jaxlib's conversion today.
@@ -72,7 +65,7 @@ KNOWN_CRASHES: dict[str, str] = {
 # Programs whose `symshape opt -p shape-optimization` default output iree-opt accepts (class 3:
 # today none, because symshape's own ops print in custom form).
 OPT_PARSES: set[str] = set()
-MIN_RIGHT = 62 if HAVE_JAX else 61
+MIN_RIGHT = 68 if HAVE_JAX else 67
 
 _RESULTS: dict[str, Any] = {}
 
