@@ -37,10 +37,7 @@ POSITIONAL_ALLOWED = frozenset(
     {
         "mlir/frontend.py",
         "mlir/program_builder.py",
-        "mlir/opt.py",
-        "mlir/parse.py",
         "mlir/passes/constraint_load.py",
-        "mlir/passes/shape_optimization.py",
         "parse.py",
         "rules/hlo/contract.py",
         "rules/hlo/core.py",
