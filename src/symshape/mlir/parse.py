@@ -35,6 +35,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from symshape.errors import FIX_MODEL, ModelError, where_file
 
 _NAMES: weakref.WeakKeyDictionary[ModuleOp, dict[SSAValue, str]] = weakref.WeakKeyDictionary()
+_FOREIGN_PROPERTIES: weakref.WeakSet[Operation] = weakref.WeakSet()
 _OFFSETS: weakref.WeakKeyDictionary[ModuleOp, tuple[str, dict[Operation, int]]] = weakref.WeakKeyDictionary()
 
 
@@ -115,7 +116,7 @@ def read_mlir_text(path: str | Path) -> str:
         line = data[: err.start].count(b"\n") + 1
         raise ModelError(
             where=where_file(path),
-            found=f"byte 0x{data[err.start]:02x} on line {line} is not UTF-8",
+            found=f"it is not UTF-8 text (byte 0x{data[err.start]:02x} on line {line})",
             expected="MLIR text in UTF-8",
             fix="check that this is the .mlir text and not bytecode or another file",
         ) from None
@@ -211,6 +212,14 @@ def _properties_as_attributes(module: ModuleOp) -> None:
             declared = type(op).get_irdl_definition().properties
             for name in [n for n in op.properties if n not in declared]:
                 op.attributes[name] = op.properties.pop(name)
+                _FOREIGN_PROPERTIES.add(op)
+
+
+def has_foreign_properties(op: Operation) -> bool:
+    """Whether ``op`` had properties its xDSL class does not declare (kept as attributes): its
+    custom form would put them in the attribute dictionary, which MLIR refuses for inherent
+    attributes, so it is printed in generic form."""
+    return op in _FOREIGN_PROPERTIES
 
 
 def source_line(module: ModuleOp, op: Operation) -> int | None:

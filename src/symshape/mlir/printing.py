@@ -2,7 +2,8 @@
 ``--allow-unregistered-dialect`` parse any op in generic form, but a custom (pretty) form only for
 a dialect they have loaded. symshape's own ops (``symshape.symbolic_dim @S0``) and the other
 dialects MLIR does not ship (stablehlo, mhlo, chlo) are therefore printed in generic form; the
-upstream dialects whose custom forms xDSL prints as MLIR does stay pretty (`PRETTY_DIALECTS`).
+upstream dialects whose custom forms xDSL prints as MLIR does stay pretty (`PRETTY_DIALECTS`),
+except an op that carries a property its xDSL class lacks (`has_foreign_properties`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.printer import Printer
+
+from symshape.mlir.parse import has_foreign_properties
 
 PRETTY_DIALECTS = frozenset({"builtin", "func", "arith", "tensor", "shape", "cf"})
 """Dialects that ship with MLIR and whose custom forms xDSL prints as MLIR reads them
@@ -26,7 +29,8 @@ class MlirCompatiblePrinter(Printer):
     def print_op(self, op: Operation) -> None:
         """Print ``op`` pretty only when MLIR's tools know its dialect (its regions decide per op)."""
         saved = self.print_generic_format
-        self.print_generic_format = saved or op.name.split(".", 1)[0] not in PRETTY_DIALECTS
+        foreign = op.name.split(".", 1)[0] not in PRETTY_DIALECTS or has_foreign_properties(op)
+        self.print_generic_format = saved or foreign
         try:
             super().print_op(op)
         finally:

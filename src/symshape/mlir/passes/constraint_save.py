@@ -144,7 +144,7 @@ def fix_calls(module: ModuleOp, rewriter: Rewriter, shared: set[str]) -> None:
     """
     callees = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
     for call in module.walk():
-        callee = callees.get(_callee_name(call) or "")
+        callee = callees.get(callee_name(call) or "")
         if callee is None:
             continue
         if callee.sym_name.data in shared:
@@ -165,7 +165,8 @@ def fix_calls(module: ModuleOp, rewriter: Rewriter, shared: set[str]) -> None:
                 value.replace_uses_with_if(cast.dest, _not(cast))
 
 
-def _callee_name(op: Operation) -> str | None:
+def callee_name(op: Operation) -> str | None:
+    """The function ``op`` calls: a ``func.call``'s callee, a ``composite``'s decomposition."""
     if isinstance(op, func.CallOp):
         return op.callee.root_reference.data
     if op_name(op).endswith(".composite"):

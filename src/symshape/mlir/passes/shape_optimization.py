@@ -45,7 +45,7 @@ from symshape.mlir.passes.function_shapes import FunctionShapes
 from symshape.mlir.passes.ir_utils import data_functions
 from symshape.mlir.passes.materialize import scalarize
 from symshape.mlir.passes.optimize import optimize_function
-from symshape.mlir.passes.signatures import drop_restoring_casts, refine_signature
+from symshape.mlir.passes.signatures import drop_restoring_casts, finish_signatures, refine_signature
 from symshape.mlir.program_builder import module_to_programs
 from symshape.program import Program
 from symshape.userfacts import Fact
@@ -80,6 +80,7 @@ class ShapeOptimizationPass(ModulePass):
                 drop_restoring_casts(fs, rewriter)
         scalarize(ctx, op)
         save_constraints(op, functions)
+        finish_signatures(op, self.refine_signatures)
 
 
 def analyze_functions(module: ModuleOp, loaded: LoadedConstraints, user_facts: Sequence[Fact]) -> list[FunctionShapes]:

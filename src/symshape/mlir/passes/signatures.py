@@ -13,21 +13,25 @@ values, so the result types become static; calls inside the module are cast by t
 from __future__ import annotations
 
 from xdsl.dialects import func, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX
+from xdsl.dialects.builtin import DYNAMIC_INDEX, FunctionType, ModuleOp, NoneAttr
 from xdsl.ir import Attribute, Operation
+from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from symshape.mlir.attributes import is_tensor
+from symshape.mlir.passes.constraint_save import callee_name
 from symshape.mlir.passes.function_shapes import FunctionShapes
-from symshape.mlir.passes.ir_utils import with_type
+from symshape.mlir.passes.ir_utils import data_functions, with_type
+from symshape.mlir.passes.materialize import FoldCast
 from symshape.mlir.passes.optimize import refined_type, retypable, tolerant_user, top_level_ops
 
 
 def restores_dynamic(source: Attribute, dest: Attribute) -> bool:
-    """Whether a cast from ``source`` to ``dest`` only turns static sizes back into ``?``."""
+    """Whether a cast from ``source`` to ``dest`` only turns static sizes back into ``?`` (and
+    perhaps drops the encoding)."""
     if not is_tensor(source) or not is_tensor(dest) or source == dest:
         return False
-    if source.element_type != dest.element_type or source.encoding != dest.encoding:
+    if source.element_type != dest.element_type or dest.encoding not in (source.encoding, NoneAttr()):
         return False
     a, b = source.get_shape(), dest.get_shape()
     return len(a) == len(b) and all(y in (x, DYNAMIC_INDEX) for x, y in zip(a, b, strict=True))
@@ -92,3 +96,27 @@ def refine_signature(fs: FunctionShapes, rewriter: Rewriter) -> dict[str, int]:
         "arguments": refine_arguments(fs, rewriter),
         "casts": drop_restoring_casts(fs, rewriter, refine_signature=True),
     }
+
+
+def finish_signatures(module: ModuleOp, refine: bool) -> None:
+    """After the save stage: fold the cast chains its call fixes made, and with ``refine`` give
+    the functions no other function calls the refined results the save stage cast back."""
+    PatternRewriteWalker(FoldCast()).rewrite_module(module)
+    if not refine:
+        return
+    called = {name for op in module.walk() if (name := callee_name(op)) is not None}
+    rewriter = Rewriter()
+    for fn in data_functions(module):
+        if fn.sym_name.data in called:
+            continue
+        for op in top_level_ops(fn):
+            if isinstance(op, tensor.CastOp) and restores_dynamic(op.source.type, op.dest.type):
+                for use in list(op.dest.uses):
+                    if takes_refined(use.operation, fn, True):
+                        use.operation.operands[use.index] = op.source
+                if not op.dest.uses:
+                    rewriter.erase_op(op)
+        returns = [op for op in top_level_ops(fn) if isinstance(op, func.ReturnOp)]
+        if len(returns) == 1:
+            ins = fn.function_type.inputs.data
+            fn.function_type = FunctionType.from_lists(list(ins), [v.type for v in returns[0].arguments])
