@@ -21,9 +21,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from symshape.mlir.attributes import is_tensor
 from symshape.mlir.passes.constraint_save import callee_name
 from symshape.mlir.passes.function_shapes import FunctionShapes
-from symshape.mlir.passes.ir_utils import data_functions, with_type
+from symshape.mlir.passes.ir_utils import data_functions, op_name, with_type
 from symshape.mlir.passes.materialize import FoldCast
-from symshape.mlir.passes.optimize import refined_type, retypable, tolerant_user, top_level_ops
+from symshape.mlir.passes.optimize import TOLERANT, is_hlo, refined_type, retypable, top_level_ops
 
 
 def restores_dynamic(source: Attribute, dest: Attribute) -> bool:
@@ -43,7 +43,7 @@ def takes_refined(user: Operation, fn: func.FuncOp, refine_signature: bool) -> b
     if isinstance(user, func.ReturnOp):
         returns = [op for op in top_level_ops(fn) if isinstance(op, func.ReturnOp)]
         return refine_signature and returns == [user]
-    return tolerant_user(user) and (retypable(user) or not user.regions)
+    return retypable(user) if is_hlo(user) else op_name(user) in TOLERANT
 
 
 def drop_restoring_casts(fs: FunctionShapes, rewriter: Rewriter, refine_signature: bool = False) -> int:
