@@ -433,10 +433,10 @@ def _mlir(tmp_path: Path, text: str | bytes, name: str = "m.mlir") -> Path:
 
 def test_mlir_syntax_error_is_one_line_with_the_position(tmp_path: Path) -> None:
     path = _mlir(tmp_path, _ADD.replace("tensor<?x4xf32>\n  return", "tensor<?x4xf32\n  return"))
-    with pytest.raises(ModelError, match=r"cannot parse '.*m.mlir' at line 3, column 3 \('return %0 : tensor"):
+    with pytest.raises(ModelError, match=r"file '.*m.mlir': cannot parse it at line 3, column 3 \('return %0 : tensor"):
         analyze_file(path)
     proc = run_cli("analyze", str(path))
-    assert_clean_error(proc, "Expected '>' after builtin parameter list; symshape reads every op in generic form")
+    assert_clean_error(proc, "Expected '>' after builtin parameter list, expected MLIR that parses: every op")
 
 
 def test_mlir_unknown_op_in_pretty_form(tmp_path: Path) -> None:
@@ -493,7 +493,7 @@ def test_opt_unknown_pass_and_empty_pipeline(tmp_path: Path) -> None:
     path = _mlir(tmp_path, _ADD)
     assert_clean_error(
         run_cli("opt", str(path), "-p", "shape-optimization,nosuch"),
-        "unknown pass 'nosuch'; the passes are: aux-shape-functions, shape-optimization, shape-sources",
+        "unknown pass 'nosuch', expected one of the passes: aux-shape-functions, shape-optimization, shape-sources",
     )
     proc = run_cli("opt", str(path), "-p", "")  # no passes: print the module
     assert proc.returncode == 0 and "stablehlo.add" in proc.stdout

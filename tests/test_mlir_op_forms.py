@@ -177,6 +177,7 @@ def test_a_malformed_pretty_form_is_a_one_line_error(line: str, message: str):
     from symshape.mlir.parse import parse_module
 
     text = f"func.func @main(%arg0: tensor<?x4xf32>) {{\n  {line}\n  return\n}}\n"
-    with pytest.raises(ModelError, match=f"cannot parse '<string>' at line [23], column .*{message}") as caught:
+    pattern = f"file '<string>': cannot parse it at line [23], column .*{message}"
+    with pytest.raises(ModelError, match=pattern) as caught:
         parse_module(text)
     assert "\n" not in str(caught.value)

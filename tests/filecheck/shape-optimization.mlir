@@ -13,7 +13,7 @@ func.func @add(%arg0: tensor<?x10xf32>, %arg1: tensor<10x?xf32>) -> tensor<?x?xf
   return %0 : tensor<?x?xf32>
 }
 
-// CHECK:       symshape.symbolic_dim @C10 {value = 10 : i64}
+// CHECK:       "symshape.symbolic_dim"() <{sym_name = "C10"}> {value = 10 : i64} : () -> ()
 // CHECK-LABEL: func.func @add(%arg0: tensor<?x10xf32, [@C10, @C10]>, %arg1: tensor<10x?xf32, [@C10, @C10]>) -> tensor<?x?xf32, [@C10, @C10]> {
 // CHECK-NEXT:    %[[A:.*]] = tensor.cast %arg0 : tensor<?x10xf32, [@C10, @C10]> to tensor<10x10xf32, [@C10, @C10]>
 // CHECK-NEXT:    %[[B:.*]] = tensor.cast %arg1 : tensor<10x?xf32, [@C10, @C10]> to tensor<10x10xf32, [@C10, @C10]>
@@ -33,8 +33,8 @@ func.func @several_ops(%arg0: tensor<?x4xf32>, %arg1: tensor<4x4xf32>, %arg2: te
   return %3 : tensor<?x4xf32>
 }
 
-// CHECK:       symshape.symbolic_dim @S0{{$}}
-// CHECK-NEXT:  symshape.symbolic_dim @C4 {value = 4 : i64}
+// CHECK:       "symshape.symbolic_dim"() <{sym_name = "S0"}> : () -> ()
+// CHECK-NEXT:  "symshape.symbolic_dim"() <{sym_name = "C4"}> {value = 4 : i64} : () -> ()
 // CHECK-LABEL: func.func @several_ops(%arg0: tensor<?x4xf32, [@S0, @C4]>, %arg1: tensor<4x4xf32, [@C4, @C4]>, %arg2: tensor<4xf32, [@C4]>) -> tensor<?x4xf32, [@S0, @C4]> {
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[N:.*]] = tensor.dim %arg0, %[[C0]] : tensor<?x4xf32, [@S0, @C4]>
@@ -86,11 +86,11 @@ func.func @slice(%in: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // CHECK:         %out = "mhlo.real_dynamic_slice"(%in, %begin, %end, %strides) : {{.*}} -> tensor<?x?xf32, [@S0, @S2]>
 // CHECK-NEXT:    func.return %out : tensor<?x?xf32, [@S0, @S2]>
 // CHECK-LABEL: func.func @shape_constraint_graph() {
-// CHECK-NEXT:    %S1 = symshape.dim @S1 : index
-// CHECK-NEXT:    %S2 = symshape.dim @S2 : index
-// CHECK-NEXT:    symshape.tie_predicate_affine_eq %S2, affine_map<(d0) -> ((d0 + -1))>(%S1)
+// CHECK-NEXT:    %S1 = "symshape.dim"() <{sym = @S1}> : () -> index
+// CHECK-NEXT:    %S2 = "symshape.dim"() <{sym = @S2}> : () -> index
+// CHECK-NEXT:    "symshape.tie_predicate_affine_eq"(%S2, %S1) <{map = affine_map<(d0) -> ((d0 + -1))>}> : (index, index) -> ()
 // CHECK-NEXT:    %c1 = arith.constant 1 : index
-// CHECK-NEXT:    symshape.tie_predicate_le %c1, %S1 {guard, reason = "slice limit on axis 1 is not below its start", origin = "real_dynamic_slice '@slice:%out' (slice bounds)"}
+// CHECK-NEXT:    "symshape.tie_predicate_le"(%c1, %S1) {guard, reason = "slice limit on axis 1 is not below its start", origin = "real_dynamic_slice '@slice:%out' (slice bounds)"} : (index, index) -> ()
 // CHECK-NEXT:    func.return
 
 // -----
@@ -117,13 +117,13 @@ func.func @split(%x: tensor<?x4xf32, [@S0, @C4]>) -> (tensor<?x4xf32, [@S1, @C4]
   return %o0, %o1 : tensor<?x4xf32, [@S1, @C4]>, tensor<?x4xf32, [@S1, @C4]>
 }
 
-// CHECK:       symshape.symbolic_dim @S0 {divisor = 2 : i64, known_not_one}
-// CHECK-NEXT:  symshape.symbolic_dim @S1{{$}}
+// CHECK:       "symshape.symbolic_dim"() <{sym_name = "S0"}> {divisor = 2 : i64, known_not_one} : () -> ()
+// CHECK-NEXT:  "symshape.symbolic_dim"() <{sym_name = "S1"}> : () -> ()
 // CHECK-LABEL: func.func @split(%x: tensor<?x4xf32, [@S0, @C4]>) -> (tensor<?x4xf32, [@S1, @C4]>, tensor<?x4xf32, [@S1, @C4]>) {
 // CHECK:         %o0 = "mhlo.real_dynamic_slice"{{.*}} -> tensor<?x4xf32, [@S1, @C4]>
 // CHECK-NEXT:    %o1 = "mhlo.real_dynamic_slice"{{.*}} -> tensor<?x4xf32, [@S1, @C4]>
 // CHECK-LABEL: func.func @shape_constraint_graph() {
-// CHECK:         symshape.tie_predicate_affine_eq %S1, affine_map<(d0) -> ((d0 floordiv 2))>(%S0)
+// CHECK:         "symshape.tie_predicate_affine_eq"(%S1, %S0) <{map = affine_map<(d0) -> ((d0 floordiv 2))>}> : (index, index) -> ()
 
 // -----
 
@@ -148,9 +148,9 @@ func.func @reshape(%x: tensor<?x?x?x?xf32>, %t: tensor<2xindex>) -> (tensor<?x?x
 
 // CHECK-LABEL: func.func @reshape(%x: tensor<?x?x?x?xf32, [@S0, @S1, @S2, @S3]>, %t: tensor<2xindex, [@C2]>) -> (tensor<?x?xf32, [@S4, @S5]>, tensor<?x?xf32, [@S6, @S7]>) {
 // CHECK-LABEL: func.func @shape_constraint_graph() {
-// CHECK:         symshape.tie_predicate_mul_eq %S4, %S0, %S1
-// CHECK-NEXT:    symshape.tie_predicate_mul_eq %S5, %S2, %S3
-// CHECK-NEXT:    symshape.tie_predicate_group_mul_eq [%S0, %S1, %S2, %S3], [%S6, %S7]
+// CHECK:         "symshape.tie_predicate_mul_eq"(%S4, %S0, %S1) : (index, index, index) -> ()
+// CHECK-NEXT:    "symshape.tie_predicate_mul_eq"(%S5, %S2, %S3) : (index, index, index) -> ()
+// CHECK-NEXT:    "symshape.tie_predicate_group_mul_eq"(%S0, %S1, %S2, %S3, %S6, %S7) <{operandSegmentSizes = array<i32: 4, 2>}> : (index, index, index, index, index, index) -> ()
 
 // -----
 
@@ -174,7 +174,7 @@ func.func @minus_one(%arg0: tensor<?x?xf32>) -> tensor<?xf32> {
 // CHECK-NOT:     arith.select
 // CHECK:         %n = arith.muli %d0, %d1 : index
 // CHECK-NEXT:    %shape = tensor.from_elements %n : tensor<1xindex>
-// CHECK:         symshape.tie_predicate_mul_eq %S2, %S0, %S1
+// CHECK:         "symshape.tie_predicate_mul_eq"(%S2, %S0, %S1) : (index, index, index) -> ()
 
 // -----
 
@@ -223,8 +223,8 @@ func.func @tied(%arg0: tensor<?x?xf32>) -> tensor<?x?xf32> {
   return %0 : tensor<?x?xf32>
 }
 
-// CHECK:       symshape.symbolic_dim @S0{{$}}
-// CHECK-NOT:   symshape.symbolic_dim
+// CHECK:       "symshape.symbolic_dim"() <{sym_name = "S0"}> : () -> ()
+// CHECK-NOT:   "symshape.symbolic_dim"
 // CHECK-LABEL: func.func @tied(%arg0: tensor<?x?xf32, [@S0, @S0]>) -> tensor<?x?xf32, [@S0, @S0]> {
 // CHECK-NEXT:    %0 = "mhlo.abs"(%arg0) : (tensor<?x?xf32, [@S0, @S0]>) -> tensor<?x?xf32, [@S0, @S0]>
 // CHECK-NEXT:    func.return %0

@@ -1,6 +1,6 @@
 """MLIR text -> xDSL ``ModuleOp``, keeping the value names of the text.
 
-The context knows builtin and func (from xDSL), arith and tensor (xDSL's, with the few ops it
+The context knows builtin, func and cf (from xDSL), arith and tensor (xDSL's, with the few ops it
 lacks, `symshape.mlir.dialects.upstream`) and symshape's stablehlo, mhlo, shape and constraint
 subsets, each in generic and pretty form (``tests/test_mlir_op_forms.py`` checks every op with a
 rule against the forms ``iree-opt`` and jaxlib print); any other op, attribute or type stays
@@ -27,19 +27,22 @@ from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser, Span
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from symshape.errors import ModelError
+from symshape.errors import FIX_MODEL, ModelError, where_file
 
 _NAMES: weakref.WeakKeyDictionary[ModuleOp, dict[SSAValue, str]] = weakref.WeakKeyDictionary()
+_FOREIGN_PROPERTIES: weakref.WeakSet[Operation] = weakref.WeakSet()
+_OFFSETS: weakref.WeakKeyDictionary[ModuleOp, tuple[str, dict[Operation, int]]] = weakref.WeakKeyDictionary()
 
 
 def make_context() -> Context:
     """A context with every dialect symshape reads; unknown ones are allowed (unregistered)."""
     from xdsl.dialects.builtin import Builtin
+    from xdsl.dialects.cf import Cf
     from xdsl.dialects.func import Func
 
     from symshape.mlir.dialects.constraint import SymShape
@@ -49,7 +52,7 @@ def make_context() -> Context:
     from symshape.mlir.dialects.upstream import ArithWithRemf, TensorWithGenerate
 
     ctx = Context(allow_unregistered=True)
-    for dialect in (Builtin, Func, ArithWithRemf, TensorWithGenerate, StableHLO, MHLO, Shape, SymShape):
+    for dialect in (Builtin, Func, Cf, ArithWithRemf, TensorWithGenerate, StableHLO, MHLO, Shape, SymShape):
         ctx.load_dialect(dialect)
     return ctx
 
@@ -60,6 +63,7 @@ class _NamingParser(Parser):
     def __init__(self, ctx: Context, text: str, name: str = "<unknown>") -> None:
         super().__init__(ctx, text, name)
         self.value_names: dict[SSAValue, str] = {}
+        self.op_offsets: dict[Operation, int] = {}
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """The module, or an empty one for a text without ops (as ``mlir-opt`` reads it)."""
@@ -70,6 +74,21 @@ class _NamingParser(Parser):
             if err.msg == "Could not parse entire input!" and self._current_token.kind == MLIRTokenKind.EOF:
                 return ModuleOp([])
             raise
+
+    def parse_operation(self) -> Operation:
+        """An op; a failure other than a ParseError (a custom format's type constraint raises
+        VerifyException, a custom parser may raise anything) becomes a ParseError at the op."""
+        start = self._current_token.span
+        try:
+            op = super().parse_operation()
+        except ParseError:
+            raise
+        except (VerifyException, DiagnosticException) as err:
+            raise ParseError(start, _first_line(err)) from None
+        except Exception as err:  # noqa: BLE001 - any failure of a custom parser is unreadable input
+            raise ParseError(start, f"{type(err).__name__}: {_first_line(err)}") from None
+        self.op_offsets[op] = start.start
+        return op
 
     def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
         super()._register_ssa_definition(name, values, span)
@@ -85,29 +104,57 @@ def read_mlir_text(path: str | Path) -> str:
     try:
         data = Path(path).read_bytes()
     except OSError as err:
-        raise ModelError(f"cannot read '{path}': {err.strerror or err}") from None
+        raise ModelError(
+            where=where_file(path),
+            found=f"cannot read it ({err.strerror or err})",
+            expected="a readable .mlir file",
+            fix="check the path and its permissions",
+        ) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
         line = data[: err.start].count(b"\n") + 1
         raise ModelError(
-            f"'{path}' is not UTF-8 text (byte 0x{data[err.start]:02x} on line {line}); MLIR files are UTF-8, "
-            "check that this is the .mlir text and not bytecode or another file"
+            where=where_file(path),
+            found=f"it is not UTF-8 text (byte 0x{data[err.start]:02x} on line {line})",
+            expected="MLIR text in UTF-8",
+            fix="check that this is the .mlir text and not bytecode or another file",
         ) from None
 
 
+def _first_line(err: Exception) -> str:
+    """The first non-empty line of an exception's message (xDSL's may span several)."""
+    lines = [ln.strip() for ln in str(err).splitlines() if ln.strip()]
+    return lines[0] if lines else type(err).__name__
+
+
 def _one_line(err: ParseError) -> str:
-    """One line from the ``file:line:col / source line / carets / message`` of an xDSL ParseError."""
-    lines = [ln for ln in str(err).splitlines() if ln.strip()]
-    m = re.match(r".*:(\d+):(\d+)$", lines[0]) if lines else None
-    if m and len(lines) >= 4 and set(lines[2].strip()) == {"^"}:
-        message = " ".join(ln.strip() for ln in lines[3:])
-        return f"line {m.group(1)}, column {m.group(2)} ('{lines[1].strip()}'): {message}"
-    return " ".join(ln.strip() for ln in lines)
+    """Where and what of an xDSL ParseError on one line: ``line 3, column 7 ('source line'):
+    message`` (the line is left out when the error is at the end of the text)."""
+    loc = err.span.get_location()
+    line, column = int(loc.line), int(loc.col)
+    content = err.span.input.content
+    source = (content if isinstance(content, str) else content.decode("utf-8", "replace")).splitlines()
+    text = source[line - 1].strip() if 0 < line <= len(source) else ""
+    message = " ".join(ln.strip() for ln in err.msg.splitlines() if ln.strip())
+    message = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in message)
+    text = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+    quoted = f" ('{text}')" if text else ""
+    return f"line {line}, column {column}{quoted}: {message}"
+
+
+_READS = (
+    "MLIR that parses: every op in generic form, and the pretty forms of builtin, func, arith, tensor, cf, "
+    "shape, stablehlo, mhlo and symshape"
+)
 
 
 def parse_module(text: str, ctx: Context | None = None, *, source: str = "<string>") -> ModuleOp:
-    """Parse ``text``; ModelError (with the line and a hint) when it is not valid MLIR."""
+    """Parse ``text``; ModelError (with the line and a hint) when it is not valid MLIR.
+
+    A text xDSL cannot read is given to jaxlib's MLIR when it is installed (`jax_generic_text`):
+    a real MLIR parser, for the pretty forms of dialects symshape has no definition of.
+    """
     ctx = ctx or make_context()
     clean = clean_text(text)
     try:
@@ -116,14 +163,21 @@ def parse_module(text: str, ctx: Context | None = None, *, source: str = "<strin
         generic = jax_generic_text(text)
         if generic is None:
             raise ModelError(
-                f"cannot parse '{source}' at {_one_line(err)}; symshape reads every op in generic form and the "
-                "pretty forms of func, arith, tensor, shape, stablehlo, mhlo and symshape; print the module in "
-                "generic form (mlir-opt --mlir-print-op-generic) or install jaxlib to convert it"
+                where=where_file(source),
+                found=f"cannot parse it at {_one_line(err)}",
+                expected=_READS,
+                fix=f"{FIX_MODEL}, or print the module in generic form (mlir-opt --mlir-print-op-generic)",
             ) from None
     try:
         module = _parse(ctx, clean_text(generic), source)
     except ParseError as err:
-        raise ModelError(f"cannot parse '{source}' even in generic form, at {_one_line(err)}") from None
+        raise ModelError(
+            where=where_file(source),
+            found=f"cannot parse it even in the generic form jaxlib prints, at {_one_line(err)}",
+            expected=_READS,
+            fix=FIX_MODEL,
+        ) from None
+    _OFFSETS.pop(module, None)  # the generic text's lines are not the source's
     _rename_like_source(module, clean)
     return module
 
@@ -132,22 +186,47 @@ def _parse(ctx: Context, text: str, source: str) -> ModuleOp:
     parser = _NamingParser(ctx, text, source)
     module = parser.parse_module()
     _NAMES[module] = parser.value_names
+    _OFFSETS[module] = (text, parser.op_offsets)
     _properties_as_attributes(module)
     return module
 
 
 def _properties_as_attributes(module: ModuleOp) -> None:
-    """Keep everything of the HLO/shape ops in the attribute dictionary.
+    """Keep in the attribute dictionary the properties an op's class does not declare.
 
-    Their classes declare no properties, so any StableHLO version verifies; MLIR reads
-    inherent attributes from the dictionary too.
+    The HLO/shape op classes declare none, so any StableHLO version verifies; an upstream op
+    that a newer MLIR gave a property xDSL lacks (``arith.trunci``'s ``overflowFlags``) verifies
+    too. MLIR reads inherent attributes from the dictionary as well.
     """
+    from xdsl.irdl import IRDLOperation
+
     from symshape.mlir.dialects.hlo_syntax import HloOp
 
     for op in module.walk():
-        if isinstance(op, HloOp) and op.properties:
+        if not op.properties:
+            continue
+        if isinstance(op, HloOp):
             op.attributes.update(op.properties)
             op.properties.clear()
+        elif isinstance(op, IRDLOperation):
+            declared = type(op).get_irdl_definition().properties
+            for name in [n for n in op.properties if n not in declared]:
+                op.attributes[name] = op.properties.pop(name)
+                _FOREIGN_PROPERTIES.add(op)
+
+
+def has_foreign_properties(op: Operation) -> bool:
+    """Whether ``op`` had properties its xDSL class does not declare (kept as attributes): its
+    custom form would put them in the attribute dictionary, which MLIR refuses for inherent
+    attributes, so it is printed in generic form."""
+    return op in _FOREIGN_PROPERTIES
+
+
+def source_line(module: ModuleOp, op: Operation) -> int | None:
+    """The line of ``op`` in the text ``module`` was parsed from (None when unknown)."""
+    text, offsets = _OFFSETS.get(module, ("", {}))
+    offset = offsets.get(op)
+    return None if offset is None else text.count("\n", 0, offset) + 1
 
 
 def source_names(module: ModuleOp) -> dict[SSAValue, str]:

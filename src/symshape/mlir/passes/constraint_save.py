@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     StringAttr,
+    SymbolRefAttr,
     TensorType,
     UnitAttr,
     i64,
@@ -46,8 +47,8 @@ from symshape.mlir.passes.constraint_graph import (
     definition,
 )
 from symshape.mlir.passes.function_shapes import FunctionShapes
-from symshape.mlir.passes.ir_utils import with_type
-from symshape.mlir.passes.optimize import retypable, top_level_ops
+from symshape.mlir.passes.ir_utils import op_name, with_type
+from symshape.mlir.passes.optimize import RIGID_HLO, SCALAR_BODY_OPS, TOLERANT, is_hlo, retypable, top_level_ops
 
 # ---------------------------------------------------------------- encodings
 
@@ -70,24 +71,56 @@ def _encode(fs: FunctionShapes, fn: func.FuncOp, fi: int, symbols: Symbols, rewr
     entry = fn.body.blocks.first
     if entry is None:
         return
+    ops = top_level_ops(fn)  # before any cast back is inserted: those keep their types
     for arg in list(entry.args):
         new_type = _encoded(arg.type, fs.dims(arg), fi, symbols)
-        _retype(fs, rewriter, arg, new_type)
-    for op in top_level_ops(fn):
+        _retype(fs, rewriter, arg, new_type, fn)
+    for op in ops:
         if not retypable(op):
             continue
         for res in list(op.results):
             dims = fs.dims(res)
             if dims is None and isinstance(op, tensor.CastOp):  # a cast the pass made: its operand's dims
                 dims = fs.dims(op.source)
-            _retype(fs, rewriter, res, _encoded(res.type, dims, fi, symbols))
+            _retype(fs, rewriter, res, _encoded(res.type, dims, fi, symbols), fn)
     _fix_signature(fn)
 
 
-def _retype(fs: FunctionShapes, rewriter: Rewriter, value: SSAValue, new_type: Attribute) -> None:
-    if value.type == new_type:
+def _retype(fs: FunctionShapes, rewriter: Rewriter, value: SSAValue, new_type: Attribute, fn: func.FuncOp) -> None:
+    """Give ``value`` its encoded type; a user that needs the old type exactly gets a cast back."""
+    old = value.type
+    if old == new_type:
         return
-    fs.moved(value, with_type(rewriter, value, new_type))
+    new_value = with_type(rewriter, value, new_type)
+    fs.moved(value, new_value)
+    if not is_tensor(old):
+        return
+    casts: dict[Operation, SSAValue] = {}  # one cast back per user
+    for use in list(new_value.uses):
+        user = use.operation
+        if keeps_encoding(user, fn):
+            continue
+        if user not in casts:
+            cast = tensor.CastOp(new_value, old)
+            rewriter.insert_op(cast, InsertPoint.before(user))
+            casts[user] = cast.dest
+        user.operands[use.index] = casts[user]
+
+
+def keeps_encoding(op: Operation, fn: func.FuncOp) -> bool:
+    """Whether ``op`` accepts an operand whose type gained an encoding: a return of ``fn`` (its
+    signature follows), a call (`fix_calls` casts), a shape query, or an HLO op whose verifier
+    compares shapes and element types only. Anything else (``arith`` on tensors, a region's
+    yield, ``stablehlo.tuple``) would see a type it did not declare."""
+    name = op_name(op)
+    if name in TOLERANT or name == "func.call":
+        return True
+    if name == "func.return":
+        return op.parent_op() is fn
+    if is_hlo(op):
+        short = name.split(".", 1)[1]
+        return short not in RIGID_HLO and (not op.regions or short in SCALAR_BODY_OPS)
+    return False
 
 
 def _fix_signature(fn: func.FuncOp) -> None:
@@ -106,18 +139,19 @@ def fix_calls(module: ModuleOp, rewriter: Rewriter, shared: set[str]) -> None:
     """Casts where a call's operand or result type differs from its callee's (encodings).
 
     A call of a function in ``shared`` (inlined into its caller's analysis, so encoded with
-    the caller's symbols) takes the callee's result types as they are.
+    the caller's symbols) takes the callee's result types as they are. A
+    ``stablehlo.composite`` is a call of its ``decomposition`` function.
     """
     callees = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
-    for call in [op for op in module.walk() if isinstance(op, func.CallOp)]:
-        callee = callees.get(call.callee.root_reference.data)
+    for call in module.walk():
+        callee = callees.get(callee_name(call) or "")
         if callee is None:
             continue
         if callee.sym_name.data in shared:
             for res, want in zip(list(call.results), callee.function_type.outputs.data, strict=False):
                 with_type(rewriter, res, want)
         sig = callee.function_type
-        for i, (operand, want) in enumerate(zip(call.arguments, sig.inputs.data, strict=False)):
+        for i, (operand, want) in enumerate(zip(call.operands, sig.inputs.data, strict=False)):
             if operand.type != want and is_tensor(want):
                 cast = tensor.CastOp(operand, want)
                 rewriter.insert_op(cast, InsertPoint.before(call))
@@ -129,6 +163,16 @@ def fix_calls(module: ModuleOp, rewriter: Rewriter, shared: set[str]) -> None:
                 cast = tensor.CastOp(value, old)
                 rewriter.insert_op(cast, InsertPoint.after(call))
                 value.replace_uses_with_if(cast.dest, _not(cast))
+
+
+def callee_name(op: Operation) -> str | None:
+    """The function ``op`` calls: a ``func.call``'s callee, a ``composite``'s decomposition."""
+    if isinstance(op, func.CallOp):
+        return op.callee.root_reference.data
+    if op_name(op).endswith(".composite"):
+        ref = op.attributes.get("decomposition") or op.properties.get("decomposition")
+        return ref.root_reference.data if isinstance(ref, SymbolRefAttr) else None
+    return None
 
 
 def _not(op: Operation) -> Callable[[Use], bool]:

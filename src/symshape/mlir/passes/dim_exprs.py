@@ -40,6 +40,7 @@ from symshape.expr import (
     smin,
     sym,
 )
+from symshape.mlir.dialects.upstream import IndexCastOp
 
 
 class ArithBuilder:
@@ -166,7 +167,7 @@ class ArithReader:
         op = value.owner
         if isinstance(op, arith.ConstantOp):
             return op.value.value.data if isinstance(op.value, IntegerAttr) else None
-        if isinstance(op, arith.IndexCastOp):
+        if isinstance(op, (arith.IndexCastOp, IndexCastOp)):
             return self.read(op.input)
         if isinstance(op, arith.SubiOp) and (rem := _mod_pattern(op)) is not None:
             n, d = (self.read(v) for v in rem)

@@ -43,6 +43,8 @@ from symshape.mlir.passes.ir_utils import Dominance, op_name, with_type
 
 HLO_DIALECTS = ("mhlo", "stablehlo", "chlo")
 SCALAR_BODY_OPS = ("reduce", "reduce_window", "sort", "scatter", "select_and_scatter", "map", "all_reduce")
+RIGID_HLO = ("tuple", "while", "if", "case", "optimization_barrier", "composite", "return")
+"""HLO ops whose operand types must equal their result, region or callee types, encoding included."""
 TOLERANT = ("tensor.dim", "tensor.cast", "tensor.extract", "shape.shape_of", "symshape.tie_shape")
 
 
@@ -57,7 +59,8 @@ def retypable(op: Operation) -> bool:
         return True
     if not is_hlo(op) or op_name(op).endswith(".constant"):
         return False  # a constant's type is inferred from its value, which has no encoding
-    return not op.regions or op_name(op).split(".", 1)[1] in SCALAR_BODY_OPS
+    short = op_name(op).split(".", 1)[1]
+    return short not in RIGID_HLO and (not op.regions or short in SCALAR_BODY_OPS)
 
 
 def tolerant_user(op: Operation) -> bool:

@@ -10,7 +10,10 @@
 3. **Analyze** each function with the shared engine (`symshape.analysis`), under the loaded
    facts and the user's facts.
 4. **Optimize**: drop redundant broadcasts/reshapes, refine types, one SSA value per equal dim,
-   fold decided compares (`symshape.mlir.passes.optimize`); then canonicalize and CSE again.
+   fold decided compares (`symshape.mlir.passes.optimize`); bypass the casts that only restore
+   ``?`` where their users take the refined value, and with ``refine-signatures=true`` refine
+   the functions' signatures as well (`symshape.mlir.passes.signatures`); then canonicalize
+   and CSE again.
 5. **Save** the constraints: encoded tensor types, ``symshape.symbolic_dim`` ops and the
    ``@shape_constraint_graph`` function (`symshape.mlir.passes.constraint_save`).
 
@@ -25,9 +28,10 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from symshape.analysis import analyze
-from symshape.errors import UserFactError
+from symshape.errors import UserFactError, where_fact
 from symshape.mlir.passes.constraint_load import (
     LoadedConstraints,
     argument_dims,
@@ -41,6 +45,7 @@ from symshape.mlir.passes.function_shapes import FunctionShapes
 from symshape.mlir.passes.ir_utils import data_functions
 from symshape.mlir.passes.materialize import scalarize
 from symshape.mlir.passes.optimize import optimize_function
+from symshape.mlir.passes.signatures import drop_restoring_casts, finish_signatures, refine_signature
 from symshape.mlir.program_builder import module_to_programs
 from symshape.program import Program
 from symshape.userfacts import Fact
@@ -55,6 +60,10 @@ class ShapeOptimizationPass(ModulePass):
     facts: tuple[Fact, ...] = ()
     """User facts, applied to every function that has their symbols."""
 
+    refine_signatures: bool = False
+    """Give the functions' arguments and results their refined (static) types (an ABI change,
+    so an option: ``-p 'shape-optimization{refine-signatures=true}'``)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         loaded = load_constraints(op)
         scalarize(ctx, op)
@@ -62,10 +71,16 @@ class ShapeOptimizationPass(ModulePass):
         functions = analyze_functions(op, loaded, self.facts)
         remove_materialized(created)
         remove_tie_shapes(op)
+        rewriter = Rewriter()
         for fs in functions:
             optimize_function(fs)
+            if self.refine_signatures:
+                refine_signature(fs, rewriter)
+            else:
+                drop_restoring_casts(fs, rewriter)
         scalarize(ctx, op)
         save_constraints(op, functions)
+        finish_signatures(op, self.refine_signatures)
 
 
 def analyze_functions(module: ModuleOp, loaded: LoadedConstraints, user_facts: Sequence[Fact]) -> list[FunctionShapes]:
@@ -88,8 +103,10 @@ def analyze_functions(module: ModuleOp, loaded: LoadedConstraints, user_facts: S
     unused = [f for f in user_facts if f not in used]
     if unused and out:
         raise UserFactError(
-            f"user fact '{unused[0]}' names a symbol no function of the module has; the argument dims "
-            f"are named after the arguments (<arg>_d<axis>) or their declared names: {', '.join(sorted(known))}"
+            where=where_fact(str(unused[0])),
+            found="it names a symbol no function of the module has",
+            expected=f"symbols of the argument dims: {', '.join(sorted(known)) or 'none'}",
+            fix="name the argument dims as <arg>_d<axis> or by their declared names",
         )
     return out
 

@@ -1,0 +1,49 @@
+"""Print a module so that MLIR's own tools read it back: ``mlir-opt``/``iree-opt`` with
+``--allow-unregistered-dialect`` parse any op in generic form, but a custom (pretty) form only for
+a dialect they have loaded. symshape's own ops (``symshape.symbolic_dim @S0``) and the other
+dialects MLIR does not ship (stablehlo, mhlo, chlo) are therefore printed in generic form; the
+upstream dialects whose custom forms xDSL prints as MLIR does stay pretty (`PRETTY_DIALECTS`),
+except an op that carries a property its xDSL class lacks (`has_foreign_properties`).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.printer import Printer
+
+from symshape.mlir.parse import has_foreign_properties
+
+PRETTY_DIALECTS = frozenset({"builtin", "func", "arith", "tensor", "shape", "cf"})
+"""Dialects that ship with MLIR and whose custom forms xDSL prints as MLIR reads them
+(``tests/test_mlir_io_printing.py`` feeds every pass's output to ``iree-opt``)."""
+
+
+@dataclass(eq=False, repr=False)
+class MlirCompatiblePrinter(Printer):
+    """A printer that uses the generic form for every op outside `PRETTY_DIALECTS`."""
+
+    def print_op(self, op: Operation) -> None:
+        """Print ``op`` pretty only when MLIR's tools know its dialect (its regions decide per op)."""
+        saved = self.print_generic_format
+        foreign = op.name.split(".", 1)[0] not in PRETTY_DIALECTS or has_foreign_properties(op)
+        self.print_generic_format = saved or foreign
+        try:
+            super().print_op(op)
+        finally:
+            self.print_generic_format = saved
+
+
+def print_module(module: ModuleOp, *, generic: bool = False, custom: bool = False) -> str:
+    """``module`` as text MLIR's tools read (the default), every op generic (``generic=True``), or
+    every op in the custom form xDSL knows, symshape's assembly formats included (``custom=True``,
+    read back by symshape only)."""
+    stream = io.StringIO()
+    if custom and not generic:
+        Printer(stream=stream).print_op(module)
+    else:
+        MlirCompatiblePrinter(stream=stream, print_generic_format=generic).print_op(module)
+    return stream.getvalue() + "\n"
