@@ -31,10 +31,6 @@ from symshape.errors import (
 SRC = Path(symshape.__file__).parent
 PARTS = ("where", "found", "expected", "fix")
 
-# Files whose raise sites still pass one positional message (being converted by other helpers).
-# The list can only shrink: a file listed here that no longer has a positional call fails below.
-POSITIONAL_ALLOWED: frozenset[str] = frozenset()
-
 
 @functools.cache
 def _sources() -> dict[str, ast.Module]:
@@ -81,20 +77,16 @@ def test_the_error_classes_are_found():
     assert {"ModelError", "ContradictionError", "UserFactError", "OutputError", "OracleError"} <= names
 
 
-def test_every_error_is_built_by_keyword_outside_the_allow_list():
+def test_every_error_is_built_by_keyword():
     calls = _error_calls(_sources())
     assert len(calls) > 100  # the walk sees the raise sites
-    offenders = [f"{p}:{call.lineno}" for p, call in calls if _is_positional(call) and p not in POSITIONAL_ALLOWED]
+    offenders = [f"{p}:{call.lineno}" for p, call in calls if _is_positional(call)]
     assert not offenders, f"build these errors with where=, found=, expected=, fix=: {offenders}"
 
 
-def test_the_allow_list_only_shrinks():
-    """A file that no longer builds a positional error must leave the allow-list."""
-    trees = _sources()
-    still = {path for path, call in _error_calls(trees) if _is_positional(call)}
-    converted = sorted(POSITIONAL_ALLOWED - still)
-    assert not converted, f"remove from POSITIONAL_ALLOWED (fully converted): {converted}"
-    assert POSITIONAL_ALLOWED <= set(trees), "the allow-list names a file that does not exist"
+def test_a_positional_message_is_refused() -> None:
+    with pytest.raises(TypeError):
+        ModelError("free text")
 
 
 def test_where_is_spelled_by_a_helper_not_formatted_at_the_raise_site():
@@ -136,16 +128,10 @@ def test_a_missing_part_or_a_mixed_call_is_a_type_error():
     parts = {"where": "w", "found": "f", "expected": "e", "fix": "x"}
     for missing in PARTS:
         given = {k: v for k, v in parts.items() if k != missing}
-        with pytest.raises(TypeError, match=f"missing: \\['{missing}'\\]"):
+        with pytest.raises(TypeError, match=missing):
             ModelError(**given)
-    with pytest.raises(TypeError, match="not both"):
+    with pytest.raises(TypeError):
         ModelError("text", **parts)
-
-
-def test_the_positional_form_still_works_for_unconverted_sites():
-    err = UserFactError("user fact 'x': bad")
-    assert str(err) == "user fact 'x': bad (see docs/errors.md#userfacterror)"
-    assert err.where == err.found == err.expected == err.fix == ""
 
 
 def test_errors_survive_pickling_with_their_parts():

@@ -20,7 +20,6 @@ The ``where_*`` helpers below spell each kind of place one way.
 from __future__ import annotations
 
 from os import PathLike
-from typing import overload
 
 DOCS = "docs/errors.md"
 FORMAT = "{where}: {found}, expected {expected}; {fix}"
@@ -35,41 +34,23 @@ def compose(where: str, found: str, expected: str, fix: str) -> str:
 class SymshapeError(Exception):
     """Root of every error symshape raises on purpose.
 
-    Build it by keyword (``where=``, ``found=``, ``expected=``, ``fix=``, all four required). The
-    positional form ``SymshapeError("text")`` is kept only for the raise sites not yet converted
-    (tests/test_error_format.py lists the files still allowed to use it); its parts are empty.
+    Built by keyword only (``where=``, ``found=``, ``expected=``, ``fix=``), so every message
+    says the same four things in the same order.
     """
 
     anchor = "symshapeerror"
 
-    @overload
-    def __init__(self, message: str, /) -> None: ...
-    @overload
-    def __init__(self, /, *, where: str, found: str, expected: str, fix: str) -> None: ...
-    def __init__(
-        self,
-        message: str | None = None,
-        /,
-        *,
-        where: str | None = None,
-        found: str | None = None,
-        expected: str | None = None,
-        fix: str | None = None,
-    ) -> None:
-        parts = (where, found, expected, fix)
-        if message is None:
-            if where is None or found is None or expected is None or fix is None:
-                missing = [n for n, p in zip(("where", "found", "expected", "fix"), parts, strict=True) if p is None]
-                raise TypeError(f"{type(self).__name__} needs where=, found=, expected= and fix= (missing: {missing})")
-            message = compose(where, found, expected, fix)
-        elif any(p is not None for p in parts):
-            raise TypeError(f"{type(self).__name__} takes a message or the four parts, not both")
-        super().__init__(message)
-        self.message = message
-        self.where = where or ""
-        self.found = found or ""
-        self.expected = expected or ""
-        self.fix = fix or ""
+    def __init__(self, /, *, where: str, found: str, expected: str, fix: str) -> None:
+        self.message = compose(where, found, expected, fix)
+        super().__init__(self.message)
+        self.where = where
+        self.found = found
+        self.expected = expected
+        self.fix = fix
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle by the four parts (errors cross process boundaries: pytest-xdist, pools)."""
+        return (_rebuild, (type(self), self.where, self.found, self.expected, self.fix))
 
     @property
     def docs(self) -> str:
@@ -78,6 +59,10 @@ class SymshapeError(Exception):
 
     def __str__(self) -> str:
         return f"{self.message} (see {self.docs})"
+
+
+def _rebuild(cls: type[SymshapeError], where: str, found: str, expected: str, fix: str) -> SymshapeError:
+    return cls(where=where, found=found, expected=expected, fix=fix)
 
 
 class ExpressionSyntaxError(SymshapeError):
