@@ -151,15 +151,22 @@ def annotate(model: Path, out: Path, assume: tuple[str, ...], dim: tuple[str, ..
     "--passes",
     "passes",
     default="",
-    metavar="PASS[,PASS...]",
-    help="Comma-separated pass pipeline: shape-optimization, shape-sources, aux-shape-functions (none: print).",
+    metavar="PASS[{OPT=VAL ...}][,PASS...]",
+    help="Pass pipeline in MLIR's syntax, e.g. 'shape-optimization{refine-signatures=true},fusion-groups'; "
+    "passes: shape-optimization, shape-sources, aux-shape-functions, fusion-groups (none: print).",
 )
 @click.option(
     "-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), help="Write here instead of stdout."
 )
 @click.option("--split-input-file", is_flag=True, help="Treat each '// -----' chunk as its own module.")
 @click.option("--verify-diagnostics", is_flag=True, help="Print parse/verify/pass errors as the chunk's output.")
-@click.option("--print-op-generic", "generic", is_flag=True, help="Print ops in generic form.")
+@click.option("--print-op-generic", "generic", is_flag=True, help="Print every op in generic form.")
+@click.option(
+    "--print-op-custom",
+    "custom",
+    is_flag=True,
+    help="Print symshape's and other non-upstream ops in their custom form (MLIR's tools cannot read it).",
+)
 @fact_options
 def opt(
     file: Path,
@@ -168,6 +175,7 @@ def opt(
     split_input_file: bool,
     verify_diagnostics: bool,
     generic: bool,
+    custom: bool,
     assume: tuple[str, ...],
     dim: tuple[str, ...],
     likely: tuple[str, ...],
@@ -175,8 +183,9 @@ def opt(
     """Run symshape's MLIR passes over FILE (mlir-opt style; '-' reads standard input)."""
     from symshape.mlir.opt import run_opt
 
-    pipeline = [p.strip() for p in passes.split(",") if p.strip()]
-    options = {"generic": generic, "split_input_file": split_input_file, "verify_diagnostics": verify_diagnostics}
+    pipeline = passes.strip()
+    options = {"generic": generic, "custom": custom, "split_input_file": split_input_file,
+               "verify_diagnostics": verify_diagnostics}
     facts = collect_facts(assume, dim, likely)
     if str(file) == "-":
         with tempfile.TemporaryDirectory() as tmp:
