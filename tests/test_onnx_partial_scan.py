@@ -17,7 +17,9 @@ def _sum_scan() -> object:
         [tensor("acc_out", None), tensor("y", None)],
     )
     node = helper.make_node("Scan", ["h", "x"], ["final", "ys"], body=body, num_scan_inputs=1)
-    return make_model([node], [tensor("h", ["a"]), tensor("x", ["n", "b"])], [tensor("final", None), tensor("ys", None)])
+    return make_model(
+        [node], [tensor("h", ["a"]), tensor("x", ["n", "b"])], [tensor("final", None), tensor("ys", None)]
+    )
 
 
 def _feeds(a: int, n: int, b: int) -> dict[str, np.ndarray]:
