@@ -22,14 +22,11 @@ from symshape.program import Program
 from symshape.rules.onnx.data_dependent import record_le
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
-from symshape.rules.shared.loops import growth, scan_output, settle
-from symshape.rules.shared.piecewise import piecewise
+from symshape.rules.shared.loops import growth, rank_only, scan_output, settle, settle_stepped
 from symshape.rules.shared.producers import producer
 from symshape.rules.shared.subgraph import (
-    SubResult,
     Tensor,
     adopt_guards,
-    candidates,
     declared_fallback,
     merge_branches,
     run_subgraph,
@@ -228,102 +225,22 @@ def scan(ctx: OpContext) -> None:
         )
     states: list[Tensor] = [(ctx.shape(j), ctx.elements(j)) for j in range(n)]
     slices, length = _scan_slices(ctx, n, m)
-    first, after_one = _first_step(ctx, body, states, slices, n)
-    res, final, excluded = _settle_scan(ctx, body, after_one, slices, n)
-    for j, (dims, els) in enumerate(final):
-        kept = [
-            _after_steps(ctx, length, d0, d1, d) for d0, d1, d in zip(states[j][0], after_one[j][0], dims, strict=True)
-        ]
-        ctx.set_output(j, kept, els)
+    reordered = replace(body, inputs=body.inputs[n:] + body.inputs[:n])  # settle sees the slices first
+    run = settle_stepped(ctx, reordered, slices, states, length)
+    for j, (dims, els) in enumerate(run.final):
+        ctx.set_output(j, dims, els)
     k_out = ctx.num_outputs - n
     out_axes = list(ctx.attr("scan_output_axes", [0] * k_out))
     for k in range(k_out):
-        raw = res.outputs[n + k]
-        if raw is None:
+        dims = run.scan_output(ctx, n + k, f"scan{k}")
+        if dims is None:
             declared_fallback(ctx, n + k, f"the shape of body scan output #{k} is unknown")
             continue
-        dims, _ = scan_output(ctx, res, raw[0], excluded, f"scan{k}")
-        if first is not None:
-            dims = _agree_with_first(ctx, first, n + k, dims, f"scan{k}")
         axis = normalize_axis(ctx, out_axes[k], len(dims), extra=1, what="scan_output_axes entry")
         dims.insert(axis, ctx.canon(length))
         ctx.set_output(n + k, dims)
-    adopted = adopt_guards(ctx, res, excluded) and (first is None or adopt_guards(ctx, first))
-    if ctx.num_outputs and not adopted:
+    if ctx.num_outputs and not run.adopt_guards(ctx):
         # final states and scan outputs both rest on the body's guards: keep the ranks only
         # (and the scan axis, the sequence length, which no guard of the body decides)
         for i in range(ctx.num_outputs):
-            _rank_only(ctx, i, length if i >= n else None)
-
-
-def _rank_only(ctx: OpContext, i: int, length: Dim | None) -> None:
-    """Output ``i`` with the rank it was given and fresh dims, but for the scan axis (the
-    sequence length ``length``, which no guard of the body decides)."""
-    dims = ctx.output_shape(i)
-    if dims is None:
-        declared_fallback(ctx, i, "the body made an assumption about its own symbols")
-        return
-    ctx.warn(f"output #{i}: the body made an assumption about its own symbols; its rank is kept")
-    scan_axis = next((a for a, d in enumerate(dims) if length is not None and d is ctx.canon(length)), None)
-    ctx.set_output(i, [d if a == scan_axis else ctx.fresh(f"out{i}_d{a}", kind="data") for a, d in enumerate(dims)])
-
-
-def _first_step(
-    ctx: OpContext, body: Program, states: list[Tensor], slices: list[Tensor], n: int
-) -> tuple[SubResult | None, list[Tensor]]:
-    """The states after one iteration, where the body maps a state dim to a main-graph
-    expression (``Max(s, d)`` from a state broadcast against a slice); ``(None, states)`` when
-    one iteration provably keeps every state dim. Many bodies reach their fixpoint after one
-    step (``Max(Max(s, d), d) = Max(s, d)``), which `settle` then confirms."""
-    if n == 0:
-        return None, states
-    reordered = replace(body, inputs=body.inputs[n:] + body.inputs[:n])
-    res = run_subgraph(ctx, reordered, "body", [*slices, *states], scratch=True)
-    if res.dead:
-        return None, states
-    out: list[Tensor] = []
-    changed = False
-    for j, (dims, els) in enumerate(states):
-        raw = res.outputs[j]
-        if raw is None or len(raw[0]) != len(dims):
-            return None, states
-        new: list[Dim] = []
-        for d0, d1 in zip(dims, raw[0], strict=True):
-            cands = [] if res.same(d0, d1) else candidates(ctx, res, d1)
-            new.append(cands[0] if cands else d0)
-        moved = any(a is not b for a, b in zip(dims, new, strict=True))
-        changed = changed or moved
-        out.append((tuple(new), None if moved else els))
-    return (res, out) if changed else (None, states)
-
-
-def _after_steps(ctx: OpContext, length: Dim, d0: Dim, d1: Dim, final: Dim) -> Dim:
-    """A final state dim: ``d1`` after one or more iterations when it settled there, the
-    initial ``d0`` after none."""
-    if d1 is d0 or final is not d1:
-        return final
-    return piecewise(ctx, ctx.canon(add(length, -1)), d1, d0)
-
-
-def _agree_with_first(ctx: OpContext, first: SubResult, i: int, dims: list[Dim], tag: str) -> list[Dim]:
-    """Scan output dims that the first iteration (on the initial states) also produces; the
-    others become fresh symbols."""
-    raw = first.outputs[i]
-    if raw is None or len(raw[0]) != len(dims):
-        return [ctx.fresh(f"{tag}_d{a}", kind="data") for a in range(len(dims))]
-    out: list[Dim] = []
-    for axis, (d, d_first) in enumerate(zip(dims, raw[0], strict=True)):
-        cands = candidates(ctx, first, d_first)
-        if any(ctx.prove_eq(d, c) is True for c in cands):
-            out.append(d)
-        else:
-            out.append(ctx.fresh(f"{tag}_d{axis}", kind="data"))
-    return out
-
-
-def _settle_scan(
-    ctx: OpContext, body: Program, states: list[Tensor], slices: list[Tensor], n: int
-) -> tuple[SubResult, list[Tensor], frozenset[str]]:
-    """Scan's body takes the states first and the slices after; settle sees the slices first."""
-    reordered = replace(body, inputs=body.inputs[n:] + body.inputs[:n])
-    return settle(ctx, reordered, slices, states)
+            rank_only(ctx, i, (length,) if i >= n else ())
