@@ -110,3 +110,14 @@ def test_dft_onesided_with_an_axis_input_keeps_the_rank_and_the_last_dim() -> No
     samples = [{"x": rand(n, m, 1), "ax": np.array(a)} for n, m, a in [(1, 10, 1), (3, 4, 0), (2, 1, 1)]]
     y = _sound(model, samples).shape("y")
     assert y[-1] == 2 and all(_fresh(d) for d in y[:-1])
+
+
+def test_range_with_float_inputs_of_unknown_value_is_one_dimensional() -> None:
+    node = helper.make_node("Range", ["a", "b", "d"], ["y"])
+    model = make_model([node], [tensor(x, []) for x in "abd"], ["y"])
+    samples = [
+        {"a": np.array(a, np.float32), "b": np.array(b, np.float32), "d": np.array(d, np.float32)}
+        for a, b, d in [(0.0, 5.0, 1.5), (1.0, 1.0, 1.0), (3.0, -2.0, -0.5)]
+    ]
+    y = _sound(model, samples).shape("y")
+    assert y is not None and len(y) == 1 and _fresh(y[0])

@@ -25,6 +25,7 @@ import numpy as np
 from symshape.context import GiveUp, OpContext
 from symshape.errors import ModelError
 from symshape.expr import Dim, add, ceildiv, mul, smax
+from symshape.rules.onnx.data_dependent import data_symbol
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.fit import require_ge
 from symshape.rules.shared.producers import producer
@@ -137,7 +138,12 @@ def range_op(ctx: OpContext) -> None:
 
     https://onnx.ai/onnx/operators/onnx__Range.html
     """
-    start, limit, delta = (_value(ctx, i) for i in range(3))
+    try:
+        start, limit, delta = (_value(ctx, i) for i in range(3))
+    except GiveUp as unknown:  # still a 1-D tensor: its length is a data symbol
+        ctx.warn(str(unknown))
+        ctx.set_output(0, (data_symbol(ctx, ("Range", *ctx.op.inputs[:3]), "Range length"),))
+        return
     dtype = _dtype(ctx)
     consts = [_as_fraction(b) for b in (start, limit, delta)]
     if consts[0] is not None and consts[1] is not None and consts[2] is not None:
