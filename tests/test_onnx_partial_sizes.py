@@ -121,3 +121,14 @@ def test_range_with_float_inputs_of_unknown_value_is_one_dimensional() -> None:
     ]
     y = _sound(model, samples).shape("y")
     assert y is not None and len(y) == 1 and _fresh(y[0])
+
+
+def test_range_with_a_delta_of_unknown_sign_is_one_dimensional() -> None:
+    node = helper.make_node("Range", ["a", "b", "d"], ["y"])
+    model = make_model([node], [tensor(x, [], TensorProto.INT32) for x in "abd"], ["y"])
+    samples = [
+        {"a": np.array(a, np.int32), "b": np.array(b, np.int32), "d": np.array(d, np.int32)}
+        for a, b, d in [(10, 6, -3), (0, 5, 2), (4, 4, 1)]
+    ]
+    y = _sound(model, samples).shape("y")
+    assert y is not None and len(y) == 1 and _fresh(y[0])

@@ -140,20 +140,24 @@ def range_op(ctx: OpContext) -> None:
     """
     try:
         start, limit, delta = (_value(ctx, i) for i in range(3))
+        n = _count(ctx, start, limit, delta)
     except GiveUp as unknown:  # still a 1-D tensor: its length is a data symbol
         ctx.warn(str(unknown))
         ctx.set_output(0, (data_symbol(ctx, ("Range", *ctx.op.inputs[:3]), "Range length"),))
         return
+    ctx.set_output(0, (n,), _elements(ctx, start, delta, n))
+
+
+def _count(ctx: OpContext, start: Bound, limit: Bound, delta: Bound) -> Dim:
+    """The element count: onnxruntime's for constant bounds, else exact over the symbols."""
     dtype = _dtype(ctx)
     consts = [_as_fraction(b) for b in (start, limit, delta)]
     if consts[0] is not None and consts[1] is not None and consts[2] is not None:
         if consts[2] == 0:
             raise ModelError(where=ctx.where(), found="delta 0", expected="a non-zero delta", fix="fix the delta input")
-        n: Dim = _constant_count(consts[0], consts[1], consts[2], dtype)
-    else:
-        _guard_float_exact(ctx, (start, limit), dtype)
-        n = _symbolic_count(ctx, start, limit, delta)
-    ctx.set_output(0, (n,), _elements(ctx, start, delta, n))
+        return _constant_count(consts[0], consts[1], consts[2], dtype)
+    _guard_float_exact(ctx, (start, limit), dtype)
+    return _symbolic_count(ctx, start, limit, delta)
 
 
 def _elements(ctx: OpContext, start: Bound, delta: Bound, n: Dim) -> tuple[Dim, ...] | None:
