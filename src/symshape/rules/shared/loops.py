@@ -192,11 +192,21 @@ def _first_step(
             return None, carried
         new: list[Dim] = []
         for d0, d1 in zip(dims, raw[0], strict=True):
-            cands = [] if res.same(d0, d1) else candidates(ctx, res, d1)
-            new.append(cands[0] if cands else d0)
-        moved = any(a is not b for a, b in zip(dims, new, strict=True))
-        changed = changed or moved
-        out.append((tuple(new), None if moved else els))
+            if res.same(d0, d1):
+                new.append(d0)
+                continue
+            cands = candidates(ctx, res, d1)
+            if not cands:  # a dim the first step moves out of reach: `settle` alone decides
+                return None, carried
+            new.append(cands[0])
+            changed = True
+        same_els = (
+            els is not None
+            and raw[1] is not None
+            and len(els) == len(raw[1])
+            and all(res.same(x, y) for x, y in zip(els, raw[1], strict=True))
+        )
+        out.append((tuple(new), els if same_els else None))
     return (res, out) if changed else (None, carried)
 
 
