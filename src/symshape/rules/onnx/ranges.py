@@ -25,7 +25,6 @@ import numpy as np
 from symshape.context import GiveUp, OpContext
 from symshape.errors import ModelError
 from symshape.expr import Dim, add, ceildiv, mul, smax
-from symshape.rules.onnx.data_dependent import data_symbol
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.fit import require_ge
 from symshape.rules.shared.producers import producer
@@ -141,9 +140,9 @@ def range_op(ctx: OpContext) -> None:
     try:
         start, limit, delta = (_value(ctx, i) for i in range(3))
         n = _count(ctx, start, limit, delta)
-    except GiveUp as unknown:  # still a 1-D tensor: its length is a data symbol
-        ctx.warn(str(unknown))
-        ctx.set_output(0, (data_symbol(ctx, ("Range", *ctx.op.inputs[:3]), "Range length"),))
+    except GiveUp as unknown:  # still a 1-D tensor; its length points to why it is not known
+        ctx.warn(unknown.reason)
+        ctx.set_output(0, (ctx.fresh("length", cause=ctx.cause_of(unknown)),))
         return
     ctx.set_output(0, (n,), _elements(ctx, start, delta, n))
 
