@@ -147,9 +147,10 @@ def loop(ctx: OpContext) -> None:
         adopted = adopted or exact
         ctx.set_output(i, [trips, *dims])
     if (adopted or n_carried) and not adopt_guards(ctx, res, excluded):
-        # kept carried dims and exact scan dims both rest on the body's guards
+        # kept carried dims, exact scan dims (and the trip count, through the condition) rest
+        # on the body's guards: keep the ranks only
         for i in range(ctx.num_outputs):
-            declared_fallback(ctx, i, "the body made an assumption about its own symbols")
+            rank_only(ctx, i)
 
 
 def _grown(ctx: OpContext, start: Dim, final: Dim, step: Dim | None, trips: Dim) -> Dim:

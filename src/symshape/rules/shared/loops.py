@@ -220,4 +220,6 @@ def rank_only(ctx: OpContext, i: int, keep: Sequence[Dim] = ()) -> None:
         return
     ctx.warn(f"output #{i}: the body made an assumption about its own symbols; its rank is kept")
     kept = {id(ctx.canon(d)) for d in keep}
-    ctx.set_output(i, [d if id(d) in kept else ctx.fresh(f"out{i}_d{a}", kind="data") for a, d in enumerate(dims)])
+    ctx.set_output(
+        i, [d if id(ctx.canon(d)) in kept else ctx.fresh(f"out{i}_d{a}", kind="data") for a, d in enumerate(dims)]
+    )
