@@ -9,6 +9,10 @@ provably agree, else it is the piecewise value when the condition compares sizes
 ``data`` symbol (never a silent merge). Loop-carried and Scan state dims that an iteration
 provably keeps stay as they are; the others become fresh symbols and the body runs again, a small
 fixpoint. A Loop-carried dim the body maps from ``s`` to ``s + c`` ends at ``start + trips*c``.
+A Scan state the body broadcasts against a slice starts the fixpoint from its value after one
+step (``Max(s, d)``, which later steps keep), and ends as that value after one or more steps.
+When the body's guards name its own symbols, the outputs keep their ranks (and a scan output
+its sequence length), with fresh dims.
 """
 
 from __future__ import annotations
