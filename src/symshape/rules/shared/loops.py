@@ -126,28 +126,45 @@ class Stepped:
     """A loop settled from the values one iteration produces (see `settle_stepped`)."""
 
     res: SubResult  # the last run of the body, on the settled carried values
-    final: list[Tensor]  # the carried values after the loop (the initial ones after no iteration)
-    excluded: frozenset[str]  # fresh symbols standing for dims that did not settle
+    initial: list[Tensor]  # the carried values given to the loop
+    after_one: list[Tensor]  # where the fixpoint started: the values after one iteration
+    settled: list[Tensor]  # the fixpoint (fresh symbols where a dim did not settle)
+    excluded: frozenset[str]  # those fresh symbols
     first: SubResult | None  # the run on the initial values, when it moved a dim
 
-    def scan_output(self, ctx: OpContext, i: int, tag: str) -> list[Dim] | None:
+    def final(self, ctx: OpContext, trips: Dim) -> list[Tensor]:
+        """The carried values after ``trips`` iterations: a dim that settled where one iteration
+        moved it is that value after one or more, the initial one after none."""
+        out: list[Tensor] = []
+        for (d0s, _), (d1s, _), (dims, els) in zip(self.initial, self.after_one, self.settled, strict=True):
+            kept = [
+                d if d1 is d0 or d is not d1 else piecewise(ctx, ctx.canon(add(trips, -1)), d1, d0)
+                for d0, d1, d in zip(d0s, d1s, dims, strict=True)
+            ]
+            out.append((tuple(kept), els))
+        return out
+
+    def scan_output(self, ctx: OpContext, i: int, tag: str) -> tuple[list[Dim], bool] | None:
         """Per-iteration dims of body output ``i`` (a scan output) as main-graph dims: the
-        settled run's, where the first iteration provably produces the same; None when unknown."""
+        settled run's, where the first iteration provably produces the same (else fresh), and
+        whether all are; None when unknown."""
         raw = self.res.outputs[i]
         if raw is None:
             return None
-        dims, _ = scan_output(ctx, self.res, raw[0], self.excluded, tag)
+        dims, exact = scan_output(ctx, self.res, raw[0], self.excluded, tag)
         if self.first is None:
-            return dims
+            return dims, exact
         first = self.first.outputs[i]
         if first is None or len(first[0]) != len(dims):
-            return [ctx.fresh(f"{tag}_d{a}", kind="data") for a in range(len(dims))]
-        return [
-            d
-            if any(ctx.prove_eq(d, c) is True for c in candidates(ctx, self.first, d1))
-            else ctx.fresh(f"{tag}_d{a}", kind="data")
-            for a, (d, d1) in enumerate(zip(dims, first[0], strict=True))
-        ]
+            return [ctx.fresh(f"{tag}_d{a}", kind="data") for a in range(len(dims))], False
+        out: list[Dim] = []
+        for a, (d, d1) in enumerate(zip(dims, first[0], strict=True)):
+            if any(ctx.prove_eq(d, c) is True for c in candidates(ctx, self.first, d1)):
+                out.append(d)
+            else:
+                out.append(ctx.fresh(f"{tag}_d{a}", kind="data"))
+                exact = False
+        return out, exact
 
     def adopt_guards(self, ctx: OpContext) -> bool:
         """Copy the guards of both runs to the main graph; False when one names a symbol of the
@@ -156,29 +173,22 @@ class Stepped:
 
 
 def settle_stepped(
-    ctx: OpContext, body: Program, fixed: Sequence[Tensor], carried: list[Tensor], trips: Dim
+    ctx: OpContext, body: Program, fixed: Sequence[Tensor], carried: list[Tensor], loose: int | None = None
 ) -> Stepped:
     """`settle`, started from the carried values after one iteration where the body maps a dim
     to a main-graph expression: a state broadcast against a slice becomes ``Max(s, d)``, which
-    the next iteration keeps (``Max(Max(s, d), d) = Max(s, d)``). A dim settled that way is
-    ``Max(s, d)`` after ``trips >= 1`` iterations and ``s`` after none (a piecewise value)."""
-    first, after_one = _first_step(ctx, body, fixed, carried)
-    res, final, excluded = settle(ctx, body, fixed, after_one)
-    out: list[Tensor] = []
-    for (d0s, _), (d1s, _), (dims, els) in zip(carried, after_one, final, strict=True):
-        kept = [
-            d if d1 is d0 or d is not d1 else piecewise(ctx, ctx.canon(add(trips, -1)), d1, d0)
-            for d0, d1, d in zip(d0s, d1s, dims, strict=True)
-        ]
-        out.append((tuple(kept), els))
-    return Stepped(res, out, excluded, first)
+    the next iteration keeps (``Max(Max(s, d), d) = Max(s, d)``). `Stepped.final` gives the
+    values after a number of iterations."""
+    first, after_one = _first_step(ctx, body, fixed, carried, loose)
+    res, settled, excluded = settle(ctx, body, fixed, after_one, loose)
+    return Stepped(res, carried, after_one, settled, excluded, first)
 
 
 def _first_step(
-    ctx: OpContext, body: Program, fixed: Sequence[Tensor], carried: list[Tensor]
+    ctx: OpContext, body: Program, fixed: Sequence[Tensor], carried: list[Tensor], loose: int | None
 ) -> tuple[SubResult | None, list[Tensor]]:
     """The carried values after one iteration, where a dim moves to a main-graph expression;
-    ``(None, carried)`` when no dim moves that way."""
+    ``(None, carried)`` when no dim moves that way. The ``loose`` value keeps its dims."""
     if not carried:
         return None, carried
     res = run_subgraph(ctx, body, "body", [*fixed, *carried], scratch=True)
@@ -188,10 +198,10 @@ def _first_step(
     changed = False
     for j, (dims, els) in enumerate(carried):
         raw = res.outputs[j]
-        if raw is None or len(raw[0]) != len(dims):
+        if raw is None or (j != loose and len(raw[0]) != len(dims)):
             return None, carried
         new: list[Dim] = []
-        for d0, d1 in zip(dims, raw[0], strict=True):
+        for d0, d1 in zip(dims, raw[0] if j != loose else dims, strict=True):
             if res.same(d0, d1):
                 new.append(d0)
                 continue
