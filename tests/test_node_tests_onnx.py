@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "node_tests.py"
-FLOORS = {"shipped": 0.865, "symbolic": 0.827}  # the exact fraction reached; a ratchet
+FLOORS = {"shipped": 0.874, "symbolic": 0.852}  # the exact fraction reached; a ratchet
 
 
 def _script() -> ModuleType:

@@ -72,7 +72,11 @@ def dtype_name(elem_type: int) -> str:
 
 
 def _type_of(vi: onnx.ValueInfoProto) -> TensorType | None:
+    """The declared type; an optional tensor is typed as the tensor it may hold (what
+    OptionalGetElement returns), other optionals, sequences and maps as ``sequence``."""
     t = vi.type
+    while t.HasField("optional_type") and t.optional_type.elem_type.HasField("tensor_type"):
+        t = t.optional_type.elem_type
     if t.HasField("tensor_type"):
         tt = t.tensor_type
         dtype = dtype_name(tt.elem_type)

@@ -9,6 +9,10 @@ provably agree, else it is the piecewise value when the condition compares sizes
 ``data`` symbol (never a silent merge). Loop-carried and Scan state dims that an iteration
 provably keeps stay as they are; the others become fresh symbols and the body runs again, a small
 fixpoint. A Loop-carried dim the body maps from ``s`` to ``s + c`` ends at ``start + trips*c``.
+A Scan state the body broadcasts against a slice starts the fixpoint from its value after one
+step (``Max(s, d)``, which later steps keep), and ends as that value after one or more steps.
+When the body's guards name its own symbols, the outputs keep their ranks (and a scan output
+its sequence length), with fresh dims.
 """
 
 from __future__ import annotations
@@ -22,12 +26,10 @@ from symshape.program import Program
 from symshape.rules.onnx.data_dependent import record_le
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
-from symshape.rules.shared.loops import growth, scan_output, settle
+from symshape.rules.shared.loops import growth, rank_only, settle_stepped
 from symshape.rules.shared.producers import producer
 from symshape.rules.shared.subgraph import (
-    SubResult,
     Tensor,
-    adopt_guards,
     declared_fallback,
     merge_branches,
     run_subgraph,
@@ -121,16 +123,17 @@ def loop(ctx: OpContext) -> None:
     carried: list[Tensor] = [(ctx.shape(2 + j), ctx.elements(2 + j)) for j in range(n_carried)]
     cond: Tensor = (_declared_dims(body, 1), (1,) if not ctx.has_input(1) else ctx.elements(1))
     fixed: list[Tensor] = [(_declared_dims(body, 0), None)]
-    res, final, excluded = settle(ctx, body, fixed, [cond, *carried], loose=0)
-    cond_true = final[0][1] is not None and all(isinstance(e, int) and e for e in final[0][1] or ())
+    run = settle_stepped(ctx, body, fixed, [cond, *carried], loose=0)
+    cond_els = run.settled[0][1]
+    cond_true = cond_els is not None and all(isinstance(e, int) and e for e in cond_els)
     trips = _trip_count(ctx, cond_true)
-    steps = growth(ctx, res, final, excluded)
-    for j, (dims, els) in enumerate(final[1:]):
+    steps = growth(ctx, run.res, run.settled, run.excluded)
+    for j, (dims, els) in enumerate(run.final(ctx, trips)[1:]):
         start = carried[j][0]
         grown = [_grown(ctx, start[a], d, steps.get((j + 1, a)), trips) for a, d in enumerate(dims)]
         ctx.set_output(j, grown, els)
-    scans = res.outputs[1 + n_carried :]
-    if scans and not ctx.facts.prove_ge(ctx.canon(trips), 1):
+    n_scans = len(body.outputs) - 1 - n_carried
+    if n_scans and not ctx.facts.prove_ge(ctx.canon(trips), 1):
         ctx.guard(
             trips,
             ">=",
@@ -139,18 +142,20 @@ def loop(ctx: OpContext) -> None:
             "with zero iterations the scan outputs' shape is unspecified (onnxruntime gives [0])",
         )
     adopted = False
-    for k, raw in enumerate(scans):
+    for k in range(n_scans):
         i = n_carried + k
-        if raw is None:
+        scanned = run.scan_output(ctx, 1 + i, f"scan{k}")
+        if scanned is None:
             declared_fallback(ctx, i, f"the shape of body scan output #{k} is unknown")
             continue
-        dims, exact = scan_output(ctx, res, raw[0], excluded, f"scan{k}")
+        dims, exact = scanned
         adopted = adopted or exact
         ctx.set_output(i, [trips, *dims])
-    if (adopted or n_carried) and not adopt_guards(ctx, res, excluded):
-        # kept carried dims and exact scan dims both rest on the body's guards
+    if (adopted or n_carried) and not run.adopt_guards(ctx):
+        # kept carried dims, exact scan dims (and the trip count, through the condition) rest
+        # on the body's guards: keep the ranks only
         for i in range(ctx.num_outputs):
-            declared_fallback(ctx, i, "the body made an assumption about its own symbols")
+            rank_only(ctx, i)
 
 
 def _grown(ctx: OpContext, start: Dim, final: Dim, step: Dim | None, trips: Dim) -> Dim:
@@ -226,29 +231,23 @@ def scan(ctx: OpContext) -> None:
         )
     states: list[Tensor] = [(ctx.shape(j), ctx.elements(j)) for j in range(n)]
     slices, length = _scan_slices(ctx, n, m)
-    res, final, excluded = _settle_scan(ctx, body, states, slices, n)
-    for j, (dims, els) in enumerate(final):
+    reordered = replace(body, inputs=body.inputs[n:] + body.inputs[:n])  # settle sees the slices first
+    run = settle_stepped(ctx, reordered, slices, states)
+    for j, (dims, els) in enumerate(run.final(ctx, length)):
         ctx.set_output(j, dims, els)
     k_out = ctx.num_outputs - n
     out_axes = list(ctx.attr("scan_output_axes", [0] * k_out))
     for k in range(k_out):
-        raw = res.outputs[n + k]
-        if raw is None:
+        scanned = run.scan_output(ctx, n + k, f"scan{k}")
+        if scanned is None:
             declared_fallback(ctx, n + k, f"the shape of body scan output #{k} is unknown")
             continue
-        dims, _ = scan_output(ctx, res, raw[0], excluded, f"scan{k}")
+        dims = scanned[0]
         axis = normalize_axis(ctx, out_axes[k], len(dims), extra=1, what="scan_output_axes entry")
         dims.insert(axis, ctx.canon(length))
         ctx.set_output(n + k, dims)
-    if ctx.num_outputs and not adopt_guards(ctx, res, excluded):
-        # final states and scan outputs both rest on the body's guards
+    if ctx.num_outputs and not run.adopt_guards(ctx):
+        # final states and scan outputs both rest on the body's guards: keep the ranks only
+        # (and the scan axis, the sequence length, which no guard of the body decides)
         for i in range(ctx.num_outputs):
-            declared_fallback(ctx, i, "the body made an assumption about its own symbols")
-
-
-def _settle_scan(
-    ctx: OpContext, body: Program, states: list[Tensor], slices: list[Tensor], n: int
-) -> tuple[SubResult, list[Tensor], frozenset[str]]:
-    """Scan's body takes the states first and the slices after; settle sees the slices first."""
-    reordered = replace(body, inputs=body.inputs[n:] + body.inputs[:n])
-    return settle(ctx, reordered, slices, states)
+            rank_only(ctx, i, (length,) if i >= n else ())

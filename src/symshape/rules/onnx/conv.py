@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from symshape.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, add, mul
+from symshape.expr import Dim, add, mul, smin
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.fit import cdiv, fdiv, require_ge, trunc_div
 
@@ -262,9 +262,8 @@ def _transpose_out(ctx: OpContext, x: Dim, i: int, w: Window, output_padding: in
     full = add(add(mul(s, add(x, -1)), output_padding), ek)
     if w.auto_pad in SAME:
         total_pad = add(add(output_padding, ek), -s)  # full - s*x, independent of x
-        if not isinstance(total_pad, int):
-            raise GiveUp("ConvTranspose SAME padding with a symbolic kernel")
-        out = mul(x, s) if total_pad >= 0 else full  # onnxruntime clamps a negative total pad to 0
+        # onnxruntime clamps a negative total pad to 0: s*x, or full when the pad is negative
+        out = add(mul(x, s), smin(ctx.canon(total_pad), 0))
     elif w.auto_pad == "VALID":
         out = full
     else:
@@ -315,8 +314,9 @@ def max_unpool(ctx: OpContext) -> None:
         ctx.eq(d, e, "indices shape == input shape", (ctx.dim_name(0, a), ctx.dim_name(1, a)))
     if ctx.has_input(2):
         target = ctx.elements(2)
-        if target is None:
-            raise GiveUp("MaxUnpool output_shape is not known")
+        if target is None:  # N and C are kept (onnxruntime requires it), the rest is not known
+            ctx.set_output(0, [*x[:2], *(ctx.fresh(f"unpooled{a}") for a in range(len(kernel)))])
+            return
         if len(target) != len(x):
             raise ModelError(
                 where=ctx.where(),

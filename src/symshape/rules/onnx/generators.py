@@ -8,7 +8,7 @@ A size read from a scalar input comes from its tracked element; an untracked one
 
 from __future__ import annotations
 
-from symshape.context import GiveUp, OpContext
+from symshape.context import OpContext
 from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, add, floordiv, mul
 from symshape.rules.onnx.data_dependent import data_symbol, record_le
@@ -90,12 +90,13 @@ def mel_weight_matrix(ctx: OpContext) -> None:
     ctx.set_output(0, (add(floordiv(length, 2), 1), bins))
 
 
-def _dft_axis(ctx: OpContext, rank: int) -> int:
+def _dft_axis(ctx: OpContext, rank: int) -> int | None:
+    """The signal axis; None when it is an input whose value is not known."""
     if ctx.op.version >= 20 or ctx.num_inputs > 2:
         if ctx.has_input(2):
             axis = ctx.const_ints(2)
             if axis is None or len(axis) != 1:
-                raise GiveUp("the DFT axis input is not a constant")
+                return None
             value = axis[0]
         else:
             value = -2
@@ -117,7 +118,9 @@ def dft(ctx: OpContext) -> None:
     """The signal axis becomes ``dft_length`` (``floor(n/2) + 1`` for RFFT).
 
     The last dim is 2 (complex), or 1 for IRFFT. The axis is an attribute before opset 20
-    (default 1) and an input since (default -2).
+    (default 1) and an input since (default -2). With an axis input of unknown value, a
+    transform that keeps the signal length (no ``dft_length``, not one-sided) still keeps every
+    dim but the last; otherwise the signal dims are fresh symbols (any of them may be the axis).
     https://onnx.ai/onnx/operators/onnx__DFT.html
     """
     dims = ctx.shape(0)
@@ -130,6 +133,12 @@ def dft(ctx: OpContext) -> None:
         )
     axis = _dft_axis(ctx, len(dims))
     onesided, inverse = bool(ctx.attr("onesided", 0)), bool(ctx.attr("inverse", 0))
+    last = 1 if onesided and inverse else 2
+    if axis is None:
+        keeps = not ctx.has_input(1) and not onesided
+        signal = dims[:-1] if keeps else [ctx.fresh(f"signal_d{a}") for a in range(len(dims) - 1)]
+        ctx.set_output(0, [*signal, last])
+        return
     if ctx.has_input(1):
         n = scalar_size(ctx, 1, "dft_length")
     elif onesided and inverse:
@@ -138,7 +147,7 @@ def dft(ctx: OpContext) -> None:
         n = dims[axis]
     out = list(dims)
     out[axis] = add(floordiv(n, 2), 1) if onesided and not inverse else n
-    out[-1] = 1 if onesided and inverse else 2
+    out[-1] = last
     ctx.set_output(0, out)
 
 

@@ -103,7 +103,10 @@ def affine_grid(ctx: OpContext) -> None:
     https://onnx.ai/onnx/operators/onnx__AffineGrid.html
     """
     theta = ctx.shape(0)
-    size = ctx.require_elements(1)
+    size = ctx.elements(1)
+    if size is None:
+        _affine_grid_unknown_size(ctx, theta)
+        return
     r = len(size) - 2
     if r not in (2, 3) or len(theta) != 3:
         raise ModelError(
@@ -116,6 +119,26 @@ def affine_grid(ctx: OpContext) -> None:
     ctx.eq(theta[1], r, "theta rows", (ctx.dim_name(0, 1), str(r)))
     ctx.eq(theta[2], r + 1, "theta columns", (ctx.dim_name(0, 2), str(r + 1)))
     ctx.set_output(0, [size[0], *size[2:], r])
+
+
+def _affine_grid_unknown_size(ctx: OpContext, theta: tuple[Dim, ...]) -> None:
+    """``[N, (D,) H, W, r]`` with fresh spatial dims when ``size``'s values are not known: its
+    length (``r + 2``) gives the rank, theta ``[N, r, r + 1]`` the batch."""
+    shape = ctx.shape(1)
+    length = shape[0] if len(shape) == 1 else None
+    if not isinstance(length, int):
+        raise GiveUp("AffineGrid size has an unknown length")
+    r = length - 2
+    if r not in (2, 3) or len(theta) != 3:
+        raise ModelError(
+            where=ctx.where(),
+            found=f"size has {length} elements and theta rank {len(theta)}",
+            expected="4 or 5 size elements and theta of rank 3",
+            fix=FIX_MODEL,
+        )
+    ctx.eq(theta[1], r, "theta rows", (ctx.dim_name(0, 1), str(r)))
+    ctx.eq(theta[2], r + 1, "theta columns", (ctx.dim_name(0, 2), str(r + 1)))
+    ctx.set_output(0, [theta[0], *(ctx.fresh(f"size{2 + a}") for a in range(r)), r])
 
 
 @register(ONNX, "MaxRoiPool")
@@ -154,10 +177,11 @@ def col2im(ctx: OpContext) -> None:
     blocks (a fact). https://onnx.ai/onnx/operators/onnx__Col2Im.html
     """
     x = ctx.shape(0)
-    image = ctx.require_elements(1)
+    image = ctx.elements(1)
     block = ctx.const_ints(2)
-    if block is None:
-        raise GiveUp("Col2Im block_shape is not constant")
+    if image is None or block is None:
+        _col2im_unknown(ctx, x, image, block)
+        return
     if len(x) != 3 or len(image) != len(block):
         raise ModelError(
             where=ctx.where(),
@@ -171,3 +195,25 @@ def col2im(ctx: OpContext) -> None:
     blocks = product(window_out(ctx, image[i], i, w, pool=False) for i in range(len(block)))
     ctx.eq(x[2], blocks, "number of blocks", (ctx.dim_name(0, 2), "the number of sliding blocks"))
     ctx.set_output(0, [x[0], ctx.canon(floordiv(x[1], k)), *image])
+
+
+def _col2im_unknown(
+    ctx: OpContext, x: tuple[Dim, ...], image: tuple[Dim, ...] | None, block: tuple[int, ...] | None
+) -> None:
+    """``[N, C, image_shape...]`` when the image or block shape is not known: the rank from
+    their lengths, ``C`` when the block is known, fresh symbols for the rest."""
+    lengths = {n for i in (1, 2) if len(s := ctx.shape(i)) == 1 and isinstance(n := s[0], int)}
+    if image is not None:
+        lengths.add(len(image))
+    if block is not None:
+        lengths.add(len(block))
+    if len(lengths) != 1 or len(x) != 3:
+        raise GiveUp("Col2Im image_shape and block_shape have unknown or different lengths")
+    (r,) = lengths
+    channels: Dim = ctx.fresh("channels")
+    if block is not None:
+        k = math.prod(block)
+        ctx.assume_divisible(x[1], k, "channels divisible by the block size")
+        channels = ctx.canon(floordiv(x[1], k))
+    spatial = list(image) if image is not None else [ctx.fresh(f"image{a}") for a in range(r)]
+    ctx.set_output(0, [x[0], channels, *spatial])

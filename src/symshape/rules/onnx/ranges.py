@@ -137,17 +137,26 @@ def range_op(ctx: OpContext) -> None:
 
     https://onnx.ai/onnx/operators/onnx__Range.html
     """
-    start, limit, delta = (_value(ctx, i) for i in range(3))
+    try:
+        start, limit, delta = (_value(ctx, i) for i in range(3))
+        n = _count(ctx, start, limit, delta)
+    except GiveUp as unknown:  # still a 1-D tensor; its length points to why it is not known
+        ctx.warn(unknown.reason)
+        ctx.set_output(0, (ctx.fresh("length", cause=ctx.cause_of(unknown)),))
+        return
+    ctx.set_output(0, (n,), _elements(ctx, start, delta, n))
+
+
+def _count(ctx: OpContext, start: Bound, limit: Bound, delta: Bound) -> Dim:
+    """The element count: onnxruntime's for constant bounds, else exact over the symbols."""
     dtype = _dtype(ctx)
     consts = [_as_fraction(b) for b in (start, limit, delta)]
     if consts[0] is not None and consts[1] is not None and consts[2] is not None:
         if consts[2] == 0:
             raise ModelError(where=ctx.where(), found="delta 0", expected="a non-zero delta", fix="fix the delta input")
-        n: Dim = _constant_count(consts[0], consts[1], consts[2], dtype)
-    else:
-        _guard_float_exact(ctx, (start, limit), dtype)
-        n = _symbolic_count(ctx, start, limit, delta)
-    ctx.set_output(0, (n,), _elements(ctx, start, delta, n))
+        return _constant_count(consts[0], consts[1], consts[2], dtype)
+    _guard_float_exact(ctx, (start, limit), dtype)
+    return _symbolic_count(ctx, start, limit, delta)
 
 
 def _elements(ctx: OpContext, start: Bound, delta: Bound, n: Dim) -> tuple[Dim, ...] | None:

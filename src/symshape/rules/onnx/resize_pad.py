@@ -18,7 +18,7 @@ import struct
 from collections.abc import Sequence
 from fractions import Fraction
 
-from symshape.context import GiveUp, OpContext
+from symshape.context import OpContext
 from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, Expr, ModAtom, Mono, add, from_terms, mod, mul
 from symshape.rules.onnx.conv import fdiv, require_ge
@@ -100,11 +100,11 @@ def tidy_mod(d: Dim) -> Dim:
 
 
 # ------------------------------------------------------------------------- Pad
-def _pads_and_axes(ctx: OpContext, rank: int) -> tuple[tuple[Dim, ...], list[int]]:
+def _pads_and_axes(ctx: OpContext, rank: int) -> tuple[tuple[Dim, ...] | None, list[int]]:
+    """The pads (None: an input of unknown value) and the axes they pad."""
+    pads: tuple[Dim, ...] | None
     if ctx.has_input(1):
         pads = ctx.elements(1)
-        if pads is None:
-            raise GiveUp("the pads input is not known statically")
     else:
         attr = ctx.attr("pads", ctx.attr("paddings"))
         if attr is None:
@@ -118,11 +118,11 @@ def _pads_and_axes(ctx: OpContext, rank: int) -> tuple[tuple[Dim, ...], list[int
     if ctx.has_input(3):
         axes_el = ctx.const_ints(3)
         if axes_el is None:
-            raise GiveUp("the Pad axes input is not constant")
+            return None, list(range(rank))  # any dim may be padded
         axes = [normalize_axis(ctx, a, rank, what="axes entry") for a in axes_el]
     else:
         axes = list(range(rank))
-    if len(pads) != 2 * len(axes):
+    if pads is not None and len(pads) != 2 * len(axes):
         raise ModelError(
             where=ctx.where(),
             found=f"{len(pads)} pads for {len(axes)} axes",
@@ -143,6 +143,9 @@ def pad(ctx: OpContext) -> None:
     """
     dims = list(ctx.shape(0))
     pads, axes = _pads_and_axes(ctx, len(dims))
+    if pads is None:
+        ctx.set_output(0, unknown_sizes(ctx, dims, axes, "padded"))
+        return
     n = len(axes)
     for i, a in enumerate(axes):
         out = tidy_mod(ctx.canon(add(add(dims[a], pads[i]), pads[i + n])))
@@ -174,13 +177,16 @@ def _ints(values: Sequence[Dim]) -> list[int] | None:
 
 @register(ONNX, "CenterCropPad")
 def center_crop_pad(ctx: OpContext) -> None:
-    """The dims at ``axes`` become the elements of input 1.
+    """The dims at ``axes`` become the elements of input 1 (fresh symbols when not known).
 
     https://onnx.ai/onnx/operators/onnx__CenterCropPad.html
     """
     dims = list(ctx.shape(0))
-    target = ctx.require_elements(1)
     axes = [normalize_axis(ctx, a, len(dims), what="axes entry") for a in (ctx.attr("axes") or range(len(dims)))]
+    target = ctx.elements(1)
+    if target is None:
+        ctx.set_output(0, unknown_sizes(ctx, dims, axes, "cropped"))
+        return
     if len(target) != len(axes):
         raise ModelError(
             where=ctx.where(),
@@ -194,6 +200,13 @@ def center_crop_pad(ctx: OpContext) -> None:
 
 
 # ---------------------------------------------------------------------- Resize
+def unknown_sizes(ctx: OpContext, dims: Sequence[Dim], axes: Sequence[int], tag: str) -> list[Dim]:
+    """``dims`` with those at ``axes`` replaced by fresh symbols: the sizes (or scales, or pads)
+    that set them are not known, the others are unchanged."""
+    changed = set(axes)
+    return [ctx.fresh(f"{tag}{a}") if a in changed else d for a, d in enumerate(dims)]
+
+
 def _float32(x: float) -> float:
     return struct.unpack("f", struct.pack("f", x))[0]
 
@@ -259,7 +272,8 @@ def resize(ctx: OpContext) -> None:
     elif _present(ctx, scales_i):
         scales = _scales(ctx, scales_i)
         if scales is None:
-            raise GiveUp("the Resize scales are not known statically")
+            ctx.set_output(0, unknown_sizes(ctx, dims, axes, "scaled"))
+            return
         if len(scales) != len(axes):
             raise ModelError(
                 where=ctx.where(),
@@ -279,10 +293,8 @@ def resize(ctx: OpContext) -> None:
 def _resize_to_sizes(ctx: OpContext, dims: list[Dim], axes: Sequence[int], i: int) -> None:
     sizes = ctx.elements(i)
     if sizes is None:
-        shape = ctx.shape(i)
-        if len(shape) != 1 or shape[0] != len(axes):
-            raise GiveUp("the Resize sizes are not known statically")
-        sizes = tuple(ctx.fresh(f"size{a}") for a in axes)
+        dims[:] = unknown_sizes(ctx, dims, axes, "size")
+        return
     if len(sizes) != len(axes):
         raise ModelError(
             where=ctx.where(),
@@ -297,7 +309,8 @@ def _resize_to_sizes(ctx: OpContext, dims: list[Dim], axes: Sequence[int], i: in
         return
     ins, outs = _ints([dims[a] for a in axes]), _ints(sizes)
     if outs is None:
-        raise GiveUp(f"keep_aspect_ratio_policy '{policy}' with symbolic sizes")
+        dims[:] = unknown_sizes(ctx, dims, axes, "size")
+        return
     if ins is None or min(ins) < 1:
         keep_aspect(ctx, dims, axes, outs, policy)
         return
@@ -317,7 +330,8 @@ def upsample(ctx: OpContext) -> None:
     attr = ctx.attr("scales")
     scales = tuple(Fraction(_float32(float(s))) for s in attr) if attr is not None else _scales(ctx, 1)
     if scales is None:
-        raise GiveUp("the Upsample scales are not known statically")
+        ctx.set_output(0, unknown_sizes(ctx, dims, range(len(dims)), "scaled"))
+        return
     if len(scales) != len(dims):
         raise ModelError(
             where=ctx.where(),

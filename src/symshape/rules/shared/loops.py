@@ -7,11 +7,20 @@ stays as it is; the others become fresh ``data`` symbols and the body runs again
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from symshape.context import GiveUp, OpContext
 from symshape.expr import Dim, add, as_symbol, free_symbols, mul
 from symshape.program import Program
-from symshape.rules.shared.subgraph import SubResult, Tensor, candidates, run_subgraph
+from symshape.rules.shared.piecewise import piecewise
+from symshape.rules.shared.subgraph import (
+    SubResult,
+    Tensor,
+    adopt_guards,
+    candidates,
+    declared_fallback,
+    run_subgraph,
+)
 
 
 def settle(
@@ -109,3 +118,118 @@ def growth(
             if cands:
                 out[(j, axis)] = cands[0]
     return out
+
+
+# --------------------------------------------------------------- a fixpoint after one step
+@dataclass
+class Stepped:
+    """A loop settled from the values one iteration produces (see `settle_stepped`)."""
+
+    res: SubResult  # the last run of the body, on the settled carried values
+    initial: list[Tensor]  # the carried values given to the loop
+    after_one: list[Tensor]  # where the fixpoint started: the values after one iteration
+    settled: list[Tensor]  # the fixpoint (fresh symbols where a dim did not settle)
+    excluded: frozenset[str]  # those fresh symbols
+    first: SubResult | None  # the run on the initial values, when it moved a dim
+
+    def final(self, ctx: OpContext, trips: Dim) -> list[Tensor]:
+        """The carried values after ``trips`` iterations: a dim that settled where one iteration
+        moved it is that value after one or more, the initial one after none."""
+        out: list[Tensor] = []
+        for (d0s, _), (d1s, _), (dims, els) in zip(self.initial, self.after_one, self.settled, strict=True):
+            kept = [
+                d if d1 is d0 or d is not d1 else piecewise(ctx, ctx.canon(add(trips, -1)), d1, d0)
+                for d0, d1, d in zip(d0s, d1s, dims, strict=True)
+            ]
+            out.append((tuple(kept), els))
+        return out
+
+    def scan_output(self, ctx: OpContext, i: int, tag: str) -> tuple[list[Dim], bool] | None:
+        """Per-iteration dims of body output ``i`` (a scan output) as main-graph dims: the
+        settled run's, where the first iteration provably produces the same (else fresh), and
+        whether all are; None when unknown."""
+        raw = self.res.outputs[i]
+        if raw is None:
+            return None
+        dims, exact = scan_output(ctx, self.res, raw[0], self.excluded, tag)
+        if self.first is None:
+            return dims, exact
+        first = self.first.outputs[i]
+        if first is None or len(first[0]) != len(dims):
+            return [ctx.fresh(f"{tag}_d{a}", kind="data") for a in range(len(dims))], False
+        out: list[Dim] = []
+        for a, (d, d1) in enumerate(zip(dims, first[0], strict=True)):
+            if any(ctx.prove_eq(d, c) is True for c in candidates(ctx, self.first, d1)):
+                out.append(d)
+            else:
+                out.append(ctx.fresh(f"{tag}_d{a}", kind="data"))
+                exact = False
+        return out, exact
+
+    def adopt_guards(self, ctx: OpContext) -> bool:
+        """Copy the guards of both runs to the main graph; False when one names a symbol of the
+        body's own (then the kept dims rest on assumptions the main graph cannot state)."""
+        return adopt_guards(ctx, self.res, self.excluded) and (self.first is None or adopt_guards(ctx, self.first))
+
+
+def settle_stepped(
+    ctx: OpContext, body: Program, fixed: Sequence[Tensor], carried: list[Tensor], loose: int | None = None
+) -> Stepped:
+    """`settle`, started from the carried values after one iteration where the body maps a dim
+    to a main-graph expression: a state broadcast against a slice becomes ``Max(s, d)``, which
+    the next iteration keeps (``Max(Max(s, d), d) = Max(s, d)``). `Stepped.final` gives the
+    values after a number of iterations."""
+    first, after_one = _first_step(ctx, body, fixed, carried, loose)
+    res, settled, excluded = settle(ctx, body, fixed, after_one, loose)
+    return Stepped(res, carried, after_one, settled, excluded, first)
+
+
+def _first_step(
+    ctx: OpContext, body: Program, fixed: Sequence[Tensor], carried: list[Tensor], loose: int | None
+) -> tuple[SubResult | None, list[Tensor]]:
+    """The carried values after one iteration, where a dim moves to a main-graph expression;
+    ``(None, carried)`` when no dim moves that way. The ``loose`` value keeps its dims."""
+    if not carried:
+        return None, carried
+    res = run_subgraph(ctx, body, "body", [*fixed, *carried], scratch=True)
+    if res.dead:
+        return None, carried
+    out: list[Tensor] = []
+    changed = False
+    for j, (dims, els) in enumerate(carried):
+        raw = res.outputs[j]
+        if raw is None or (j != loose and len(raw[0]) != len(dims)):
+            return None, carried
+        new: list[Dim] = []
+        for d0, d1 in zip(dims, raw[0] if j != loose else dims, strict=True):
+            if res.same(d0, d1):
+                new.append(d0)
+                continue
+            cands = candidates(ctx, res, d1)
+            if not cands:  # a dim the first step moves out of reach: `settle` alone decides
+                return None, carried
+            new.append(cands[0])
+            changed = True
+        same_els = (
+            els is not None
+            and raw[1] is not None
+            and len(els) == len(raw[1])
+            and all(res.same(x, y) for x, y in zip(els, raw[1], strict=True))
+        )
+        out.append((tuple(new), els if same_els else None))
+    return (res, out) if changed else (None, carried)
+
+
+def rank_only(ctx: OpContext, i: int, keep: Sequence[Dim] = ()) -> None:
+    """Output ``i`` with the rank it was given and fresh dims, but for the dims in ``keep``
+    (a scan's sequence length, which no guard of the body decides), when the dims it was given
+    rest on assumptions the main graph cannot state."""
+    dims = ctx.output_shape(i)
+    if dims is None:
+        declared_fallback(ctx, i, "the body made an assumption about its own symbols")
+        return
+    ctx.warn(f"output #{i}: the body made an assumption about its own symbols; its rank is kept")
+    kept = {id(ctx.canon(d)) for d in keep}
+    ctx.set_output(
+        i, [d if id(ctx.canon(d)) in kept else ctx.fresh(f"out{i}_d{a}", kind="data") for a, d in enumerate(dims)]
+    )
