@@ -16,8 +16,8 @@ from symshape.context import OpContext
 from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim
 from symshape.rules.registry import ONNX, register
-from symshape.rules.shared.loops import scan_output, settle
-from symshape.rules.shared.subgraph import Tensor, adopt_guards, declared_fallback, subgraph_of
+from symshape.rules.shared.loops import rank_only, settle_stepped
+from symshape.rules.shared.subgraph import Tensor, declared_fallback, subgraph_of
 
 
 def _batched(ctx: OpContext, i: int, rank: int, what: str) -> tuple[Dim, ...]:
@@ -73,16 +73,15 @@ def scan8(ctx: OpContext) -> None:
         )
     batch, length, states, slices = _inputs(ctx, n, m)
     reordered = replace(body, inputs=body.inputs[n:] + body.inputs[:n])
-    res, final, excluded = settle(ctx, reordered, slices, states)
-    for j, (dims, _) in enumerate(final):
+    run = settle_stepped(ctx, reordered, slices, states)
+    for j, (dims, _) in enumerate(run.final(ctx, length)):
         ctx.set_output(j, (batch, *dims))
     for k in range(ctx.num_outputs - n):
-        raw = res.outputs[n + k]
-        if raw is None:
+        scanned = run.scan_output(ctx, n + k, f"scan{k}")
+        if scanned is None:
             declared_fallback(ctx, n + k, f"the shape of body scan output #{k} is unknown")
             continue
-        dims, _ = scan_output(ctx, res, raw[0], excluded, f"scan{k}")
-        ctx.set_output(n + k, (batch, length, *dims))
-    if ctx.num_outputs and not adopt_guards(ctx, res, excluded):
+        ctx.set_output(n + k, (batch, length, *scanned[0]))
+    if ctx.num_outputs and not run.adopt_guards(ctx):
         for i in range(ctx.num_outputs):
-            declared_fallback(ctx, i, "the body made an assumption about its own symbols")
+            rank_only(ctx, i, (batch, length) if i >= n else (batch,))
