@@ -109,7 +109,8 @@ def test_symbolic_results_are_never_wrong(a_tree, b_tree, fe):
             assert evaluate(got, env) == unary_oracle(naive(a_tree, env)), (name, text(a_tree), str(got), env)
 
 
-# The decided cases give a value and the undecided ones None: x >= 0, n >= 1, s of unknown sign,
+# The decided cases give a value and the undecided ones None: x >= 0, n >= 1, s of unknown sign (a
+# truncating division of it is exact piecewise),
 # m negative (with a lower bound: `Facts` keeps no bound of a symbol bounded only above).
 def _facts() -> Facts:
     f = Facts()
@@ -125,10 +126,11 @@ DECIDED: list[tuple[str, Dim, Dim]] = [
     ("trunc_div", x, n), ("trunc_div", -x, n), ("trunc_div", x, m), ("floor_div", s, n), ("floor_div", s, m),
     ("ceil_div", s, 2), ("ceil_div", s, m), ("rem", x, n), ("rem", -x, 3), ("rem", x, m), ("mod", s, n),
     ("mod", s, -4), ("mod", s, m), ("lt", m, x), ("ge", n, 1), ("ne", n, 0), ("max", s, x), ("eq", x, x),
+    ("trunc_div", s, 2), ("rem", s, 2), ("trunc_div", s, m), ("rem", s, n),  # unknown sign: piecewise
 ]
 UNDECIDED: list[tuple[str, Dim, Dim]] = [
-    ("trunc_div", s, 2), ("trunc_div", x, s), ("floor_div", x, s), ("floor_div", x, x), ("ceil_div", n, s),
-    ("rem", s, 2), ("rem", x, x), ("mod", x, s), ("mod", n, x), ("lt", s, x), ("eq", x, n), ("and", x, 1),
+    ("trunc_div", x, s), ("floor_div", x, s), ("floor_div", x, x), ("ceil_div", n, s),
+    ("rem", x, x), ("mod", x, s), ("mod", n, x), ("lt", s, x), ("eq", x, n), ("and", x, 1),
 ]
 
 

@@ -328,24 +328,17 @@ BS = ({"b": 1, "s": 1}, {"b": 2, "s": 5}, {"b": 3, "s": 8})
 BSP = ({"b": 1, "s": 1, "p": 0}, {"b": 2, "s": 3, "p": 4}, {"b": 1, "s": 6, "p": 1})
 HW = ({"b": 1, "h": 7, "w": 9}, {"b": 2, "h": 8, "w": 8}, {"b": 1, "h": 12, "w": 5})
 KM = ({"b": 1, "k": 1, "m": 2}, {"b": 2, "k": 3, "m": 1}, {"b": 1, "k": 2, "m": 2})
-NEEDS_FLOOR_DIVIDE = ("needs mlirrules idiom floor_divide (jax's SAME padding -floordiv(-h, 2) of a strided conv/pool, "
-                      "through its @divmod helper)")
-NEEDS_PARTIAL_SHAPE = ("needs mlirrules idiom partly known shape vector: one unknown element (the clamped start "
-                       "of dynamic_slice_in_dim) makes every dim of the real_dynamic_slice fresh, the batch too")
-EMPTY_WINDOW = ("over-strict guard (as EMPTY_WINDOW in test_jax_oracle_conv.py): a VALID window longer than the "
-                "input gives an empty output, jax's Max(0, ...); symshape guards the input length instead")
-
 ROWS: dict[str, Row] = {
     "gpt_2_layers": Row(gpt, (GPT, Arg("b, s", I32)), BS),
     "llama_rope_gqa_kv_cache": Row(llama_step, (LLAMA, "b, s, 16", ("b, 2, p, 4", "b, 2, p, 4")), BSP),
-    "conv_net_valid": Row(conv_net_valid, (CONV_NET, "b, h, w, 3"), HW, xfail=EMPTY_WINDOW),
-    "conv_net_same_stride_2": Row(conv_net_same, (CONV_NET, "b, h, w, 3"), HW, xfail=NEEDS_FLOOR_DIVIDE),
+    "conv_net_valid": Row(conv_net_valid, (CONV_NET, "b, h, w, 3"), HW),
+    "conv_net_same_stride_2": Row(conv_net_same, (CONV_NET, "b, h, w, 3"), HW),
     "conv_net_same_stride_1": Row(conv_net_same_stride1, (CONV_NET, "b, h, w, 3"), HW),
     "unet_skip_concat": Row(unet, (UNET, "b, 2*k, 2*m, 4"), KM),
     "rnn_scan_over_seq": Row(rnn_over_seq, ({"wx": (D, D), "wh": (D, D)}, "b, s, 16"), BS),
     "roll": Row(roll_then_diff, ("b, s",), BS),
     "strided_halves": Row(strided_halves, ("b, s + 2",), BS),
-    "dynamic_slice_start_from_shape": Row(last_two, ("b, s + 2, 3",), BS, xfail=NEEDS_PARTIAL_SHAPE),
+    "dynamic_slice_start_from_shape": Row(last_two, ("b, s + 2, 3",), BS),
     "moe_top_k_gather": Row(moe, (MOE, "b, s, 16"), BS),
     "sequence_ops": Row(sequence_ops, ("b, s, 16",), BS, constraints=("s >= 2",)),
     "cross_entropy": Row(cross_entropy, ("b, s, 13", Arg("b, s", I32)), BS),

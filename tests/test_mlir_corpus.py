@@ -34,7 +34,6 @@ NAMES = sorted(SPECS)
 # Programs main does not get right yet, with the issue-15 class and the cause (strict: a fix
 # turns the xfail into a failure until the marker is removed).
 KNOWN_FAILURES: dict[str, str] = {
-    "onnx_shape_indexcast.mlir": "class 3: arith.index_cast on tensor<4xindex> raises VerifyException",
     "trap_dynamic_slice_clamp.mlir": "class 2: limit - start of real_dynamic_slice (start from data) is not 4",
     "shlo_custom_call_unknown.mlir": "output: a dim a later add ties to an argument dim (printed as a_d0) "
     "stays listed in unresolved and causes",
@@ -60,7 +59,6 @@ if not HAVE_JAX:
     KNOWN_FAILURES.update(WITHOUT_JAX)
 # Programs main crashes on (an internal error instead of a result or a one-line error).
 KNOWN_CRASHES: dict[str, str] = {
-    "onnx_shape_indexcast.mlir": "class 3: arith.index_cast on tensor<4xindex> raises xDSL's VerifyException",
 }
 # Programs whose `symshape opt -p shape-optimization` default output iree-opt does not accept yet.
 OPT_FAILURES: dict[str, str] = {
@@ -68,7 +66,7 @@ OPT_FAILURES: dict[str, str] = {
     "shlo_real_dynamic_slice_stride.mlir": "class 3: real_dynamic_slice strides lack the encoding start/limit get",
     "trap_dynamic_slice_clamp.mlir": "class 3: real_dynamic_slice strides lack the encoding start/limit get",
 }
-MIN_RIGHT = 68 if HAVE_JAX else 67
+MIN_RIGHT = 69 if HAVE_JAX else 68
 
 _RESULTS: dict[str, Any] = {}
 

@@ -4,7 +4,7 @@ guard, run by onnxruntime (the oracle: whether the model accepts a size is its a
 A guard whose breaking size onnxruntime refuses is needed; one a size the model accepts breaks
 is a failure. The mechanism is tested with guards added to real analyses (so the tests do not
 depend on which guards today's rules print), the verdicts on real models, and the issue 14
-cases where symshape prints an avoidable guard today as strict xfails (the goal: none broken).
+cases where symshape used to print an avoidable guard (now exact: none broken).
 """
 
 from __future__ import annotations
@@ -175,14 +175,15 @@ def test_cli_fails_on_a_guard_an_accepted_size_breaks(tmp_path: Path, monkeypatc
     assert code == 0 and "guards checked around" not in out
 
 
-def test_cli_on_a_real_model_whose_guard_is_needed(models_dir: Path):
-    """bert_ts slices its 64 position ids by seq: onnxruntime refuses seq = 65 and runs 64."""
-    code, out = _invoke(str(models_dir / "bert_ts.onnx"), "--sizes-around-guards", "-n", "1", "--no-edge")
+def test_cli_on_a_real_model_whose_requirement_is_a_range(models_dir: Path):
+    """bert_ts slices its 64 position ids by seq and adds them to the token embeddings: the model
+    runs only for seq <= 64, which the analysis states as seq's range (no guard is left), and
+    verify's sizes respect it: every assignment runs and every dim is right."""
+    code, out = _invoke(str(models_dir / "bert_ts.onnx"), "--sizes-around-guards", "-n", "2")
     assert code == 0, out
-    lines = [line for line in out.splitlines() if line.startswith("guard ")]
-    assert lines and all(line.endswith("needed (onnxruntime refuses the sizes that break it)") for line in lines)
-    assert any("seq=64 (runs)" in line and "seq=65 (refused: " in line for line in lines), lines
-    assert f"{len(lines)} guards checked around: 0 broken by a size the model accepts, {len(lines)} needed" in out
+    assert "0 guards checked around: 0 broken by a size the model accepts" in out
+    assert "refuses" not in out and " 0 wrong" in out, out
+    assert analyze_onnx(onnx.load(str(models_dir / "bert_ts.onnx"))).symbols()["seq"]["range"] == [1, 64]
 
 
 def test_cli_reports_sizes_onnxruntime_refuses_and_goes_on(tmp_path: Path):
@@ -251,7 +252,6 @@ AVOIDABLE: list[tuple[str, Callable[[], onnx.ModelProto]]] = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 14 class 1: a choice the model makes either way is guarded today")
 @pytest.mark.parametrize(("name", "build"), AVOIDABLE, ids=[n for n, _ in AVOIDABLE])
 def test_no_printed_guard_is_broken_by_an_accepted_size(name: str, build: Callable[[], onnx.ModelProto]):
     """The goal: a clamp, a reversed slice or a 0-vs-1 broadcast is exact (Min, Max, piecewise),
