@@ -84,4 +84,4 @@ def test_loop_state_broadcast_against_an_outer_value_settles_after_one_step() ->
 def test_loop_scan_output_of_a_broadcast_state() -> None:
     samples = [_loop_feeds(t, a, b) for t, a, b in [(3, 1, 4), (2, 5, 1), (1, 3, 3), (4, 1, 1)]]
     result, _ = check_model(_broadcast_loop(True), samples, allow_warnings=True)
-    assert [str(d) for d in result.shape("rows")] == ["t", "1", "Max(a, b)"]
+    assert [str(d) for d in result.shape("rows")] == ["t", "1", "Max(a, b)*Min(1, a, b)"]

@@ -75,7 +75,20 @@ def broadcast_dim(ctx: OpContext, dims: Sequence[Dim], axis: int) -> Dim:
         return _broadcast_to_const(ctx, consts[0], symbolic)
     if _clamped_pair(ctx, symbolic):
         return broadcast_dim(ctx, [ctx.canon(d) for d in dims], axis)
-    return _broadcast_symbolic(ctx, symbolic)
+    absorbing = _already_broadcast(ctx, symbolic)
+    return absorbing if absorbing is not None else _broadcast_symbolic(ctx, symbolic)
+
+
+def _already_broadcast(ctx: OpContext, symbolic: Sequence[Expr]) -> Expr | None:
+    """A dim that is itself the broadcast of a set holding every other dim: broadcasting is
+    idempotent (``bcast(bcast(a, b), b) == bcast(a, b)`` for every valid broadcast), so it is the
+    result. This lets a loop state broadcast against the same slice each step reach a fixpoint."""
+    made = ctx.table("broadcast.results", dict[Expr, tuple[Expr, ...]])
+    for d in symbolic:
+        parts = made.get(d)
+        if parts is not None and all(e is d or any(e is q for q in parts) for e in symbolic):
+            return d
+    return None
 
 
 def _clamped_pair(ctx: OpContext, symbolic: Sequence[Expr]) -> bool:
@@ -120,9 +133,12 @@ def _broadcast_symbolic(ctx: OpContext, symbolic: Sequence[Expr]) -> Dim:
         return symbolic[0]
     ctx.imprecise()
     result = smax(*symbolic)
-    if all(facts.prove_ge(d, 1) for d in symbolic):
-        return result
-    return ctx.canon(mul(result, smin(1, *symbolic)))
+    if not all(facts.prove_ge(d, 1) for d in symbolic):
+        result = mul(result, smin(1, *symbolic))
+    result = ctx.canon(result)
+    if isinstance(result, Expr):
+        ctx.table("broadcast.results", dict[Expr, tuple[Expr, ...]])[result] = tuple(symbolic)
+    return result
 
 
 def broadcast_shapes(ctx: OpContext, shapes: Sequence[Sequence[Dim]]) -> tuple[Dim, ...]:
