@@ -87,9 +87,9 @@ def scatter_nd(ctx: OpContext) -> None:
     """
     data = ctx.shape(0)
     ctx.set_output(0, data)  # whatever the indices: the checks below only add facts
-    indices, updates = ctx.shape(1), ctx.shape(2)
-    if indices and not isinstance(indices[-1], int):
-        return  # the depth is unknown, so which dims updates must match is too
+    indices, updates = ctx.shape_or_none(1), ctx.shape_or_none(2)
+    if indices is None or updates is None or (indices and not isinstance(indices[-1], int)):
+        return  # the depth or a shape is unknown, so which dims updates must match is too
     k = _index_depth(ctx, indices)
     if k > len(data):
         raise ModelError(
