@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "node_tests.py"
-FLOORS = {"shipped": 0.873, "symbolic": 0.846}  # the exact fraction reached; a ratchet
+FLOORS = {"shipped": 0.875, "symbolic": 0.857}  # the exact fraction reached; a ratchet
 
 
 def _script() -> ModuleType:

@@ -213,7 +213,7 @@ DATA = [
         inexact=RUNTIME),
     row("Tile-by-runtime-repeats", [node("Tile", ["x", "t"], ["y"])], [tensor("x", ["n", 2]), tensor("t", [2], I64)],
         [{"x": np.zeros((2, 2), np.float32), "t": V([3, 1])}, {"x": np.zeros((0, 2), np.float32), "t": V([2, 0])}],
-        inexact=RUNTIME, xfail="gap: Tile with runtime repeats gives up; n*r0 with data symbols r0, r1 is sound"),
+        inexact=RUNTIME),
     row("Range-to-a-runtime-limit", [node("Range", ["zero", "t", "one"], ["y"])], [tensor("t", [], I64)],
         [{"t": V(5)}, {"t": V(0)}, {"t": V(-2)}], [const("zero", 0), const("one", 1)], inexact=RUNTIME,
         xfail="gap: Range with a runtime limit gives up; Max(t, 0) with a data symbol t is sound"),

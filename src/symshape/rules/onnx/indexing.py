@@ -85,7 +85,11 @@ def scatter_nd(ctx: OpContext) -> None:
 
     https://onnx.ai/onnx/operators/onnx__ScatterND.html
     """
-    data, indices, updates = ctx.shape(0), ctx.shape(1), ctx.shape(2)
+    data = ctx.shape(0)
+    ctx.set_output(0, data)  # whatever the indices: the checks below only add facts
+    indices, updates = ctx.shape_or_none(1), ctx.shape_or_none(2)
+    if indices is None or updates is None or (indices and not isinstance(indices[-1], int)):
+        return  # the depth or a shape is unknown, so which dims updates must match is too
     k = _index_depth(ctx, indices)
     if k > len(data):
         raise ModelError(
@@ -106,7 +110,6 @@ def scatter_nd(ctx: OpContext) -> None:
     for axis, want in enumerate(expected):
         src = ctx.dim_name(1, axis) if axis < q else ctx.dim_name(0, k + axis - q)
         ctx.eq(updates[axis], want, "ScatterND updates shape", (ctx.dim_name(2, axis), src))
-    ctx.set_output(0, data)
 
 
 @register(ONNX, "ScatterElements", "Scatter")

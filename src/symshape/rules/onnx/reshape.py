@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from symshape.context import GiveUp, OpContext
+from symshape.context import OpContext
 from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, FloorDiv, exact_div, expand_mod, floordiv, mul, product, single_atom
+from symshape.rules.onnx.partial import set_partial
 from symshape.rules.onnx.shape_ops import shape_from_elements
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import broadcast_shapes, element_array, flat, static
@@ -23,6 +24,10 @@ def reshape(ctx: OpContext) -> None:
     inferred from the element count. https://onnx.ai/onnx/operators/onnx__Reshape.html
     """
     dims = ctx.shape(0)
+    if ctx.elements(1) is None and ctx.shape(1) == (1,):
+        # one target dim whatever its value (-1, a copy, the count itself): the element count
+        ctx.set_output(0, [ctx.canon(product(dims))], ctx.elements(0))
+        return
     computed = list(_shape_from_elements_signed(ctx))
     target = list(computed)
     allowzero = bool(ctx.attr("allowzero", 0))
@@ -180,8 +185,9 @@ def tile(ctx: OpContext) -> None:
     """Dim ``i`` times ``repeats[i]``. https://onnx.ai/onnx/operators/onnx__Tile.html"""
     dims = ctx.shape(0)
     repeats = ctx.elements(1)
-    if repeats is None:
-        raise GiveUp("Tile repeats are not known")
+    if repeats is None:  # the rank is kept, and a dim of 0 stays 0 whatever it is repeated
+        set_partial(ctx, 0, [0 if d == 0 else None for d in dims], "tile", "the repeats are not known")
+        return
     if len(repeats) != len(dims):
         raise ModelError(
             where=ctx.where(),

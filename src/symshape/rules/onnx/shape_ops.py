@@ -13,6 +13,7 @@ from symshape.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mul, product
 from symshape.program import ConstTensor
+from symshape.rules.onnx.partial import set_partial
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import (
     axes_input_or_attr,
@@ -143,6 +144,11 @@ def unsqueeze(ctx: OpContext) -> None:
     https://onnx.ai/onnx/operators/onnx__Unsqueeze.html
     """
     dims = list(ctx.shape(0))
+    k = _unknown_axes_count(ctx)
+    if k is not None:  # the axes are computed: rank r + k, and all 1s when every dim is 1
+        ones = all(isinstance(d, int) and d == 1 for d in dims)
+        set_partial(ctx, 0, [1 if ones else None] * (len(dims) + k), "unsqueeze", "the axes are not known")
+        return
     axes = axes_input_or_attr(ctx, 1)
     if axes is None:
         raise ModelError(
@@ -164,6 +170,10 @@ def squeeze(ctx: OpContext) -> None:
     https://onnx.ai/onnx/operators/onnx__Squeeze.html
     """
     dims = ctx.shape(0)
+    k = _unknown_axes_count(ctx)
+    if k is not None:
+        _squeeze_unknown_axes(ctx, dims, k)
+        return
     axes = axes_input_or_attr(ctx, 1)
     if axes is None:
         keep: list[Dim] = []
@@ -182,6 +192,44 @@ def squeeze(ctx: OpContext) -> None:
     for a in sorted(drop):
         ctx.eq(dims[a], 1, "squeezed axis", (ctx.dim_name(0, a), "1"))
     ctx.set_output(0, [d for i, d in enumerate(dims) if i not in drop], ctx.elements(0))
+
+
+def _unknown_axes_count(ctx: OpContext) -> int | None:
+    """How many axes an axes input of unknown values holds (None: known values, or no such input);
+    gives up when the count is unknown too."""
+    if not ctx.has_input(1) or ctx.elements(1) is not None:
+        return None
+    shape = ctx.shape(1)
+    if len(shape) != 1 or not isinstance(shape[0], int):
+        raise GiveUp("the axes input's values and length are unknown", unknown_input=1)
+    return shape[0]
+
+
+def _squeeze_unknown_axes(ctx: OpContext, dims: tuple[Dim, ...], k: int) -> None:
+    """Squeeze ``k`` axes of unknown position: each must be 1, so only a dim that may be 1 is a
+    candidate. With exactly ``k`` candidates they are the axes; otherwise the dims before the first
+    candidate and after the last keep their place, and the rest are fresh."""
+    maybe_one = [a for a, d in enumerate(dims) if not (isinstance(d, int) and d != 1) and not ctx.prove_ge(d, 2)]
+    if k > len(maybe_one):
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{k} axes to squeeze but only {len(maybe_one)} dims may be 1",
+            expected="squeezed axes of size 1",
+            fix=FIX_MODEL,
+        )
+    if k == len(maybe_one):
+        for a in maybe_one:
+            ctx.eq(dims[a], 1, "squeezed axis", (ctx.dim_name(0, a), "1"))
+        ctx.set_output(0, [d for a, d in enumerate(dims) if a not in maybe_one], ctx.elements(0))
+        return
+    rank = len(dims) - k
+    out: list[Dim | None] = [None] * rank
+    first, tail = (maybe_one[0], len(dims) - 1 - maybe_one[-1]) if maybe_one else (len(dims), 0)
+    for a in range(min(first, rank)):
+        out[a] = dims[a]
+    for j in range(1, min(tail, rank) + 1):
+        out[rank - j] = dims[len(dims) - j]
+    set_partial(ctx, 0, out, "squeeze", "the axes are not known")
 
 
 @register(ONNX, "Concat")
@@ -234,6 +282,12 @@ def split(ctx: OpContext) -> None:
     n = ctx.num_outputs
     total = dims[axis]
     sizes: tuple[Dim, ...]
+    if ctx.has_input(1) and ctx.elements(1) is None:
+        for i in range(n):  # sizes computed at run time: only the split dim is unknown
+            out: list[Dim | None] = list(dims)
+            out[axis] = total if n == 1 else None
+            set_partial(ctx, i, out, "split", "the split sizes are not known")
+        return
     if ctx.has_input(1):
         sizes = ctx.require_elements(1)
     elif ctx.attr("split") is not None:
@@ -259,9 +313,9 @@ def split(ctx: OpContext) -> None:
         ctx.eq(add(0, sum_dims(sizes)), total, "split sizes sum", ("the sum of split sizes", ctx.dim_name(0, axis)))
     pieces = split_elements(ctx, axis, sizes)
     for i, size in enumerate(sizes):
-        out = list(dims)
-        out[axis] = ctx.canon(size)
-        ctx.set_output(i, out, None if pieces is None else pieces[i])
+        piece = list(dims)
+        piece[axis] = ctx.canon(size)
+        ctx.set_output(i, piece, None if pieces is None else pieces[i])
 
 
 def sum_dims(dims: tuple[Dim, ...]) -> Dim:

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from symshape.context import GiveUp, OpContext
+from symshape.context import OpContext
 from symshape.errors import ModelError
 from symshape.expr import Dim, add, ceildiv, mul, smax, smin
 from symshape.expr_piecewise import clamp, from_end
+from symshape.rules.onnx.partial import set_partial
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import element_array, flat, normalize_axis
 from symshape.rules.shared.relations import prove_nonneg, tidy
@@ -71,26 +72,32 @@ def slice_length(ctx: OpContext, n: Dim, start: Dim, end: Dim, step: int, axis: 
 def slice_op(ctx: OpContext) -> None:
     """``data[starts:ends:steps]`` on ``axes`` (inputs since opset 10, attributes before).
 
+    The rank is the data's whatever the bounds; an axis outside ``axes`` keeps its dim, and an
+    axis whose bounds or step are unknown gets a fresh symbol (every axis when ``axes`` is).
+
     https://onnx.ai/onnx/operators/onnx__Slice.html
     """
     dims = list(ctx.shape(0))
     if ctx.op.version and ctx.op.version < 10 or "starts" in ctx.op.attrs:
-        starts: tuple[Dim, ...] = tuple(ctx.attr("starts"))
-        ends: tuple[Dim, ...] = tuple(ctx.attr("ends"))
-        axes = ctx.attr("axes", list(range(len(starts))))
-        steps: tuple[int, ...] = (1,) * len(starts)
+        starts: tuple[Dim, ...] | None = tuple(ctx.attr("starts"))
+        ends: tuple[Dim, ...] | None = tuple(ctx.attr("ends"))
+        axes: list[int] | None = ctx.attr("axes", list(range(len(starts))))
+        steps: tuple[int, ...] | None = (1,) * len(starts)
     else:
-        starts, ends = ctx.require_elements(1), ctx.require_elements(2)
-        axes = list(ctx.const_ints(3) or ()) if ctx.has_input(3) else list(range(len(starts)))
-        if ctx.has_input(3) and ctx.const_ints(3) is None:
-            raise GiveUp("slice axes are not constant")
-        steps_el = ctx.const_ints(4) if ctx.has_input(4) else (1,) * len(starts)
-        if steps_el is None:
-            raise GiveUp("slice steps are not constant")
-        steps = steps_el
+        starts, ends = ctx.elements(1), ctx.elements(2)
+        count = _count(ctx, starts, ends)
+        axes = _axes(ctx, count)
+        steps = ctx.const_ints(4) if ctx.has_input(4) else None if count is None else (1,) * count
+    if axes is None:
+        set_partial(ctx, 0, [None] * len(dims), "slice", "the slice axes are not known")
+        return
+    picked = [normalize_axis(ctx, a, len(dims), what="axes entry") for a in axes]
+    if starts is None or ends is None or steps is None:
+        out: list[Dim | None] = [None if a in picked else d for a, d in enumerate(dims)]
+        set_partial(ctx, 0, out, "slice", "the slice bounds or steps are not known")
+        return
     src = element_array(ctx, 0) if ctx.elements(0) is not None else None
-    for a, s, e, k in zip(axes, starts, ends, steps, strict=True):
-        axis = normalize_axis(ctx, a, len(dims), what="axes entry")
+    for axis, s, e, k in zip(picked, starts, ends, steps, strict=True):
         length, begin = slice_length(ctx, dims[axis], s, e, k, axis)
         if src is not None and isinstance(begin, int) and isinstance(length, int):
             src = np.take(src, np.array([begin + i * k for i in range(length)], dtype=np.int64), axis=axis)
@@ -98,3 +105,22 @@ def slice_op(ctx: OpContext) -> None:
             src = None
         dims[axis] = length
     ctx.set_output(0, dims, None if src is None else flat(src))
+
+
+def _count(ctx: OpContext, starts: tuple[Dim, ...] | None, ends: tuple[Dim, ...] | None) -> int | None:
+    """How many axes are sliced: the length of the starts (or ends) input, when static."""
+    for i, known in ((1, starts), (2, ends)):
+        if known is not None:
+            return len(known)
+        shape = ctx.shape_or_none(i)
+        if shape is not None and len(shape) == 1 and isinstance(shape[0], int):
+            return shape[0]
+    return None
+
+
+def _axes(ctx: OpContext, count: int | None) -> list[int] | None:
+    """The sliced axes: the axes input's values, else the first ``count``; None when unknown."""
+    if ctx.has_input(3):
+        known = ctx.const_ints(3)
+        return None if known is None else list(known)
+    return None if count is None else list(range(count))
