@@ -34,7 +34,6 @@ NAMES = sorted(SPECS)
 # Programs main does not get right yet, with the issue-15 class and the cause (strict: a fix
 # turns the xfail into a failure until the marker is removed).
 KNOWN_FAILURES: dict[str, str] = {
-    "onnx_shape_indexcast.mlir": "class 3: arith.index_cast on tensor<4xindex> raises VerifyException",
     "trap_dynamic_slice_clamp.mlir": "class 2: limit - start of real_dynamic_slice (start from data) is not 4",
     "shlo_custom_call_unknown.mlir": "output: a dim a later add ties to an argument dim (printed as a_d0) "
     "stays listed in unresolved and causes",
@@ -59,13 +58,13 @@ HAVE_JAX = have("jax") and have("jaxlib")
 if not HAVE_JAX:
     KNOWN_FAILURES.update(WITHOUT_JAX)
 # Programs main crashes on (an internal error instead of a result or a one-line error).
-KNOWN_CRASHES: dict[str, str] = {
-    "onnx_shape_indexcast.mlir": "class 3: arith.index_cast on tensor<4xindex> raises xDSL's VerifyException",
+KNOWN_CRASHES: dict[str, str] = {}
+# Programs whose `symshape opt -p shape-optimization` default output iree-opt rejects, and why.
+OPT_REJECTED: dict[str, str] = {
+    n: "class 3: real_dynamic_slice strides keep no encoding while start/limit get one"
+    for n in ("jax_roll.mlir", "shlo_real_dynamic_slice_stride.mlir", "trap_dynamic_slice_clamp.mlir")
 }
-# Programs whose `symshape opt -p shape-optimization` default output iree-opt accepts (class 3:
-# today none, because symshape's own ops print in custom form).
-OPT_PARSES: set[str] = set()
-MIN_RIGHT = 68 if HAVE_JAX else 67
+MIN_RIGHT = 69 if HAVE_JAX else 68
 
 _RESULTS: dict[str, Any] = {}
 
@@ -147,9 +146,7 @@ def test_program_parses_in_iree_opt(name: str) -> None:
 
 
 @pytest.mark.needs_iree
-@pytest.mark.parametrize(
-    "name", marked({n: "class 3: opt output in custom form" for n in NAMES if n not in OPT_PARSES})
-)
+@pytest.mark.parametrize("name", marked(OPT_REJECTED))
 def test_opt_output_parses_in_iree_opt(name: str) -> None:
     assert score_mod.opt_output_parses(score_mod.CORPUS / name) == ""
 
