@@ -119,7 +119,7 @@ def real_dynamic_slice(ctx: OpContext) -> None:
     ``%in[:, 1:]`` keeps dim 0). https://openxla.org/stablehlo/spec#real_dynamic_slice
     """
     dims = ctx.shape(0)
-    start, limit, strides = ctx.elements(1), ctx.elements(2), ctx.elements(3)
+    start, limit, strides = (elements_or_unknowns(ctx, i) for i in (1, 2, 3))
     if start is None or limit is None or strides is None:
         ctx.set_output(0, declared_dims(ctx))
         return

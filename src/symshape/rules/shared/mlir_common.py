@@ -119,7 +119,14 @@ def elements_or_unknowns(ctx: OpContext, i: int) -> tuple[Dim, ...] | None:
     n = shape[0] if shape else 1
     if not isinstance(n, int) or n > MAX_PART:
         return None
-    return tuple(ctx.fresh(f"element{i}_{k}", lo=None) for k in range(n))
+    name = ctx.op.inputs[i]
+    cause = ctx.earlier_cause(i)
+    # One symbol per element of the value (not per reader): ops that read the same unknown
+    # value see the same symbol, so ``limit - start`` cancels it.
+    return tuple(
+        ctx.memo_fresh(("unknown element", name, str(k)), f"element {k} of '{name}'", lo=None, cause=cause)
+        for k in range(n)
+    )
 
 
 def same_shapes(ctx: OpContext, indices: Sequence[int], rule: str) -> tuple[Dim, ...]:
