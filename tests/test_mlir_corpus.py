@@ -33,10 +33,7 @@ NAMES = sorted(SPECS)
 
 # Programs main does not get right yet, with the issue-15 class and the cause (strict: a fix
 # turns the xfail into a failure until the marker is removed).
-KNOWN_FAILURES: dict[str, str] = {
-    "shlo_custom_call_unknown.mlir": "output: a dim a later add ties to an argument dim (printed as a_d0) "
-    "stays listed in unresolved and causes",
-}
+KNOWN_FAILURES: dict[str, str] = {}
 # Without jaxlib installed (CI runs the MLIR suite without jax), these fail too: the pretty form
 # only parses through jaxlib's conversion today.
 WITHOUT_JAX: dict[str, str] = {
@@ -63,7 +60,7 @@ OPT_REJECTED: dict[str, str] = {
     n: "class 3: real_dynamic_slice strides keep no encoding while start/limit get one"
     for n in ("jax_roll.mlir", "shlo_real_dynamic_slice_stride.mlir", "trap_dynamic_slice_clamp.mlir")
 }
-MIN_RIGHT = 71 if HAVE_JAX else 69
+MIN_RIGHT = 72 if HAVE_JAX else 70
 
 _RESULTS: dict[str, Any] = {}
 
