@@ -56,10 +56,7 @@ if not HAVE_JAX:
 # Programs main crashes on (an internal error instead of a result or a one-line error).
 KNOWN_CRASHES: dict[str, str] = {}
 # Programs whose `symshape opt -p shape-optimization` default output iree-opt rejects, and why.
-OPT_REJECTED: dict[str, str] = {
-    n: "class 3: real_dynamic_slice strides keep no encoding while start/limit get one"
-    for n in ("jax_roll.mlir", "shlo_real_dynamic_slice_stride.mlir", "trap_dynamic_slice_clamp.mlir")
-}
+OPT_REJECTED: dict[str, str] = {}
 MIN_RIGHT = 72 if HAVE_JAX else 70
 
 _RESULTS: dict[str, Any] = {}
