@@ -11,6 +11,8 @@
   arguments at the entry (it dominates everything), or else the first equal value that
   dominates the use.
 * `fold_compares`: ``arith.cmpi`` on dims decided by the facts (``tensor.dim == -1`` is false).
+* `symshape.mlir.passes.static_reshape`: a ``dynamic_reshape`` whose refined result type is
+  static becomes ``reshape``.
 
 Every rewrite rests on a dim equality that is proven, or covered by a guard the save stage
 writes into the constraint graph.
@@ -306,10 +308,13 @@ def fold_compares(fs: FunctionShapes, rewriter: Rewriter) -> int:
 
 def optimize_function(fs: FunctionShapes) -> dict[str, int]:
     """All of stage two's rewrites on one function, in order; the counts by rewrite."""
+    from symshape.mlir.passes.static_reshape import static_reshapes  # it builds on this module
+
     rewriter = Rewriter()
     return {
         "redundant": remove_redundant_ops(fs, rewriter),
         "refined": refine_types(fs, rewriter),
+        "static_reshapes": static_reshapes(fs, rewriter),
         "unified": unify_dims(fs, rewriter),
         "compares": fold_compares(fs, rewriter),
     }
