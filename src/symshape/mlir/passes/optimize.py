@@ -42,6 +42,7 @@ from symshape.mlir.attributes import is_tensor
 from symshape.mlir.passes.dim_exprs import ArithBuilder
 from symshape.mlir.passes.function_shapes import FunctionShapes
 from symshape.mlir.passes.ir_utils import Dominance, op_name, with_type
+from symshape.mlir.passes.static_reshape import static_reshapes
 
 HLO_DIALECTS = ("mhlo", "stablehlo", "chlo")
 SCALAR_BODY_OPS = ("reduce", "reduce_window", "sort", "scatter", "select_and_scatter", "map", "all_reduce")
@@ -308,8 +309,6 @@ def fold_compares(fs: FunctionShapes, rewriter: Rewriter) -> int:
 
 def optimize_function(fs: FunctionShapes) -> dict[str, int]:
     """All of stage two's rewrites on one function, in order; the counts by rewrite."""
-    from symshape.mlir.passes.static_reshape import static_reshapes  # it builds on this module
-
     rewriter = Rewriter()
     return {
         "redundant": remove_redundant_ops(fs, rewriter),

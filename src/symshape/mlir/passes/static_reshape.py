@@ -13,7 +13,6 @@ from symshape.mlir.dialects.mhlo import MHLO
 from symshape.mlir.dialects.stablehlo import StableHLO
 from symshape.mlir.passes.function_shapes import FunctionShapes
 from symshape.mlir.passes.ir_utils import op_name
-from symshape.mlir.passes.optimize import top_level_ops
 
 _DIALECTS: dict[str, Dialect] = {"stablehlo": StableHLO, "mhlo": MHLO}
 
@@ -28,7 +27,7 @@ def _reshape_class(dialect: str) -> type[Operation] | None:
 def static_reshapes(fs: FunctionShapes, rewriter: Rewriter) -> int:
     """Replace each ``dynamic_reshape`` with a static result type by ``reshape``; how many."""
     count = 0
-    for op in top_level_ops(fs.func):
+    for op in [o for block in fs.func.body.blocks for o in block.ops]:
         dialect, _, short = op_name(op).partition(".")
         if short != "dynamic_reshape" or len(op.operands) != 2 or len(op.results) != 1:
             continue
