@@ -33,16 +33,12 @@ NAMES = sorted(SPECS)
 
 # Programs main does not get right yet, with the issue-15 class and the cause (strict: a fix
 # turns the xfail into a failure until the marker is removed).
-KNOWN_FAILURES: dict[str, str] = {
-    "trap_dynamic_slice_clamp.mlir": "class 2: limit - start of real_dynamic_slice (start from data) is not 4",
-    "shlo_custom_call_unknown.mlir": "output: a dim a later add ties to an argument dim (printed as a_d0) "
-    "stays listed in unresolved and causes",
-    "chlo_broadcast_add.mlir": "class 2: no rule for chlo.broadcast_add (implicit broadcasting)",
-}
+KNOWN_FAILURES: dict[str, str] = {}
 # Without jaxlib installed (CI runs the MLIR suite without jax), these fail too: the pretty form
 # only parses through jaxlib's conversion today.
 WITHOUT_JAX: dict[str, str] = {
     "cf_assert_shape_check.mlir": "class 4: cf.assert's pretty form parses only through jaxlib",
+    "chlo_broadcast_add.mlir": "class 4: chlo's pretty form parses only through jaxlib",
 }
 
 
@@ -58,15 +54,10 @@ HAVE_JAX = have("jax") and have("jaxlib")
 if not HAVE_JAX:
     KNOWN_FAILURES.update(WITHOUT_JAX)
 # Programs main crashes on (an internal error instead of a result or a one-line error).
-KNOWN_CRASHES: dict[str, str] = {
-}
-# Programs whose `symshape opt -p shape-optimization` default output iree-opt does not accept yet.
-OPT_FAILURES: dict[str, str] = {
-    "jax_roll.mlir": "class 3: after shape-optimization the function's return type and signature disagree",
-    "shlo_real_dynamic_slice_stride.mlir": "class 3: real_dynamic_slice strides lack the encoding start/limit get",
-    "trap_dynamic_slice_clamp.mlir": "class 3: real_dynamic_slice strides lack the encoding start/limit get",
-}
-MIN_RIGHT = 69 if HAVE_JAX else 68
+KNOWN_CRASHES: dict[str, str] = {}
+# Programs whose `symshape opt -p shape-optimization` default output iree-opt rejects, and why.
+OPT_REJECTED: dict[str, str] = {}
+MIN_RIGHT = 72 if HAVE_JAX else 70
 
 _RESULTS: dict[str, Any] = {}
 
@@ -148,9 +139,7 @@ def test_program_parses_in_iree_opt(name: str) -> None:
 
 
 @pytest.mark.needs_iree
-@pytest.mark.parametrize(
-    "name", marked(OPT_FAILURES)
-)
+@pytest.mark.parametrize("name", marked(OPT_REJECTED))
 def test_opt_output_parses_in_iree_opt(name: str) -> None:
     assert score_mod.opt_output_parses(score_mod.CORPUS / name) == ""
 

@@ -83,6 +83,9 @@ class Analysis:
         self._shapes: dict[str, tuple[Dim, ...]] = {}
         self._symbol_causes = causes or {}
         self._name_fresh_symbols()
+        if unresolved:
+            back = {str(v): k for k, v in self._rename.items()}
+            unresolved = [u for u in unresolved if not self._resolved_later(u, back)]
         self.unresolved = unresolved + self._derived_dims({(u.value, u.axis) for u in unresolved})
 
     # ------------------------------------------------------------ naming
@@ -124,6 +127,21 @@ class Analysis:
                     taken.add(public)
                     self._rename[s] = sym(public)
             self._shapes[name] = tuple(subs(d, self._rename) for d in dims)
+
+    def _resolved_later(self, u: Unresolved, back: dict[str, str]) -> bool:
+        """A dim a rule could not give whose final value is over program inputs only: a later op
+        tied it to them (``add(custom_call(a), a)`` makes the call's result dim ``a_d0``)."""
+        dims = self._shapes.get(u.value)
+        if dims is None or not 0 <= u.axis < len(dims):
+            return False
+        d = dims[u.axis]
+        if isinstance(d, int):
+            return True
+        for s in d.free:
+            info = self.graph.symbols.get(back.get(s, s))
+            if info is None or info.kind not in ("input", "user"):
+                return False
+        return True
 
     def _derived_dims(self, listed: set[DimRef]) -> list[Unresolved]:
         """Dims that depend on a symbol a rule invented for lack of a formula (not a data-dependent

@@ -5,7 +5,9 @@
 and `analyze_mlir_file` analyze all root functions as one Program. Facts arrive as values
 (`symshape.userfacts`); strings in ``--assume`` syntax are read once, here at the API's edge.
 The facts a module implies itself (jax's dimension variables are ``>= 1``, see
-`symshape.mlir.jax_export`) travel in `FuncView.facts`.
+`symshape.mlir.jax_export`) travel in `FuncView.facts`. A module is verified first (as
+``symshape opt`` does): an invalid one (a call to a function it does not define) is a one-line
+ModelError naming the op, not a silently partial analysis.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from symshape.mlir.attributes import (  # re-exported: frontend users read attri
     tensor_type,
 )
 from symshape.mlir.jax_export import label_names
+from symshape.mlir.opt import verify
 from symshape.mlir.parse import parse_module, read_mlir_text
 from symshape.mlir.program_builder import FuncView, module_to_programs, symbol_stem
 from symshape.program import Op, Program, TensorType, Value
@@ -82,6 +85,7 @@ def analyze_module(module: ModuleOp, facts: Sequence[Fact | str] = (), progress:
     A user fact applies to the functions that declare all of its symbols.
     """
     out: dict[str, Analysis] = {}
+    verify(module, source or "<module>")
     views = module_to_programs(module)
     for view, own in zip(views, facts_for(views, as_facts(facts)), strict=True):
         result = analyze(view.program, facts=[*view.facts, *own], progress=progress, source=source)
@@ -156,6 +160,7 @@ def analyze_mlir_text(text: str, facts: Sequence[Fact | str] = (), progress: Pro
                       source: str = "<string>") -> Analysis:
     """Analyze every root function of an MLIR module given as text, in one `Analysis`."""
     module = parse_module(text, source=source)
+    verify(module, source)
     views = module_to_programs(module)
     if not views:
         raise ModelError(where=where_file(source), found="it defines no function with a body",

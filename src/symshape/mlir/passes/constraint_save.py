@@ -98,13 +98,18 @@ def _retype(fs: FunctionShapes, rewriter: Rewriter, value: SSAValue, new_type: A
     casts: dict[Operation, SSAValue] = {}  # one cast back per user
     for use in list(new_value.uses):
         user = use.operation
-        if keeps_encoding(user, fn):
+        if keeps_encoding(user, fn) and use.index not in SAME_TYPE_OPERANDS.get(op_name(user).split(".", 1)[-1], ()):
             continue
         if user not in casts:
             cast = tensor.CastOp(new_value, old)
             rewriter.insert_op(cast, InsertPoint.before(user))
             casts[user] = cast.dest
         user.operands[use.index] = casts[user]
+
+
+SAME_TYPE_OPERANDS = {"real_dynamic_slice": (1, 2, 3), "dynamic_pad": (2, 3, 4)}
+"""HLO operands whose types must all be equal (``AllTypesMatch``): a constant among them has no
+encoding, so each keeps its declared type (a cast back where it gained an encoding)."""
 
 
 def keeps_encoding(op: Operation, fn: func.FuncOp) -> bool:
@@ -143,13 +148,11 @@ def fix_calls(module: ModuleOp, rewriter: Rewriter, shared: set[str]) -> None:
     ``stablehlo.composite`` is a call of its ``decomposition`` function.
     """
     callees = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
+    _shared_results(module, rewriter, callees, shared)
     for call in module.walk():
         callee = callees.get(callee_name(call) or "")
         if callee is None:
             continue
-        if callee.sym_name.data in shared:
-            for res, want in zip(list(call.results), callee.function_type.outputs.data, strict=False):
-                with_type(rewriter, res, want)
         sig = callee.function_type
         for i, (operand, want) in enumerate(zip(call.operands, sig.inputs.data, strict=False)):
             if operand.type != want and is_tensor(want):
@@ -163,6 +166,27 @@ def fix_calls(module: ModuleOp, rewriter: Rewriter, shared: set[str]) -> None:
                 cast = tensor.CastOp(value, old)
                 rewriter.insert_op(cast, InsertPoint.after(call))
                 value.replace_uses_with_if(cast.dest, _not(cast))
+
+
+def _shared_results(module: ModuleOp, rewriter: Rewriter, callees: dict[str, func.FuncOp], shared: set[str]) -> None:
+    """Calls of ``shared`` functions take their callee's result types, and a caller that returns
+    such a result takes the type in its signature, which its own callers then take: repeated
+    until nothing changes (a call chain is at most as long as the number of functions)."""
+    for _ in range(len(callees) + 1):
+        changed = False
+        for call in list(module.walk()):
+            callee = callees.get(callee_name(call) or "")
+            if callee is None or callee.sym_name.data not in shared:
+                continue
+            for res, want in zip(list(call.results), callee.function_type.outputs.data, strict=False):
+                if res.type != want:
+                    with_type(rewriter, res, want)
+                    changed = True
+        if not changed:
+            return
+        for fn in callees.values():
+            if fn.body.blocks.first is not None:
+                _fix_signature(fn)
 
 
 def callee_name(op: Operation) -> str | None:

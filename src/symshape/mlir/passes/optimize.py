@@ -11,6 +11,8 @@
   arguments at the entry (it dominates everything), or else the first equal value that
   dominates the use.
 * `fold_compares`: ``arith.cmpi`` on dims decided by the facts (``tensor.dim == -1`` is false).
+* `symshape.mlir.passes.static_reshape`: a ``dynamic_reshape`` whose refined result type is
+  static becomes ``reshape``.
 
 Every rewrite rests on a dim equality that is proven, or covered by a guard the save stage
 writes into the constraint graph.
@@ -40,6 +42,7 @@ from symshape.mlir.attributes import is_tensor
 from symshape.mlir.passes.dim_exprs import ArithBuilder
 from symshape.mlir.passes.function_shapes import FunctionShapes
 from symshape.mlir.passes.ir_utils import Dominance, op_name, with_type
+from symshape.mlir.passes.static_reshape import static_reshapes
 
 HLO_DIALECTS = ("mhlo", "stablehlo", "chlo")
 SCALAR_BODY_OPS = ("reduce", "reduce_window", "sort", "scatter", "select_and_scatter", "map", "all_reduce")
@@ -310,6 +313,7 @@ def optimize_function(fs: FunctionShapes) -> dict[str, int]:
     return {
         "redundant": remove_redundant_ops(fs, rewriter),
         "refined": refine_types(fs, rewriter),
+        "static_reshapes": static_reshapes(fs, rewriter),
         "unified": unify_dims(fs, rewriter),
         "compares": fold_compares(fs, rewriter),
     }

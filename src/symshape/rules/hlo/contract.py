@@ -16,6 +16,7 @@ from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.mlir_common import (
     assert_condition,
     at_least_zero,
+    dim_numbers,
     field_ints,
     ints,
     same_shapes,
@@ -107,7 +108,7 @@ def reduce(ctx: OpContext) -> None:
     """Inputs share one shape (a fact); results drop ``dimensions``. https://openxla.org/stablehlo/spec#reduce"""
     n = ctx.num_inputs // 2
     shape = same_shapes(ctx, list(range(n)), "reduce inputs")
-    axes = set(ints(ctx, "dimensions", []) or [])
+    axes = set(dim_numbers(ctx, "dimensions", len(shape), []))
     out = [d for a, d in enumerate(shape) if a not in axes]
     for i in range(ctx.num_outputs):
         ctx.set_output(i, out)

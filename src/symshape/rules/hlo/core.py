@@ -13,8 +13,14 @@ from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, add, mul, smax
 from symshape.rules.hlo.reshape import shape_operand
 from symshape.rules.hlo.table import hlo_rule
-from symshape.rules.shared.common import normalize_axis
-from symshape.rules.shared.mlir_common import at_least_zero, declared_dims, elements_or_unknowns, ints, span_length
+from symshape.rules.shared.mlir_common import (
+    at_least_zero,
+    declared_dims,
+    dim_number,
+    elements_or_unknowns,
+    ints,
+    span_length,
+)
 
 
 @hlo_rule("constant")
@@ -35,9 +41,9 @@ def constant(ctx: OpContext) -> None:
 def iota(ctx: OpContext) -> None:
     """The declared result shape (static). https://openxla.org/stablehlo/spec#iota"""
     dims = declared_dims(ctx)
-    axis = ints(ctx, "iota_dimension", [0]) or [0]
+    axis = dim_number(ctx, "iota_dimension", len(dims), 0)
     out = None
-    if len(dims) == 1 and isinstance(dims[0], int) and dims[0] <= 64 and axis[0] == 0:
+    if len(dims) == 1 and isinstance(dims[0], int) and dims[0] <= 64 and axis == 0:
         out = tuple(range(dims[0]))
     ctx.set_output(0, dims, out)
 
@@ -45,7 +51,9 @@ def iota(ctx: OpContext) -> None:
 @hlo_rule("dynamic_iota")
 def dynamic_iota(ctx: OpContext) -> None:
     """Dims from the tracked ``output_shape`` operand. https://openxla.org/stablehlo/spec#dynamic_iota"""
-    ctx.set_output(0, shape_operand(ctx, 0))
+    dims = shape_operand(ctx, 0)
+    dim_number(ctx, "iota_dimension", len(dims), 0)
+    ctx.set_output(0, dims)
 
 
 @hlo_rule("concatenate")
@@ -56,7 +64,7 @@ def concatenate(ctx: OpContext) -> None:
     """
     shapes = [ctx.shape(i) for i in range(ctx.num_inputs)]
     rank = len(shapes[0])
-    axis = normalize_axis(ctx, (ints(ctx, "dimension", [0]) or [0])[0], rank)
+    axis = dim_number(ctx, "dimension", rank, 0)
     out = list(shapes[0])
     total: Dim = 0
     for i, s in enumerate(shapes):
@@ -82,7 +90,7 @@ def concatenate(ctx: OpContext) -> None:
 def get_dimension_size(ctx: OpContext) -> None:
     """A scalar holding dim ``dimension``. https://openxla.org/stablehlo/spec#get_dimension_size"""
     dims = ctx.shape(0)
-    axis = normalize_axis(ctx, (ints(ctx, "dimension", [0]) or [0])[0], len(dims))
+    axis = dim_number(ctx, "dimension", len(dims), 0)
     ctx.set_output(0, (), (dims[axis],))
 
 
@@ -119,7 +127,7 @@ def real_dynamic_slice(ctx: OpContext) -> None:
     ``%in[:, 1:]`` keeps dim 0). https://openxla.org/stablehlo/spec#real_dynamic_slice
     """
     dims = ctx.shape(0)
-    start, limit, strides = ctx.elements(1), ctx.elements(2), ctx.elements(3)
+    start, limit, strides = (elements_or_unknowns(ctx, i) for i in (1, 2, 3))
     if start is None or limit is None or strides is None:
         ctx.set_output(0, declared_dims(ctx))
         return

@@ -64,7 +64,7 @@ def binary(ctx: OpContext) -> None:
     """
     shape = same_shapes(ctx, [0, 1], "elementwise operands")
     op = HLO_INT_OPS.get(ctx.op.op_type)
-    values = binary_elements(ctx, op) if op is not None else None
+    values = binary_elements(ctx, op, partial=True) if op is not None else None
     if values is None and ctx.op.op_type in ("and", "or"):
         values = _absorbed(ctx)
     ctx.set_output(0, shape, values)

@@ -14,8 +14,7 @@ from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, floordiv, mul
 from symshape.rules.hlo.reshape import shape_operand
 from symshape.rules.hlo.table import hlo_rule
-from symshape.rules.shared.common import normalize_axis
-from symshape.rules.shared.mlir_common import declared_dims, enum_word, field_ints, ints, same_shapes
+from symshape.rules.shared.mlir_common import declared_dims, dim_number, enum_word, field_ints, ints, same_shapes
 
 
 def _int_attr(ctx: OpContext, name: str, default: int | None = None) -> int:
@@ -45,7 +44,7 @@ def _vector(ctx: OpContext, i: int, size: Dim, what: str) -> None:
 
 def _feature(ctx: OpContext) -> tuple[tuple[Dim, ...], Dim]:
     dims = ctx.shape(0)
-    axis = normalize_axis(ctx, _int_attr(ctx, "feature_index"), len(dims))
+    axis = dim_number(ctx, "feature_index", len(dims))
     return dims, dims[axis]
 
 
@@ -217,7 +216,7 @@ def all_gather(ctx: OpContext) -> None:
     k = group_size(ctx)
     for i in range(ctx.num_outputs):
         dims = list(ctx.shape(i))
-        axis = normalize_axis(ctx, _int_attr(ctx, "all_gather_dim"), len(dims))
+        axis = dim_number(ctx, "all_gather_dim", len(dims))
         dims[axis] = declared_dims(ctx, i)[axis] if k is None else ctx.canon(mul(dims[axis], k))
         ctx.set_output(i, dims)
 
@@ -237,7 +236,7 @@ def reduce_scatter(ctx: OpContext) -> None:
     """
     k = group_size(ctx)
     dims = list(ctx.shape(0))
-    axis = normalize_axis(ctx, _int_attr(ctx, "scatter_dimension"), len(dims))
+    axis = dim_number(ctx, "scatter_dimension", len(dims))
     if k is None:
         dims[axis] = declared_dims(ctx)[axis]
     else:
@@ -260,8 +259,8 @@ def all_to_all(ctx: OpContext) -> None:
         )
     for i in range(ctx.num_outputs):
         dims = list(ctx.shape(i))
-        split = normalize_axis(ctx, _int_attr(ctx, "split_dimension"), len(dims))
-        concat = normalize_axis(ctx, _int_attr(ctx, "concat_dimension"), len(dims))
+        split = dim_number(ctx, "split_dimension", len(dims))
+        concat = dim_number(ctx, "concat_dimension", len(dims))
         dims[split] = _split(ctx, dims[split], count, "all_to_all divisibility")
         dims[concat] = ctx.canon(mul(dims[concat], count))
         ctx.set_output(i, dims)

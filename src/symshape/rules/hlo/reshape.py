@@ -13,7 +13,7 @@ from symshape.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, exact_div, product
 from symshape.rules.hlo.table import hlo_rule
-from symshape.rules.shared.mlir_common import declared_dims, declared_rank, ints
+from symshape.rules.shared.mlir_common import declared_dims, declared_rank, dim_numbers, ints
 
 
 def shape_operand(ctx: OpContext, i: int, out: int = 0) -> tuple[Dim, ...]:
@@ -67,8 +67,8 @@ def broadcast_in_dim(ctx: OpContext) -> None:
     https://openxla.org/stablehlo/spec#broadcast_in_dim
     """
     operand = ctx.shape(0)
-    mapping = ints(ctx, "broadcast_dimensions", []) or []
     out = list(declared_dims(ctx))
+    mapping = dim_numbers(ctx, "broadcast_dimensions", len(out), [])
     for d, axis in zip(operand, mapping, strict=False):
         if 0 <= axis < len(out) and not isinstance(out[axis], int) and ctx.facts.prove_ge(d, 2):
             out[axis] = d
@@ -89,7 +89,7 @@ def dynamic_broadcast_in_dim(ctx: OpContext) -> None:
     """
     operand = ctx.shape(0)
     out = shape_operand(ctx, 1)
-    _broadcast_facts(ctx, operand, out, ints(ctx, "broadcast_dimensions", []) or [])
+    _broadcast_facts(ctx, operand, out, dim_numbers(ctx, "broadcast_dimensions", len(out), []))
     ctx.set_output(0, out)
 
 
@@ -179,3 +179,5 @@ def same_as_operands(ctx: OpContext) -> None:
     """Each result has the shape (and values) of its operand. https://openxla.org/stablehlo/spec#reverse"""
     for i in range(ctx.num_outputs):
         ctx.set_output(i, ctx.shape(i), ctx.elements(i) if ctx.op.op_type != "reverse" else None)
+    if ctx.op.op_type == "reverse":
+        dim_numbers(ctx, "dimensions", len(ctx.shape(0)), [])

@@ -18,7 +18,7 @@ from symshape.context import OpContext
 from symshape.expr import Dim, Expr, add, ceildiv, expand_mod, floordiv, mod, mul, smax, smin
 from symshape.expr_piecewise import trunc_div as piecewise_trunc_div
 from symshape.expr_piecewise import trunc_rem
-from symshape.rules.shared.mlir_common import is_int_dtype
+from symshape.rules.shared.mlir_common import elements_or_unknowns, is_int_dtype
 from symshape.rules.shared.relations import prove_nonneg
 
 
@@ -261,9 +261,16 @@ SHAPE_INT_OPS = _named({"add": "add", "mul": "mul", "div": "floor_div"})
 # ---------------------------------------------------------------------- on elements
 
 
-def binary_elements(ctx: OpContext, op: IntOp) -> tuple[Dim, ...] | None:
-    """``op`` over the tracked values of operands 0 and 1 (equal lengths), or None."""
+def binary_elements(ctx: OpContext, op: IntOp, *, partial: bool = False) -> tuple[Dim, ...] | None:
+    """``op`` over the tracked values of operands 0 and 1 (equal lengths), or None.
+
+    With ``partial``, an untracked small integer operand next to a tracked one takes one symbol
+    per element (`elements_or_unknowns`), so ``s + 4`` keeps ``s`` and a later ``limit - start``
+    cancels it.
+    """
     a, b = ctx.elements(0), ctx.elements(1)
+    if partial and (a is None) != (b is None):
+        a, b = elements_or_unknowns(ctx, 0), elements_or_unknowns(ctx, 1)
     if a is None or b is None or len(a) != len(b) or not is_int_dtype(ctx.output_dtype(0)):
         return None
     decide = RuleDecisions(ctx)

@@ -79,6 +79,33 @@ def ints(ctx: OpContext, name: str, default: list[int] | None = None) -> list[in
     )
 
 
+def dim_numbers(ctx: OpContext, name: str, rank: int, default: list[int] | None = None) -> list[int]:
+    """An HLO attribute of dimension numbers: each in ``[0, rank)`` and none twice (HLO has no
+    negative axes), else a ModelError naming the op, the attribute and the rank."""
+    got = ints(ctx, name, default) or []
+    if any(not 0 <= a < rank for a in got) or len(set(got)) != len(got):
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{name} {got} for an operand of rank {rank}",
+            expected=f"distinct dimensions in [0, {rank - 1}]" if rank else "no dimension (the operand has rank 0)",
+            fix=f"fix the {name} attribute",
+        )
+    return got
+
+
+def dim_number(ctx: OpContext, name: str, rank: int, default: int | None = None) -> int:
+    """One HLO dimension number (`dim_numbers`); a missing attribute without default is a ModelError."""
+    got = dim_numbers(ctx, name, rank, None if default is None else [default])
+    if len(got) != 1:
+        raise ModelError(
+            where=ctx.where(),
+            found=f"attribute '{name}' is {got}",
+            expected="one dimension number",
+            fix=f"fix the {name} attribute",
+        )
+    return got[0]
+
+
 def field_ints(value: Any, name: str) -> list[int]:
     """``fields[name]`` of a dialect attribute (``#stablehlo.dot<...>``) as a list of ints."""
     if hasattr(value, "fields"):
@@ -119,7 +146,14 @@ def elements_or_unknowns(ctx: OpContext, i: int) -> tuple[Dim, ...] | None:
     n = shape[0] if shape else 1
     if not isinstance(n, int) or n > MAX_PART:
         return None
-    return tuple(ctx.fresh(f"element{i}_{k}", lo=None) for k in range(n))
+    name = ctx.op.inputs[i]
+    cause = ctx.earlier_cause(i)
+    # One symbol per element of the value (not per reader): ops that read the same unknown
+    # value see the same symbol, so ``limit - start`` cancels it.
+    return tuple(
+        ctx.memo_fresh(("unknown element", name, str(k)), f"element {k} of '{name}'", lo=None, cause=cause)
+        for k in range(n)
+    )
 
 
 def same_shapes(ctx: OpContext, indices: Sequence[int], rule: str) -> tuple[Dim, ...]:
