@@ -34,14 +34,6 @@ NAMES = sorted(SPECS)
 # Programs main does not get right yet, with the issue-15 class and the cause (strict: a fix
 # turns the xfail into a failure until the marker is removed).
 KNOWN_FAILURES: dict[str, str] = {}
-# Without jaxlib installed (CI runs the MLIR suite without jax), these fail too: the pretty form
-# only parses through jaxlib's conversion today.
-WITHOUT_JAX: dict[str, str] = {
-    "cf_assert_shape_check.mlir": "class 4: cf.assert's pretty form parses only through jaxlib",
-    "chlo_broadcast_add.mlir": "class 4: chlo's pretty form parses only through jaxlib",
-}
-
-
 def have(module: str) -> bool:
     """Whether a module is importable (a module blocked in sys.modules counts as missing)."""
     try:
@@ -51,13 +43,11 @@ def have(module: str) -> bool:
 
 
 HAVE_JAX = have("jax") and have("jaxlib")
-if not HAVE_JAX:
-    KNOWN_FAILURES.update(WITHOUT_JAX)
 # Programs main crashes on (an internal error instead of a result or a one-line error).
 KNOWN_CRASHES: dict[str, str] = {}
 # Programs whose `symshape opt -p shape-optimization` default output iree-opt rejects, and why.
 OPT_REJECTED: dict[str, str] = {}
-MIN_RIGHT = 72 if HAVE_JAX else 70
+MIN_RIGHT = 72
 
 _RESULTS: dict[str, Any] = {}
 

@@ -45,6 +45,7 @@ def make_context() -> Context:
     from xdsl.dialects.cf import Cf
     from xdsl.dialects.func import Func
 
+    from symshape.mlir.dialects.chlo import CHLO
     from symshape.mlir.dialects.constraint import SymShape
     from symshape.mlir.dialects.mhlo import MHLO
     from symshape.mlir.dialects.shape import Shape
@@ -52,7 +53,7 @@ def make_context() -> Context:
     from symshape.mlir.dialects.upstream import ArithWithRemf, TensorWithGenerate
 
     ctx = Context(allow_unregistered=True)
-    for dialect in (Builtin, Func, Cf, ArithWithRemf, TensorWithGenerate, StableHLO, MHLO, Shape, SymShape):
+    for dialect in (Builtin, Func, Cf, ArithWithRemf, TensorWithGenerate, StableHLO, MHLO, CHLO, Shape, SymShape):
         ctx.load_dialect(dialect)
     return ctx
 

@@ -114,3 +114,12 @@ def hlo_family(family: str) -> tuple[str, ...]:
 def dialect_ops(dialect: str) -> tuple[str, ...]:
     """The mnemonics ``dialect`` (``stablehlo`` or ``mhlo``) defines, in table order."""
     return tuple(name for name, spec in HLO_OPS.items() if dialect in spec.dialects)
+
+
+# CHLO's implicitly broadcasting binary ops, ``chlo.broadcast_<name>`` (and ``broadcast_select``):
+# the pretty form is the common one (`symshape.mlir.dialects.chlo`, `symshape.rules.hlo.chlo`).
+CHLO_BINARY = (
+    "add", "atan2", "divide", "maximum", "minimum", "multiply", "next_after", "polygamma", "power",
+    "remainder", "shift_left", "shift_right_arithmetic", "shift_right_logical", "subtract", "zeta",
+    "and", "or", "xor", "complex", "compare",
+)

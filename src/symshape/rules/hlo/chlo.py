@@ -16,16 +16,11 @@ from collections.abc import Callable
 from symshape.context import OpContext
 from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim
+from symshape.mlir.dialects.hlo_ops import CHLO_BINARY as BINARY
 from symshape.rules.registry import register
 from symshape.rules.shared.arith import COMPARISON_DIRECTIONS, HLO_INT_OPS, IntOp, RuleDecisions
 from symshape.rules.shared.common import broadcast_dim, broadcast_elements, broadcast_shapes
 from symshape.rules.shared.mlir_common import check_declared, enum_word, ints, is_int_dtype
-
-BINARY = (
-    "add", "atan2", "divide", "maximum", "minimum", "multiply", "next_after", "polygamma", "power",
-    "remainder", "shift_left", "shift_right_arithmetic", "shift_right_logical", "subtract", "zeta",
-    "and", "or", "xor", "complex", "compare",
-)
 
 
 @register("chlo", *(f"broadcast_{name}" for name in BINARY), then=check_declared)
