@@ -34,15 +34,7 @@ NAMES = sorted(SPECS)
 # Programs main does not get right yet, with the issue-15 class and the cause (strict: a fix
 # turns the xfail into a failure until the marker is removed).
 KNOWN_FAILURES: dict[str, str] = {}
-def have(module: str) -> bool:
-    """Whether a module is importable (a module blocked in sys.modules counts as missing)."""
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
 
-
-HAVE_JAX = have("jax") and have("jaxlib")
 # Programs main crashes on (an internal error instead of a result or a one-line error).
 KNOWN_CRASHES: dict[str, str] = {}
 # Programs whose `symshape opt -p shape-optimization` default output iree-opt rejects, and why.
