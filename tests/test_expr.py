@@ -56,7 +56,9 @@ def same(p: object, q: object) -> bool:
 def sympy_value(d: object, env: dict[str, int]) -> int:
     """Parse ``str(d)`` with sympy and evaluate it exactly at ``env``."""
     parsed = sympy.parse_expr(str(d), local_dict=_SYMPY_LOCALS)
-    value = parsed.subs({_SYMPY_LOCALS[n]: sympy.Integer(v) for n, v in env.items()})
+    # doit(): sympy's parser may leave a constant Max/Min unevaluated (Max(Min(-1, a), Min(0, a))
+    # parses as Min(a, Max(-1, 0))), which substitution does not evaluate
+    value = parsed.subs({_SYMPY_LOCALS[n]: sympy.Integer(v) for n, v in env.items()}).doit()
     assert value.is_Integer, (str(d), env, value)
     return int(value)
 
