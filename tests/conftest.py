@@ -84,13 +84,15 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, None, None]:
-    """A test needing a required tool may not skip for any reason (an expected failure, which
-    pytest reports as a skip with ``wasxfail``, is not a skip)."""
+    """A test needing a required tool may not skip for any reason but another tool it needs that
+    is missing and not required (an expected failure, which pytest reports as a skip with
+    ``wasxfail``, is not a skip)."""
     del call
     outcome = yield
     report: pytest.TestReport = outcome.get_result()
     required = [m for m in _markers(item) if TOOLS[m][0] in _required()]
-    if report.skipped and required and not hasattr(report, "wasxfail"):
+    excused = any(TOOLS[m][0] not in _required() and _missing(m) for m in _markers(item))
+    if report.skipped and required and not excused and not hasattr(report, "wasxfail"):
         report.outcome = "failed"
         report.longrepr = f"{item.nodeid} skipped, but it is marked {required[0]} and SYMSHAPE_REQUIRE requires it"
 
