@@ -231,7 +231,8 @@ def test_jax_export_symbols_are_identifiers() -> None:
 ENCODED = """
 "symshape.symbolic_dim"() {sym_name = "batch", lo = 1 : i64, hi = 64 : i64} : () -> ()
 "symshape.symbolic_dim"() {sym_name = "seq", divisor = 8 : i64} : () -> ()
-func.func @main(%arg0: tensor<?x?xf32, [@batch, @seq]>, %arg1: tensor<?x4xf32, [@batch, @C4]>) -> tensor<?x?xf32, [@batch, @seq]> {
+func.func @main(%arg0: tensor<?x?xf32, [@batch, @seq]>,
+                %arg1: tensor<?x4xf32, [@batch, @C4]>) -> tensor<?x?xf32, [@batch, @seq]> {
   %0 = stablehlo.add %arg0, %arg0 : tensor<?x?xf32, [@batch, @seq]>
   return %0 : tensor<?x?xf32, [@batch, @seq]>
 }
