@@ -14,7 +14,6 @@ Needs the ``models`` extra (torch==2.13.0, onnxscript).
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from pathlib import Path
@@ -24,7 +23,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
-from make_models import Spec, make, seeded  # noqa: E402
+from make_models import Spec, export_cli, seeded  # noqa: E402
 from torch import nn  # noqa: E402
 
 Built = tuple[nn.Module, tuple[torch.Tensor, ...]]
@@ -109,24 +108,7 @@ SPECS: list[Spec] = [
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("names", nargs="*", help="patterns to export (default: all)")
-    parser.add_argument("--out", type=Path, default=ROOT / "bench-out" / "patterns")
-    parser.add_argument("--exporters", default="ts,dynamo")
-    parser.add_argument("--list", action="store_true")
-    opts = parser.parse_args(argv)
-    if opts.list:
-        print("\n".join(s.name for s in SPECS))
-        return 0
-    opts.out.mkdir(parents=True, exist_ok=True)
-    ok = failed = 0
-    for spec in (s for s in SPECS if not opts.names or s.name in opts.names):
-        for path, status in make(spec, opts.out, tuple(opts.exporters.split(","))):
-            print(f"{path.name}: {status}", flush=True)
-            ok += status == "ok"
-            failed += status != "ok"
-    print(f"{ok} exported, {failed} failed, into {opts.out}")
-    return 0
+    return export_cli(SPECS, ROOT / "bench-out" / "patterns", __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ reported and skipped: the exporters do not support every architecture.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -26,11 +25,23 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import torch  # noqa: E402
-from make_models import IMAGE_AXES, DecoderWithPast, Outputs, Spec, make, seeded  # noqa: E402
+from make_models import (  # noqa: E402
+    GPT2_AXES,
+    GPT2_DYNAMO,
+    GPT2_IN,
+    GPT2_LAYERS,
+    GPT2_OUT,
+    IMAGE_AXES,
+    DecoderWithPast,
+    Outputs,
+    Spec,
+    export_cli,
+    seeded,
+)
 from torch import nn  # noqa: E402
 
 Built = tuple[nn.Module, tuple[torch.Tensor, ...]]
-LAYERS = 2
+LAYERS = GPT2_LAYERS  # the flat KV-cache names of make_models serve these decoders too
 TEXT_IN = ["input_ids", "attention_mask"]
 TEXT_AXES: dict[str, dict[int, str]] = {
     "input_ids": {0: "batch", 1: "seq"},
@@ -99,23 +110,6 @@ def audio_model(config: str, model: str, **cfg: Any) -> Callable[[], Built]:
     return build
 
 
-def _decoder_names() -> tuple[list[str], list[str], dict[str, dict[int, str]]]:
-    past_in = [f"past_{kind}_{i}" for i in range(LAYERS) for kind in ("key", "value")]
-    present = [f"present_{kind}_{i}" for i in range(LAYERS) for kind in ("key", "value")]
-    axes: dict[str, dict[int, str]] = {
-        "input_ids": {0: "batch", 1: "seq"},
-        "attention_mask": {0: "batch", 1: "past_seq + seq"},
-        "position_ids": {0: "batch", 1: "seq"},
-        "logits": {0: "batch", 1: "seq"},
-    }
-    axes |= {n: {0: "batch", 2: "past_seq"} for n in past_in}
-    axes |= {n: {0: "batch", 2: "past_seq + seq"} for n in present}
-    return ["input_ids", "attention_mask", "position_ids", *past_in], ["logits", *present], axes
-
-
-DEC_IN, DEC_OUT, DEC_AXES = _decoder_names()
-DEC_DYNAMO = {k: ({0: "batch", 1: "total_seq"} if k == "attention_mask" else v)
-              for k, v in DEC_AXES.items() if k in DEC_IN}
 SMALL_TEXT = dict(hidden_size=32, num_attention_heads=4, intermediate_size=64, max_position_embeddings=64)
 SMALL_LM = dict(hidden_size=32, num_attention_heads=4, intermediate_size=64, max_position_embeddings=64)
 IMAGE_OUT_AXES = {"last_hidden_state": {0: "batch"}}
@@ -131,8 +125,8 @@ def _text(name: str, config: str, model: str, **cfg: Any) -> Spec:
 
 
 def _lm(name: str, config: str, model: str, kv_heads: int, kv_dim: int, **cfg: Any) -> Spec:
-    return Spec(name, causal_lm(config, model, kv_heads, kv_dim, **cfg), DEC_IN, DEC_OUT, DEC_AXES,
-                dynamo_dims=DEC_DYNAMO)
+    return Spec(name, causal_lm(config, model, kv_heads, kv_dim, **cfg), GPT2_IN, GPT2_OUT, GPT2_AXES,
+                dynamo_dims=GPT2_DYNAMO)
 
 
 def _image(name: str, config: str, model: str, size: tuple[int, int], **cfg: Any) -> Spec:
@@ -185,24 +179,7 @@ SPECS: list[Spec] = [
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("names", nargs="*", help="families to export (default: all)")
-    parser.add_argument("--out", type=Path, default=ROOT / "bench-out" / "zoo")
-    parser.add_argument("--exporters", default="ts,dynamo")
-    parser.add_argument("--list", action="store_true")
-    opts = parser.parse_args(argv)
-    if opts.list:
-        print("\n".join(s.name for s in SPECS))
-        return 0
-    opts.out.mkdir(parents=True, exist_ok=True)
-    ok = failed = 0
-    for spec in (s for s in SPECS if not opts.names or s.name in opts.names):
-        for path, status in make(spec, opts.out, tuple(opts.exporters.split(","))):
-            print(f"{path.name}: {status}", flush=True)
-            ok += status == "ok"
-            failed += status != "ok"
-    print(f"{ok} exported, {failed} failed, into {opts.out}")
-    return 0
+    return export_cli(SPECS, ROOT / "bench-out" / "zoo", __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

@@ -164,6 +164,9 @@ def _gpt2_names() -> tuple[list[str], list[str], dict[str, dict[int, str]]]:
 
 
 GPT2_IN, GPT2_OUT, GPT2_AXES = _gpt2_names()
+# torch.export cannot declare a sum of two dims: the dynamo export gives the mask its own symbol
+GPT2_DYNAMO = {k: ({0: "batch", 1: "total_seq"} if k == "attention_mask" else v)
+               for k, v in GPT2_AXES.items() if k in GPT2_IN}
 
 
 @seeded
@@ -232,11 +235,9 @@ SPECS: list[Spec] = [
           "token_type_ids": {0: "batch", 1: "seq"}, "last_hidden_state": {0: "batch", 1: "seq"},
           "pooler_output": {0: "batch"}}),
     Spec("gpt2_past", build_gpt2, GPT2_IN, GPT2_OUT, GPT2_AXES,
-         dynamo_dims={k: ({0: "batch", 1: "total_seq"} if k == "attention_mask" else v)
-                      for k, v in GPT2_AXES.items() if k in GPT2_IN}),
+         dynamo_dims=GPT2_DYNAMO),
     Spec("llama_past", build_llama, GPT2_IN, GPT2_OUT, GPT2_AXES,
-         dynamo_dims={k: ({0: "batch", 1: "total_seq"} if k == "attention_mask" else v)
-                      for k, v in GPT2_AXES.items() if k in GPT2_IN}),
+         dynamo_dims=GPT2_DYNAMO),
     Spec("t5", build_t5, ["input_ids", "attention_mask", "decoder_input_ids"],
          ["last_hidden_state", "encoder_last_hidden_state"],
          {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "seq"},
@@ -350,6 +351,29 @@ def make(spec: Spec, out_dir: Path, exporters: tuple[str, ...]) -> list[tuple[Pa
             last = traceback.format_exception_only(type(err), err)[-1].strip()
             results.append((path, f"FAILED: {last[:300]}"))
     return results
+
+
+def export_cli(specs: list[Spec], default_out: Path, description: str, argv: list[str] | None = None) -> int:
+    """The command line of the benchmark's model generators: export ``specs`` (or the named
+    ones) with each exporter into ``--out``, report each file, and go on past a failed export."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("names", nargs="*", help="models to export (default: all)")
+    parser.add_argument("--out", type=Path, default=default_out)
+    parser.add_argument("--exporters", default="ts,dynamo")
+    parser.add_argument("--list", action="store_true")
+    opts = parser.parse_args(argv)
+    if opts.list:
+        print("\n".join(s.name for s in specs))
+        return 0
+    opts.out.mkdir(parents=True, exist_ok=True)
+    ok = failed = 0
+    for spec in (s for s in specs if not opts.names or s.name in opts.names):
+        for path, status in make(spec, opts.out, tuple(opts.exporters.split(","))):
+            print(f"{path.name}: {status}", flush=True)
+            ok += status == "ok"
+            failed += status != "ok"
+    print(f"{ok} exported, {failed} failed, into {opts.out}")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
