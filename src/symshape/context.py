@@ -299,24 +299,23 @@ class OpContext:
         """Record the program fact ``k`` divides ``d``."""
         self.graph.assume_divisible(d, k, self.origin(rule))
 
-    def guard(self, lhs: Dim, rel: str, rhs: Dim, rule: str, reason: str = "") -> None:
-        """Record an assumption (and mark the op as revisitable).
-
-        A guard the facts prove false means the rule took a branch the program never takes: the
-        op gives up (its dims become fresh) instead of printing a claim under an impossible guard.
-        """
-        if self._refuted(lhs, rel, rhs):
+    def guard(
+        self, lhs: Dim, rel: str, rhs: Dim, rule: str, reason: str = "", nonneg: Callable[[Dim], bool] | None = None
+    ) -> None:
+        """Record an assumption (and mark the op as revisitable). A guard the facts refute
+        (``nonneg`` proves ``d >= 0``: the facts' bounds unless a rule brings a stronger prover)
+        means the rule took a branch the program never takes: the op gives up instead."""
+        diff = add(lhs, mul(rhs, -1))
+        fails_when = {">=": add(mul(diff, -1), -1), "<=": add(diff, -1), ">": mul(diff, -1), "<": diff}.get(rel)
+        if fails_when is not None:  # the relation fails exactly when this is >= 0
+            refuted = (nonneg or self.prove_ge)(self.canon(fails_when))
+        else:
+            decided = self.prove_eq(lhs, rhs)
+            refuted = decided is not None and decided == (rel == "!=")
+        if refuted:
             raise GiveUp(f"the guard '{lhs} {rel} {rhs}' ({rule}) can never hold")
         self.imprecise()
         self.graph.guard(lhs, rel, rhs, self.origin(rule), reason)
-
-    def _refuted(self, lhs: Dim, rel: str, rhs: Dim) -> bool:
-        diff = add(lhs, mul(rhs, -1))
-        false_when = {">=": add(mul(diff, -1), -1), "<=": add(diff, -1), ">": mul(diff, -1), "<": diff}.get(rel)
-        if false_when is not None:  # the relation fails exactly when this is >= 0
-            return self.prove_ge(false_when)
-        decided = self.prove_eq(lhs, rhs)
-        return decided is not None and decided == (rel == "!=")
 
     def fresh(
         self,

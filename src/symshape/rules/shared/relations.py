@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from symshape.context import GiveUp, OpContext
+from symshape.context import OpContext
 from symshape.expr import (
     Dim,
     Expr,
@@ -146,26 +146,9 @@ def _into_floor(d: Expr) -> Dim | None:
 
 
 def guard(ctx: OpContext, lhs: Dim, rel: str, rhs: Dim, rule: str, reason: str) -> None:
-    """``ctx.guard``, refusing a guard the facts prove false: such a guard means the rule took a
-    branch the program never takes, so the op gives up (its dims become fresh) instead."""
-    if refuted(ctx, lhs, rel, rhs):
-        raise GiveUp(f"the guard '{lhs} {rel} {rhs}' ({rule}) can never hold")
-    ctx.guard(lhs, rel, rhs, rule, reason)
-
-
-def refuted(ctx: OpContext, lhs: Dim, rel: str, rhs: Dim) -> bool:
-    """Whether the facts prove ``lhs rel rhs`` false (``rel`` one of ``>= <= > < == !=``)."""
-    diff = ctx.canon(add(lhs, mul(rhs, -1)))
-    false_when = {  # the relation fails exactly when this is >= 0
-        ">=": add(mul(diff, -1), -1),
-        "<=": add(diff, -1),
-        ">": mul(diff, -1),
-        "<": diff,
-    }.get(rel)
-    if false_when is not None:
-        return prove_nonneg(ctx, ctx.canon(false_when))
-    decided = ctx.prove_eq(lhs, rhs)
-    return decided is not None and decided == (rel == "!=")
+    """``ctx.guard`` with `prove_nonneg` (floors, Min/Max by cases) deciding whether the facts
+    refute the guard, which the facts' bounds alone often cannot."""
+    ctx.guard(lhs, rel, rhs, rule, reason, nonneg=lambda d: prove_nonneg(ctx, d))
 
 
 def _relax_each_floor(d: Expr) -> Dim | None:
