@@ -44,6 +44,7 @@ import onnx
 from symshape.api import analyze_onnx
 from symshape.expr import Dim, Expr, evaluate
 from symshape.result import Analysis
+from symshape.verify.inputs import holds
 
 VARIANTS = ("shipped", "symbolic")
 DIAGNOSTICS = ("values", "symbolic+values")  # not held by the suite: how much the inputs' values decide
@@ -213,17 +214,6 @@ def score_output(
             tally.add("wrong", 1, f"{where} dim {axis} = '{d}' = {evaluate(d, dict(env))}, expected {size}")
 
 
-def _holds(lhs: int, rel: str, rhs: int) -> bool:
-    return {
-        "==": lhs == rhs,
-        ">=": lhs >= rhs,
-        "!=": lhs != rhs,
-        "<=": lhs <= rhs,
-        "<": lhs < rhs,
-        "divisible": rhs != 0 and lhs % rhs == 0,
-    }[rel]
-
-
 def score_claims(analysis: Analysis, env: Mapping[str, int], tally: Tally) -> None:
     """Count the guards, predicates and symbol ranges that the shipped sizes violate."""
     for name, info in analysis.symbols().items():
@@ -239,7 +229,7 @@ def score_claims(analysis: Analysis, env: Mapping[str, int], tally: Tally) -> No
         lhs, rhs = analysis.public(lhs_), analysis.public(rhs_)
         if (_free(lhs) | _free(rhs)) <= env.keys():
             a, b = evaluate(lhs, dict(env)), evaluate(rhs, dict(env))
-            if not _holds(a, rel, b):
+            if not holds(a, rel, b):
                 tally.add("broken", 1, f"{what}: '{lhs} {rel} {rhs}' is false at {dict(env)}")
 
 

@@ -179,7 +179,7 @@ def admitted(analysis: Analysis, env: Env) -> bool:
     for p in graph.predicates:
         lhs, rhs = analysis.public(p.lhs), analysis.public(p.rhs)
         a, b = _known(lhs, env), _known(rhs, env)
-        if a is not None and b is not None and not _PREDICATE[p.rel](a, b):
+        if a is not None and b is not None and not holds(a, p.rel, b):
             return False
     for r in graph.residuals:
         v = _known(analysis.public(r.expr), env)
@@ -188,11 +188,17 @@ def admitted(analysis: Analysis, env: Env) -> bool:
     return True
 
 
-_PREDICATE: dict[str, Callable[[int, int], bool]] = {
-    "<=": lambda a, b: a <= b,
-    "<": lambda a, b: a < b,
-    "divisible": lambda a, b: b != 0 and a % b == 0,
-}
+def holds(lhs: int, rel: str, rhs: int) -> bool:
+    """Whether a guard's or predicate's relation holds between two sizes."""
+    return {
+        "==": lhs == rhs,
+        "!=": lhs != rhs,
+        ">=": lhs >= rhs,
+        ">": lhs > rhs,
+        "<=": lhs <= rhs,
+        "<": lhs < rhs,
+        "divisible": rhs != 0 and lhs % rhs == 0,
+    }[rel]
 
 
 def _known(d: Dim, env: Env) -> int | None:
