@@ -28,6 +28,7 @@ PASSES: dict[str, str] = {
     "shape-sources": "symshape.mlir.passes.shape_sources:ShapeSourcesPass",
     "aux-shape-functions": "symshape.mlir.passes.aux_shape_functions:AuxShapeFunctionsPass",
     "fusion-groups": "symshape.mlir.passes.fusion_groups:FusionGroupsPass",
+    "expand-function-dynamic-dims": "symshape.mlir.passes.expand_function_dynamic_dims:ExpandFunctionDynamicDimsPass",
 }
 """Pass name -> ``module:Class``, imported on first use."""
 
