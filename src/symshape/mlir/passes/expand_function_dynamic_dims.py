@@ -83,7 +83,7 @@ class ExpandFunctionDynamicDimsPass(ModulePass):
         for fn in funcs.values():
             for call in [o for o in fn.body.walk() if isinstance(o, func.CallOp)]:
                 sig = sigs.get(call.callee.root_reference.data)
-                if sig is not None:
+                if sig is not None and not call.callee.nested_references.data:
                     _expand_call(call, sig, consts[fn])
         for fn, sig, args in bodies:
             _expand_results(fn, sig, args, consts[fn])
@@ -221,7 +221,9 @@ def _expand_results(fn: func.FuncOp, sig: Signature, args: dict[Slot, SSAValue],
             operands.append(value)
             continue
         dims = [_result_dim(builder, value, axis, sig.result_dims[j][axis], ret, const) for axis in range(_rank(value))]
-        operands.append(_tie(value, dims, ret))
+        owner = value.owner
+        same = isinstance(owner, c.TieShapeOp) and list(owner.dims) == dims
+        operands.append(value if same else _tie(value, dims, ret))
         operands.extend(dims[axis] for axis in dyn)
     insert(func.ReturnOp(*operands))
     ret.detach()

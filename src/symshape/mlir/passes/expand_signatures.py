@@ -216,7 +216,8 @@ def _add_leaf(leaves: dict[str, tuple[Slot, int, int]], d: Dim, slot: Slot) -> N
     """Record the symbol a slot's dim gives: ``s`` itself, or ``s`` of a linear ``c*s + k``."""
     s = as_symbol(d)
     if s is not None:
-        leaves.setdefault(s, (slot, 1, 0))
+        if leaves.get(s, (slot, 2, 0))[1:] != (1, 0):  # the symbol itself beats a linear form
+            leaves[s] = (slot, 1, 0)
         return
     if not isinstance(d, Expr) or len(d.free) != 1:
         return
