@@ -25,6 +25,7 @@ from xdsl.ir import BlockArgument, SSAValue
 
 from symshape.mlir.dialects import constraint as c
 from symshape.mlir.opt import SPLIT_MARKER, parse_text, print_module, run_passes
+from tests.test_mlir_io_printing import CUSTOM_SYMSHAPE, GROUPS, default_output, iree_parse
 
 HERE = Path(__file__).parent
 FILECHECK = sorted((HERE / "filecheck").glob("expand-function-dynamic-dims*.mlir"))
@@ -176,6 +177,16 @@ def test_filecheck_cases_parse_in_iree_opt(path: Path, index: int, pipeline: str
 def test_seed_and_jax_modules_parse_in_iree_opt(path: Path) -> None:
     for passes in ([PASS], [DEDUPE], ["shape-optimization", PASS]):
         iree_parses(print_module(expand(path.read_text(), *passes)))
+
+
+@pytest.mark.needs_iree
+@pytest.mark.parametrize("group", sorted(GROUPS))
+def test_every_test_module_expands_and_parses_in_iree_opt(group: str, tmp_path: Path) -> None:
+    """Every module of the MLIR tests (inputs, filecheck cases, op forms), both forms."""
+    outputs = [default_output(text, p) for text in GROUPS[group] for p in (PASS, DEDUPE)]
+    assert not any(CUSTOM_SYMSHAPE.search(out) for out in outputs)
+    done = iree_parse(outputs, tmp_path)
+    assert done.returncode == 0, done.stderr[:4000]
 
 
 # ------------------------------------------------------------------ hand-written modules

@@ -125,3 +125,31 @@ func.func @calls_static(%y: tensor<4xf32>) -> tensor<4xf32> {
   %0 = func.call @static(%y) : (tensor<4xf32>) -> tensor<4xf32>
   func.return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A function another op names by symbol (a composite's decomposition) keeps its signature: that
+// op fixes it. A function with several blocks returns its dims from each block that returns.
+
+// CHECK-LABEL: func.func private @impl(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+// CHECK-LABEL: func.func @branches(%p: i1, %x: tensor<?x4xf32>, %x_d0: index) -> (tensor<?x4xf32>, index)
+// CHECK:         "stablehlo.composite"(%{{.*}}) {name = "my.op", decomposition = @impl}
+// CHECK:       ^bb1:
+// CHECK-NEXT:    %[[D1:.*]] = tensor.dim %{{.*}}, %c0 : tensor<?x4xf32>
+// CHECK-NEXT:    %[[T1:.*]] = "symshape.tie_shape"(%{{.*}}, %[[D1]], %c4)
+// CHECK-NEXT:    func.return %[[T1]], %[[D1]] : tensor<?x4xf32>, index
+// CHECK:       ^bb2:
+// CHECK-NEXT:    func.return %{{.*}}, %x_d0 : tensor<?x4xf32>, index
+
+func.func private @impl(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  func.return %x : tensor<?x4xf32>
+}
+
+func.func @branches(%p: i1, %x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = "stablehlo.composite"(%x) {name = "my.op", decomposition = @impl} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  cf.cond_br %p, ^bb1, ^bb2
+^bb1:
+  func.return %0 : tensor<?x4xf32>
+^bb2:
+  func.return %x : tensor<?x4xf32>
+}

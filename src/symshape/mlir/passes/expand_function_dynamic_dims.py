@@ -191,8 +191,16 @@ def _has_dynamic(t: Attribute) -> bool:
 
 
 def _expand_results(fn: func.FuncOp, sig: Signature, args: dict[Slot, SSAValue], const: _Constants) -> None:
+    """Each ``func.return`` of ``fn`` (one per block that returns) returns the dims too; the
+    analysis's dims serve a single-block function (a Program is its one block)."""
+    returns = [b.last_op for b in fn.body.blocks if isinstance(b.last_op, func.ReturnOp)]
+    for ret in returns:
+        assert isinstance(ret, func.ReturnOp)
+        _expand_return(ret, sig if len(fn.body.blocks) == 1 else sig.without_result_dims(), args, const)
+
+
+def _expand_return(ret: func.ReturnOp, sig: Signature, args: dict[Slot, SSAValue], const: _Constants) -> None:
     """Return each result's dynamic dims after it, computed from the arguments where proven."""
-    ret = _last(fn)
 
     def insert(op: Operation) -> None:
         if isinstance(op, arith.ConstantOp):
@@ -228,13 +236,6 @@ def _expand_results(fn: func.FuncOp, sig: Signature, args: dict[Slot, SSAValue],
     insert(func.ReturnOp(*operands))
     ret.detach()
     ret.erase()
-
-
-def _last(fn: func.FuncOp) -> func.ReturnOp:
-    block = fn.body.blocks.first
-    ret = block.last_op if block is not None else None
-    assert isinstance(ret, func.ReturnOp)
-    return ret
 
 
 def _rank(value: SSAValue) -> int:

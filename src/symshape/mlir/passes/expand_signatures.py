@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, DictionaryAttr, ModuleOp, SymbolRefAttr
 from xdsl.ir import Attribute, SSAValue
 
 from symshape.analysis import analyze
@@ -80,6 +81,11 @@ class Signature:
                 pos += 1
         return out
 
+    def without_result_dims(self) -> Signature:
+        """The same signature, every result dim read back from its tensor."""
+        unknown: list[list[Dim | None]] = [[None] * len(row) for row in self.result_dims]
+        return Signature(self.arg_ties, self.slots_after, unknown, self.result_dynamic, self.leaves)
+
     def is_trivial(self) -> bool:
         """No ``?`` dim anywhere: the signature does not change."""
         return not self.slots() and not any(self.result_dynamic)
@@ -106,7 +112,8 @@ def carries_constraints(module: ModuleOp) -> bool:
 
 def plan_signatures(module: ModuleOp, dedupe: bool, facts: Sequence[Fact] = ()) -> dict[str, Signature]:
     """The expanded signature of every function of ``module`` (not yet expanded, not the graph)."""
-    funcs = [f for f in module.ops if isinstance(f, func.FuncOp) and _expandable(f)]
+    pinned = pinned_functions(module)
+    funcs = [f for f in module.ops if isinstance(f, func.FuncOp) and _expandable(f, pinned)]
     analyses = _analyze_alone(module, facts) if any(f.body.blocks for f in funcs) else {}
     out: dict[str, Signature] = {}
     for fn in funcs:
@@ -119,8 +126,32 @@ def plan_signatures(module: ModuleOp, dedupe: bool, facts: Sequence[Fact] = ()) 
     return out
 
 
-def _expandable(fn: func.FuncOp) -> bool:
-    return fn.sym_name.data != c.GRAPH_FUNCTION and EXPANDED not in fn.attributes
+def _expandable(fn: func.FuncOp, pinned: set[str]) -> bool:
+    name = fn.sym_name.data
+    return name != c.GRAPH_FUNCTION and name not in pinned and EXPANDED not in fn.attributes
+
+
+def pinned_functions(module: ModuleOp) -> set[str]:
+    """Functions some op other than ``func.call`` names (``stablehlo.composite``'s
+    ``decomposition = @impl``, a custom call's ``called_computations``): that op fixes their
+    signature, so they keep it."""
+    out: set[str] = set()
+    for op in module.walk():
+        if isinstance(op, func.CallOp):
+            continue
+        for attr in [*op.attributes.values(), *op.properties.values()]:
+            out |= _symbols_in(attr)
+    return out
+
+
+def _symbols_in(attr: Attribute) -> set[str]:
+    if isinstance(attr, SymbolRefAttr):
+        return {attr.root_reference.data}
+    if isinstance(attr, ArrayAttr):
+        return {s for a in cast("ArrayAttr[Attribute]", attr).data for s in _symbols_in(a)}
+    if isinstance(attr, DictionaryAttr):
+        return {s for a in attr.data.values() for s in _symbols_in(a)}
+    return set()
 
 
 def _analyze_alone(module: ModuleOp, facts: Sequence[Fact]) -> dict[str, tuple[FuncView, Analysis]]:
