@@ -11,13 +11,17 @@ after the tensor) and one ``index`` result per ``?`` dim of its results (right a
       ...
       func.return %r, %d : tensor<?x4xf32>, index
 
-``symshape.tie_shape %t, %d0, %d1`` ties the index values to the tensor's dims and *asserts*
-them, as IREE's ``shapex.tie_shape`` does: a caller that passes a value other than the dim has
-broken the function's contract, and a lowering must check it (or trust the frontend). Each
-returned dim is the analysis's expression over the argument dims, written as ``arith`` ops
-(`symshape.mlir.passes.dim_exprs.ArithBuilder`) where the arguments determine it, else
-``tensor.dim`` of the returned tensor; the returned tensor is tied to those dims too, so a
-computed dim that disagrees with the tensor fails at run time instead of being returned.
+``symshape.tie_shape %t, %d0, %d1`` ties the index values to the tensor's dims and asserts that
+they are equal, as IREE's ``tie_shape`` does: it is the function's precondition, and symshape's
+analysis and ``shape-optimization`` take it as a fact (a lowering may turn it into a run-time
+check). A caller this pass rewrites meets it by construction for each dim it passes (the
+operand's own dim); in the deduplicated form the other dims of a class equal that one whenever
+the call is valid, since the class is what the callee's ops require (or what the module's
+constraint IR and the user's facts state). Each returned dim is the analysis's expression over the argument dims, written
+as ``arith`` ops (`symshape.mlir.passes.dim_exprs.ArithBuilder`) where the arguments determine
+it, else ``tensor.dim`` of the returned tensor, which is tied to those dims. A computed dim is
+proven from the function's ops, under the analysis's guards when it has some: those are listed
+on the function as ``symshape.assumes = ["in_d1 >= 1 (real_dynamic_slice ...)", ...]``.
 
 With ``dedupe=true``, or when the module carries the constraint IR `shape-optimization` saves
 (its types name the classes already), a function gets one argument per *equivalence class* of
@@ -26,7 +30,9 @@ its argument dims rather than one per dim (`symshape.mlir.passes.expand_signatur
 Callers in the module (``func.call``) pass each dim as the caller's own tied index value when
 the operand is a tied tensor, else as ``tensor.dim`` of the operand, and tie the call's results
 to the returned dims. Private declarations gain the same arguments and results (from their
-types); calls to functions the module does not define or declare are left alone. A function
+types); calls to functions the module does not define or declare are left alone, and so is a
+function another op names by symbol (a ``stablehlo.composite`` decomposition): that op fixes its
+signature. A function
 already expanded (``symshape.expanded_dims``) is left alone, so running the pass twice is the
 same as once.
 """
@@ -45,6 +51,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     ModuleOp,
+    StringAttr,
     UnitAttr,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -54,7 +61,14 @@ from symshape.expr import Dim
 from symshape.mlir.attributes import is_tensor
 from symshape.mlir.dialects import constraint as c
 from symshape.mlir.passes.dim_exprs import ArithBuilder
-from symshape.mlir.passes.expand_signatures import EXPANDED, Signature, Slot, carries_constraints, plan_signatures
+from symshape.mlir.passes.expand_signatures import (
+    ASSUMES,
+    EXPANDED,
+    Signature,
+    Slot,
+    carries_constraints,
+    plan_signatures,
+)
 from symshape.userfacts import Fact
 
 
@@ -323,6 +337,8 @@ def _expand_type(fn: func.FuncOp, sig: Signature) -> None:
     if old_res_attrs is not None:
         fn.res_attrs = ArrayAttr(res_attrs)
     fn.attributes[EXPANDED] = UnitAttr()
+    if sig.assumes:
+        fn.attributes[ASSUMES] = ArrayAttr([StringAttr(a) for a in sig.assumes])
 
 
 __all__ = ["ExpandFunctionDynamicDimsPass", "dim_value"]

@@ -39,6 +39,9 @@ from symshape.userfacts import Fact
 EXPANDED = "symshape.expanded_dims"
 """The unit attribute that marks an expanded function (a second run leaves it alone)."""
 
+ASSUMES = "symshape.assumes"
+"""The function attribute listing the guards its computed result dims assume."""
+
 
 @dataclass(frozen=True)
 class Slot:
@@ -65,6 +68,8 @@ class Signature:
     result_dims: list[list[Dim | None]]
     result_dynamic: list[list[int]]
     leaves: dict[str, tuple[Slot, int, int]] = field(default_factory=dict[str, tuple[Slot, int, int]])
+    assumes: tuple[str, ...] = ()
+    """The analysis's guards (``cond (origin)``): the computed result dims hold under them."""
 
     def slots(self) -> list[Slot]:
         """All new arguments, in signature order."""
@@ -84,7 +89,7 @@ class Signature:
     def without_result_dims(self) -> Signature:
         """The same signature, every result dim read back from its tensor."""
         unknown: list[list[Dim | None]] = [[None] * len(row) for row in self.result_dims]
-        return Signature(self.arg_ties, self.slots_after, unknown, self.result_dynamic, self.leaves)
+        return Signature(self.arg_ties, self.slots_after, unknown, self.result_dynamic, self.leaves, self.assumes)
 
     def is_trivial(self) -> bool:
         """No ``?`` dim anywhere: the signature does not change."""
@@ -231,7 +236,8 @@ def _analyzed(fn: func.FuncOp, dedupe: bool, view: FuncView, analysis: Analysis)
         after.append(mine)
     result_dims = _result_dims(fn, view, analysis)
     outs = fn.function_type.outputs.data
-    return Signature(ties, after, result_dims, [dynamic_axes(t) for t in outs], leaves)
+    assumes = tuple(f"{cond} ({origin})" for cond, origin, _ in analysis.guards())
+    return Signature(ties, after, result_dims, [dynamic_axes(t) for t in outs], leaves, assumes)
 
 
 def _hint(arg: SSAValue, i: int, axis: int, d: Dim | None, dedupe: bool) -> str:
