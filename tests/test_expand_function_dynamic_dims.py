@@ -322,3 +322,13 @@ def _sizes(spec: str, env: Mapping[str, int]) -> Shape:
             size *= int(t) if t.isdigit() else env[t]
         out.append(size)
     return tuple(out)
+
+
+def test_the_readme_example_is_the_real_output() -> None:
+    """The README's before/after of the pass stays current."""
+    readme = (HERE.parent / "README.md").read_text()
+    section = readme[readme.index("#### Signature expansion") :]
+    before, after = (block.split("```", 1)[0] for block in section.split("```mlir\n")[1:3])
+    out = print_module(expand(before, DEDUPE))
+    lines = [ln.strip() for ln in out.splitlines() if ln.strip() not in ("builtin.module {", "}")]
+    assert lines == [ln.strip() for ln in after.splitlines() if ln.strip() != "}"]

@@ -183,7 +183,13 @@ class DimOp(IRDLOperation):
 
 @irdl_op_definition
 class TieShapeOp(IRDLOperation):
-    """``%t2 = symshape.tie_shape %t, %d0, %d1``: the dims of ``%t`` are ``%d0, %d1``."""
+    """``%t2 = symshape.tie_shape %t, %d0, %d1``: the dims of ``%t`` are ``%d0, %d1``.
+
+    One index operand per dim (an ``arith.constant`` for a static one). The op asserts the
+    equality, as IREE's ``tie_shape`` does: a precondition the analysis takes as a fact and a
+    lowering may check at run time. ``expand-function-dynamic-dims`` ties a function's tensor
+    arguments and results to its explicit index arguments and results with it.
+    """
 
     name = "symshape.tie_shape"
 
