@@ -17,11 +17,13 @@ analysis and ``shape-optimization`` take it as a fact (a lowering may turn it in
 check). A caller this pass rewrites meets it by construction for each dim it passes (the
 operand's own dim); in the deduplicated form the other dims of a class equal that one whenever
 the call is valid, since the class is what the callee's ops require (or what the module's
-constraint IR and the user's facts state). Each returned dim is the analysis's expression over the argument dims, written
-as ``arith`` ops (`symshape.mlir.passes.dim_exprs.ArithBuilder`) where the arguments determine
-it, else ``tensor.dim`` of the returned tensor, which is tied to those dims. A computed dim is
-proven from the function's ops, under the analysis's guards when it has some: those are listed
-on the function as ``symshape.assumes = ["in_d1 >= 1 (real_dynamic_slice ...)", ...]``.
+constraint IR and the user's facts state).
+
+Each returned dim is the analysis's expression over the argument dims, written as ``arith`` ops
+(`symshape.mlir.passes.dim_exprs.ArithBuilder`) where the arguments determine it, else
+``tensor.dim`` of the returned tensor, which is tied to those dims. A computed dim is proven
+from the function's ops, under the analysis's guards when it has some: those are listed on the
+function as ``symshape.assumes = ["in_d1 >= 1 (real_dynamic_slice ...)", ...]``.
 
 With ``dedupe=true``, or when the module carries the constraint IR `shape-optimization` saves
 (its types name the classes already), a function gets one argument per *equivalence class* of
