@@ -23,6 +23,7 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import BlockArgument, SSAValue
 
+from symshape.errors import UserFactError
 from symshape.mlir.dialects import constraint as c
 from symshape.mlir.opt import SPLIT_MARKER, parse_text, print_module, run_passes
 from tests.test_mlir_io_printing import CUSTOM_SYMSHAPE, GROUPS, default_output, iree_parse
@@ -332,3 +333,18 @@ def test_the_readme_example_is_the_real_output() -> None:
     out = print_module(expand(before, DEDUPE))
     lines = [ln.strip() for ln in out.splitlines() if ln.strip() not in ("builtin.module {", "}")]
     assert lines == [ln.strip() for ln in after.splitlines() if ln.strip() != "}"]
+
+
+def test_a_user_fact_makes_a_dim_constant_and_a_wrong_name_is_an_error() -> None:
+    """``x_d1 == 5`` leaves @f one class fewer (its tie takes 5); a fact no function has fails."""
+    ctx, module = parse_text(ADD_CONCAT)
+    run_passes(ctx, module, DEDUPE, facts=["x_d1 == 5"])
+    f = function(module, "f")
+    assert index_args(f) == 2
+    runner = ShapeRunner(f)
+    check_results(runner, [(3, 5), (3, 5), (3, 2)], [(3, 5), (3, 7)])
+    with pytest.raises(AssertionError, match="constant"):
+        runner.bind([(3, 4), (3, 4), (3, 2)])
+    ctx, module = parse_text(ADD_CONCAT)
+    with pytest.raises(UserFactError, match="names a symbol no function of the module has"):
+        run_passes(ctx, module, DEDUPE, facts=["nosuch == 5"])

@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, DictionaryAttr, Modu
 from xdsl.ir import Attribute, SSAValue
 
 from symshape.analysis import analyze
+from symshape.errors import UserFactError, where_fact
 from symshape.expr import Dim, Expr, as_symbol
 from symshape.mlir.attributes import is_tensor
 from symshape.mlir.dialects import constraint as c
@@ -167,15 +168,27 @@ def _analyze_alone(module: ModuleOp, facts: Sequence[Fact]) -> dict[str, tuple[F
         if isinstance(fn, func.FuncOp) and fn.body.blocks:
             fn.sym_visibility = None  # a root of its own: never inlined into a caller
     out: dict[str, tuple[FuncView, Analysis]] = {}
+    used: set[Fact] = set()
+    known: set[str] = set()
     for view in module_to_programs(clone):
         args = argument_names(view.values, view.func)
         symbols = {
             s for dims in argument_dims(view.program).values() for d in dims if isinstance(d, Expr) for s in d.free
         }
         mine = [f for f in facts if f.symbols <= symbols]
+        used.update(mine)
+        known |= symbols
         loaded_facts = loaded.facts_for(view.name, view.program, args)
         analysis = analyze(view.program, facts=[*view.facts, *loaded_facts, *mine], source=f"@{view.name}")
         out[view.name] = (view, analysis)
+    unused = [f for f in facts if f not in used]
+    if unused:
+        raise UserFactError(
+            where=where_fact(str(unused[0])),
+            found="it names a symbol no function of the module has",
+            expected=f"symbols of the argument dims: {', '.join(sorted(known)) or 'none'}",
+            fix="name the argument dims as <arg>_d<axis> or by their declared names",
+        )
     return out
 
 
