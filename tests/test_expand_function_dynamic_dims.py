@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import BlockArgument, SSAValue
 
 from symshape.errors import UserFactError
@@ -348,3 +348,27 @@ def test_a_user_fact_makes_a_dim_constant_and_a_wrong_name_is_an_error() -> None
     ctx, module = parse_text(ADD_CONCAT)
     with pytest.raises(UserFactError, match="names a symbol no function of the module has"):
         run_passes(ctx, module, DEDUPE, facts=["nosuch == 5"])
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: p.stem)
+def test_after_shape_optimization_one_argument_per_symbol_of_the_types(path: Path) -> None:
+    """A shape-optimized module names each class in its argument types: the expansion passes
+    one index argument per distinct non-constant symbol of a function's ``?`` argument dims."""
+    ctx, module = parse_text(path.read_text())
+    run_passes(ctx, module, ["shape-optimization"])
+    constants = {op.sym_name.data for op in module.ops if isinstance(op, c.SymbolicDimOp) and op.value is not None}
+    want: dict[str, int] = {}
+    for fn in module.ops:
+        if not isinstance(fn, func.FuncOp) or fn.sym_name.data == c.GRAPH_FUNCTION:
+            continue
+        symbols: set[str] = set()
+        tensors = [t for t in fn.function_type.inputs.data if isinstance(t, TensorType)]
+        encodings = [c.symbol_encoding(t.encoding) for t in tensors]
+        for t, names in zip(tensors, encodings, strict=True):
+            if names is not None:
+                symbols |= {n for n, size in zip(names, t.get_shape(), strict=True) if size < 0} - constants
+        if all(n is not None or all(s >= 0 for s in t.get_shape()) for t, n in zip(tensors, encodings, strict=True)):
+            want[fn.sym_name.data] = len(symbols)  # a function shape-optimization left unencoded is not counted
+    run_passes(ctx, module, [PASS])
+    got = {f.sym_name.data: index_args(f) for f in module.ops if isinstance(f, func.FuncOp) and f.sym_name.data in want}
+    assert got == want
