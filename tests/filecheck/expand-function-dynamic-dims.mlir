@@ -153,3 +153,28 @@ func.func @branches(%p: i1, %x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 ^bb2:
   func.return %x : tensor<?x4xf32>
 }
+
+// -----
+
+// A result dim computed under a guard of the analysis (the slice from 1 needs in_d1 >= 1, which
+// the program itself requires): the function lists the guard it assumes.
+
+// CHECK-LABEL: func.func @slice_from_1(%in: tensor<?x?xf32>, %in_d0: index, %in_d1: index) -> (tensor<?x?xf32>, index, index)
+// CHECK-SAME:    symshape.assumes = ["in_d1 >= 1 (real_dynamic_slice '@slice_from_1:%out' (slice bounds))"]
+// CHECK:         %[[N:.*]] = arith.subi %in_d1, %c1 : index
+// CHECK:         func.return %{{.*}}, %in_d0, %[[N]] : tensor<?x?xf32>, index, index
+
+// DEDUPE-LABEL: func.func @slice_from_1(%in: tensor<?x?xf32>, %in_d0: index, %in_d1: index)
+// DEDUPE-SAME:    symshape.assumes = ["in_d1 >= 1
+
+func.func @slice_from_1(%in: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = tensor.dim %in, %c0 : tensor<?x?xf32>
+  %d1 = tensor.dim %in, %c1 : tensor<?x?xf32>
+  %begin = tensor.from_elements %c0, %c1 : tensor<2xindex>
+  %end = tensor.from_elements %d0, %d1 : tensor<2xindex>
+  %strides = tensor.from_elements %c1, %c1 : tensor<2xindex>
+  %out = "mhlo.real_dynamic_slice"(%in, %begin, %end, %strides) : (tensor<?x?xf32>, tensor<2xindex>, tensor<2xindex>, tensor<2xindex>) -> tensor<?x?xf32>
+  func.return %out : tensor<?x?xf32>
+}
