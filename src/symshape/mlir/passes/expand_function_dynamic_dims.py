@@ -111,7 +111,8 @@ class ExpandFunctionDynamicDimsPass(ModulePass):
 
 
 class _Constants:
-    """``arith.constant k : index`` at the start of a function, one per ``k``."""
+    """What one function's edits share: ``arith.constant k : index`` at its start (one per
+    ``k``, so they dominate every use) and the ``tensor.dim`` ops already made (`dim_value`)."""
 
     def __init__(self, fn: func.FuncOp) -> None:
         self.fn = fn
