@@ -116,10 +116,14 @@ class ConstWitnessOp(ShapeOp):
         flag = make_attr(parser, "true" if passing else "false")
         return cls.create(result_types=[WitnessType()], attributes={"passing": flag, **extra})
 
-    def print(self, printer: Printer) -> None:
+    @property
+    def passing(self) -> bool:
+        """The constant outcome (``true``: the constraint holds)."""
         flag = self.attributes.get("passing")
-        passing = isinstance(flag, IntegerAttr) and bool(flag.value.data)
-        printer.print_string(" true" if passing else " false")
+        return isinstance(flag, IntegerAttr) and bool(flag.value.data)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" true" if self.passing else " false")
         printer.print_op_attributes(self.attributes, reserved_attr_names=("passing",))
 
 

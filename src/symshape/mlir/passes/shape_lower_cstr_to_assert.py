@@ -60,7 +60,7 @@ def lower_to_asserts(fn: func.FuncOp) -> None:
     block = fn.body.blocks.first
     assert block is not None
     while (assuming := next((o for o in block.ops if isinstance(o, AssumingOp)), None)) is not None:
-        _inline(block, assuming)
+        inline_assuming(block, assuming)
     witnesses = [o for o in block.ops if isinstance(o, WITNESS_OPS)]
     for op in witnesses:
         cond = Conditions(block, op).of(op)
@@ -73,7 +73,8 @@ def lower_to_asserts(fn: func.FuncOp) -> None:
     drop_unused(block, keep=lambda o: not isinstance(o, MOVABLE))
 
 
-def _inline(block: Block, assuming: AssumingOp) -> None:
+def inline_assuming(block: Block, assuming: AssumingOp) -> None:
+    """Move the body of ``assuming`` before it; its results become the yielded values."""
     body = assuming.regions[0].blocks.first
     assert body is not None
     yielded: list[SSAValue] = []
@@ -113,9 +114,7 @@ class Conditions:
         if isinstance(op, CstrRequireOp):
             return op.operands[0]
         if isinstance(op, ConstWitnessOp):
-            flag = op.attributes.get("passing")
-            passing = flag is not None and "true" in str(flag)
-            return None if passing else self.add(arith.ConstantOp.from_int_and_width(0, 1))
+            return None if op.passing else self.add(arith.ConstantOp.from_int_and_width(0, 1))
         if isinstance(op, CstrEqOp):
             shapes = [extents(self, v) for v in op.operands]
             if any(len(s) != len(shapes[0]) for s in shapes):
