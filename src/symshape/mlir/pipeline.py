@@ -31,7 +31,9 @@ PASSES: dict[str, str] = {
     "shape-functions": "symshape.mlir.passes.shape_functions:ShapeFunctionsPass",
     "shape-lower-meet": "symshape.mlir.passes.shape_lower_meet:ShapeLowerMeetPass",
     "shape-lower-cstr-to-assert": "symshape.mlir.passes.shape_lower_cstr_to_assert:ShapeLowerCstrToAssertPass",
-    "shape-canonicalize-constraints": "symshape.mlir.passes.shape_canonicalize_constraints:ShapeCanonicalizeConstraintsPass",
+    "shape-canonicalize-constraints": (
+        "symshape.mlir.passes.shape_canonicalize_constraints:ShapeCanonicalizeConstraintsPass"
+    ),
 }
 """Pass name -> ``module:Class``, imported on first use."""
 

@@ -34,6 +34,7 @@ from symshape.mlir.dialects.shape import (
 )
 from symshape.mlir.dialects.upstream import IndexCastOp
 
+
 @dataclass(frozen=True)
 class Tensor:
     """An argument tensor: only its shape matters to a shape function."""

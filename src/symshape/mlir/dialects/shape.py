@@ -246,7 +246,7 @@ class BroadcastOp(ShapeOp):
     name = "shape.broadcast"
 
     @classmethod
-    def parse(cls, parser: Parser) -> ShapeOp:
+    def parse(cls, parser: Parser) -> HloOp:
         operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
         attrs: dict[str, Attribute] = {}
         if parser.parse_optional_keyword("error") is not None:

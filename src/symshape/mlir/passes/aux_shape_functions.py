@@ -202,6 +202,7 @@ def _has_ranked_values(fn: func.FuncOp) -> bool:
 
 
 def ranked(value: SSAValue) -> bool:
+    """A tensor of rank >= 1 (the values that get a shape)."""
     return is_tensor(value.type) and value.type.get_num_dims() >= 1
 
 

@@ -32,8 +32,8 @@ from xdsl.passes import ModulePass
 from xdsl.transforms.common_subexpression_elimination import cse
 
 from symshape.analysis import analyze
-from symshape.expr import Dim
 from symshape.errors import ModelError, where_option
+from symshape.expr import Dim
 from symshape.mlir.dialects.shape import BroadcastOp, CstrRequireOp, MeetOp, WitnessType
 from symshape.mlir.frontend import facts_for
 from symshape.mlir.passes.aux_shape_functions import AuxBuilder, drop_unused, ranked, skipped

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, func, tensor
-from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import FunctionType, IndexType, IntegerType, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
 
 from symshape.mlir.dialects.shape import (
-    AssumingAllOp,
     AssumingOp,
     AssumingYieldOp,
     ConstWitnessOp,
@@ -36,7 +36,6 @@ from symshape.mlir.dialects.shape import (
 )
 from symshape.mlir.passes.aux_shape_functions import drop_unused
 from symshape.mlir.passes.shape_lower_meet import MOVABLE, WITNESS_OPS
-from xdsl.passes import ModulePass
 
 
 @dataclass(frozen=True)
@@ -181,5 +180,5 @@ def i64_results(fn: func.FuncOp) -> None:
         ints = [conds.add(arith.IndexCastOp(e, IntegerType(64))) for e in owner.operands]
         new.append(conds.add(tensor.FromElementsOp(*ints, result_type=TensorType(IntegerType(64), [len(ints)]))))
     ret.operands = new
-    fn.function_type = func.FunctionType.from_lists(fn.function_type.inputs.data, [v.type for v in new])
+    fn.function_type = FunctionType.from_lists(fn.function_type.inputs.data, [v.type for v in new])
     drop_unused(block, keep=lambda o: not isinstance(o, MOVABLE))
