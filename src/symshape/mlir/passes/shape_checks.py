@@ -45,6 +45,7 @@ class Check:
     kind: str
     shapes: tuple[tuple[Dim, ...], ...]
     message: str
+    op_name: str = ""
 
     @property
     def free(self) -> frozenset[str]:
@@ -62,15 +63,15 @@ def phrase(rule: str) -> str:
     return PHRASES.get(rule, f"{rule} required" if rule else "required")
 
 
-def relation(lhs: Dim, rel: str, rhs: Dim, message: str) -> Check:
+def relation(lhs: Dim, rel: str, rhs: Dim, message: str, op_name: str = "") -> Check:
     """``lhs rel rhs`` as a check (``>=`` as ``max(lhs, rhs) == lhs``, ``>`` as ``lhs - 1 >= rhs``)."""
     if rel in _FLIP:
         lhs, rhs, rel = rhs, lhs, _FLIP[rel]
     if rel == ">":
         lhs, rel = add(lhs, -1), ">="
     if rel == ">=":
-        return Check("eq", ((smax(lhs, rhs),), (lhs,)), message)
-    return Check("ne" if rel == "!=" else "eq", ((lhs,), (rhs,)), message)
+        return Check("eq", ((smax(lhs, rhs),), (lhs,)), message, op_name)
+    return Check("ne" if rel == "!=" else "eq", ((lhs,), (rhs,)), message, op_name)
 
 
 class CheckCollector:
@@ -82,8 +83,11 @@ class CheckCollector:
         self.program = program
 
     def checks(self) -> list[Check]:
-        out = [*self._bindings(), *self._residuals(), *self._predicates(), *self._ranges()]
+        """Every check that is not true by its form, in the order of the ops that need them."""
+        out = [*self._ranges(), *self._bindings(), *self._residuals(), *self._predicates()]
         out += [*self._guards(), *self._broadcasts()]
+        position = {op.name: i for i, op in enumerate(self.program.ops)}
+        out.sort(key=lambda c: position.get(c.op_name, -1))
         return [c for c in out if not _trivial(c)]
 
     # ------------------------------------------------------------ wording
@@ -104,7 +108,7 @@ class CheckCollector:
         out: list[Check] = []
         for name, value, origin in self.graph.bindings():
             text = f"{self.describe(sym(name))} == {self.describe(value)}"
-            out.append(Check("eq", ((sym(name),), (value,)), self.message(origin, text)))
+            out.append(Check("eq", ((sym(name),), (value,)), self.message(origin, text), origin.op_name))
         return out
 
     def _residuals(self) -> list[Check]:
@@ -112,7 +116,7 @@ class CheckCollector:
         for r in self.graph.residuals:
             lhs, rhs = r.ctx()[:2]
             text = f"{self.describe(lhs)} == {self.describe(rhs)}"
-            out.append(Check("eq", ((lhs,), (rhs,)), self.message(r.origin, text)))
+            out.append(Check("eq", ((lhs,), (rhs,)), self.message(r.origin, text), r.origin.op_name))
         return out
 
     def _predicates(self) -> list[Check]:
@@ -120,10 +124,11 @@ class CheckCollector:
         for p in self.graph.predicates:
             if p.rel == "divisible":
                 text = f"{p.rhs} divides {self.describe(p.lhs)}"
-                out.append(Check("eq", ((mod(p.lhs, p.rhs),), (0,)), self.message(p.origin, text)))
+                check = Check("eq", ((mod(p.lhs, p.rhs),), (0,)), self.message(p.origin, text), p.origin.op_name)
+                out.append(check)
             else:
                 text = f"{self.describe(p.lhs)} {p.rel} {self.describe(p.rhs)}"
-                out.append(relation(p.lhs, p.rel, p.rhs, self.message(p.origin, text)))
+                out.append(relation(p.lhs, p.rel, p.rhs, self.message(p.origin, text), p.origin.op_name))
         return out
 
     def _ranges(self) -> list[Check]:
@@ -151,7 +156,7 @@ class CheckCollector:
             text = f"{self.describe(g.lhs)} {g.rel} {self.describe(g.rhs)}"
             if g.reason:
                 text += f" ({g.reason})"
-            out.append(relation(g.lhs, g.rel, g.rhs, self.message(g.origin, text)))
+            out.append(relation(g.lhs, g.rel, g.rhs, self.message(g.origin, text), g.origin.op_name))
         return out
 
     def _broadcasts(self) -> list[Check]:
@@ -161,12 +166,10 @@ class CheckCollector:
                 continue
             shapes = [self.analysis.shape(v) for v in op.inputs]
             known = [tuple(self.analysis.private(d) for d in s) for s in shapes if s is not None]
-            if op.op_type == "broadcast_select":
-                known = known[1:] if len(known) == 3 else []
             if len(known) >= 2:
-                text = " and ".join(f"[{', '.join(str(d) for d in s)}]" for s in known)
+                text = " and ".join(f"[{', '.join(self.describe(d) for d in s)}]" for s in known)
                 origin = Origin(op.op_type, op.name, "broadcast")
-                out.append(Check("broadcastable", tuple(known), self.message(origin, text)))
+                out.append(Check("broadcastable", tuple(known), self.message(origin, text), op.name))
         return out
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
-from xdsl.dialects.builtin import ArrayAttr, IndexType, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, IndexType, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.transforms.common_subexpression_elimination import cse
@@ -138,7 +138,7 @@ class ShapeFnBuilder(AuxBuilder):
         error = {"error": StringAttr(check.message)}
         if check.kind == "broadcastable":
             shapes = [self.extents(s) for s in check.shapes]
-            unknown = TensorType(IndexType(), [-1])
+            unknown = TensorType(IndexType(), [DYNAMIC_INDEX])
             self.block.add_op(BroadcastOp.create(operands=shapes, result_types=[unknown], attributes=error))
             return
         pair = [self.arith.build(s[0]) for s in check.shapes]
