@@ -1,0 +1,136 @@
+"""Seed 003's matmul through the three forms of ``shape-functions``, against real semantics.
+
+The oracles are independent of symshape: ``iree-opt`` parses every stage, numpy's ``matmul``
+decides which shapes are valid and what the result shape is, and IREE's compiler and runtime run
+the assert form (and the function itself): good shapes give numpy's result shape, bad shapes
+stop with the seed's message.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+from symshape.errors import ModelError
+from symshape.mlir.opt import parse_text, print_module, run_passes
+from symshape.mlir.shape_eval import evaluate
+
+MATMUL = """
+func.func @matmul(%lhs: tensor<?x?xf32>, %rhs: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = stablehlo.dot_general %lhs, %rhs, contracting_dims = [1] x [0]
+    : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+"""
+SEED_MESSAGE = "inner dimensions required to match"
+SHAPES = [((2, 3), (3, 5)), ((1, 1), (1, 1)), ((0, 4), (4, 2)), ((3, 0), (0, 2)), ((2, 3), (4, 5)), ((2, 1), (3, 2))]
+
+
+def run(text: str, pipeline: str) -> str:
+    ctx, module = parse_text(text)
+    run_passes(ctx, module, pipeline)
+    return print_module(module)
+
+
+def shape_fn(text: str) -> func.FuncOp:
+    _, module = parse_text(text)
+    return _shape_fn(module)
+
+
+def _shape_fn(module: ModuleOp) -> func.FuncOp:
+    found = [f for f in module.ops if isinstance(f, func.FuncOp) and "shape_function_of" in f.attributes]
+    assert len(found) == 1
+    return found[0]
+
+
+def stages() -> dict[str, str]:
+    """meet -> cstr -> assert, one pass at a time (as the seed lowers)."""
+    meet = run(MATMUL, "shape-functions{form=meet}")
+    cstr = run(meet, "shape-lower-meet")
+    return {"meet": meet, "cstr": cstr, "assert": run(cstr, "shape-lower-cstr-to-assert")}
+
+
+def numpy_matmul(lhs: tuple[int, ...], rhs: tuple[int, ...]) -> tuple[int, ...] | None:
+    try:
+        return np.matmul(np.empty(lhs, np.float32), np.empty(rhs, np.float32)).shape
+    except ValueError:
+        return None
+
+
+def test_step_by_step_is_the_direct_form() -> None:
+    by_steps = stages()
+    for form in ("cstr", "assert"):
+        assert by_steps[form] == run(MATMUL, f"shape-functions{{form={form}}}")
+
+
+def test_each_stage_says_the_seeds_message() -> None:
+    texts = stages()
+    assert "shape.meet" in texts["meet"] and f'error = "{SEED_MESSAGE}' in texts["meet"]
+    assert "shape.cstr_eq" in texts["cstr"] and "shape.assuming" in texts["cstr"]
+    assert f'cf.assert %0, "{SEED_MESSAGE}' in texts["assert"] and "shape." not in texts["assert"]
+
+
+@pytest.mark.needs_iree
+@pytest.mark.parametrize("form", ["meet", "cstr", "assert"])
+def test_each_stage_parses_in_iree_opt(form: str, tmp_path: Path) -> None:
+    path = tmp_path / f"{form}.mlir"
+    path.write_text(stages()[form])
+    done = subprocess.run(
+        ["iree-opt", "--allow-unregistered-dialect", str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert SEED_MESSAGE in done.stdout
+
+
+@pytest.mark.parametrize("form", ["meet", "cstr", "assert"])
+@pytest.mark.parametrize(("lhs", "rhs"), SHAPES)
+def test_evaluator_agrees_with_numpy(form: str, lhs: tuple[int, ...], rhs: tuple[int, ...]) -> None:
+    outcome = evaluate(shape_fn(stages()[form]), [lhs, rhs])
+    expected = numpy_matmul(lhs, rhs)
+    assert outcome.accepted == (expected is not None)
+    if expected is None:
+        assert outcome.message.startswith(SEED_MESSAGE)
+        assert "dim 0 of %rhs" in outcome.message and "dim 1 of %lhs" in outcome.message
+    else:
+        assert outcome.results == (expected,)
+
+
+@pytest.mark.needs_iree_runtime
+def test_assert_form_runs_in_iree() -> None:
+    """Compile the function and its assert-form shape function; run both at good and bad shapes."""
+    import iree.compiler as compiler
+    import iree.runtime as runtime
+
+    text = run(MATMUL, "shape-functions{form=assert},shape-lower-cstr-to-assert{i64-results=true}")
+    vmfb = compiler.compile_str(
+        text, target_backends=["llvm-cpu"], extra_args=["--iree-llvmcpu-target-cpu=generic"]
+    )
+    ctx = runtime.SystemContext(config=runtime.Config("local-task"))
+    ctx.add_vm_module(runtime.VmModule.copy_buffer(ctx.instance, vmfb))
+    module = ctx.modules.module
+    for lhs, rhs in SHAPES:
+        a = np.random.default_rng(0).random(lhs, dtype=np.float32)
+        b = np.random.default_rng(1).random(rhs, dtype=np.float32)
+        expected = numpy_matmul(lhs, rhs)
+        if expected is None:
+            with pytest.raises(RuntimeError, match=SEED_MESSAGE):
+                module["_shape_fn_matmul"](a, b)
+            continue
+        shape = tuple(int(x) for x in module["_shape_fn_matmul"](a, b).to_host())
+        assert shape == expected
+        assert module["matmul"](a, b).to_host().shape == expected
+
+
+def test_unknown_form_is_a_one_line_error() -> None:
+    with pytest.raises(ModelError, match=r"form 'maybe', expected one of meet, cstr, assert"):
+        run(MATMUL, "shape-functions{form=maybe}")
+
+
+def test_running_again_keeps_the_shape_function() -> None:
+    once = run(MATMUL, "shape-functions")
+    assert run(once, "shape-functions") == once
