@@ -107,9 +107,7 @@ def test_assert_form_runs_in_iree() -> None:
     import iree.runtime as runtime
 
     text = run(MATMUL, "shape-functions{form=assert},shape-lower-cstr-to-assert{i64-results=true}")
-    vmfb = compiler.compile_str(
-        text, target_backends=["llvm-cpu"], extra_args=["--iree-llvmcpu-target-cpu=generic"]
-    )
+    vmfb = compiler.compile_str(text, target_backends=["llvm-cpu"], extra_args=["--iree-llvmcpu-target-cpu=generic"])
     ctx = runtime.SystemContext(config=runtime.Config("local-task"))
     ctx.add_vm_module(runtime.VmModule.copy_buffer(ctx.instance, vmfb))
     module = ctx.modules.module
