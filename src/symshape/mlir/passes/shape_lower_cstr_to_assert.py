@@ -24,6 +24,7 @@ from xdsl.dialects import arith, cf, func, tensor
 from xdsl.dialects.builtin import FunctionType, IndexType, IntegerType, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.transforms.common_subexpression_elimination import cse
 
 from symshape.mlir.dialects.shape import (
     AssumingOp,
@@ -70,6 +71,7 @@ def lower_to_asserts(fn: func.FuncOp) -> None:
             op.detach()
             op.erase()
     drop_unused(block, keep=lambda o: not isinstance(o, MOVABLE))
+    cse(fn)
 
 
 def inline_assuming(block: Block, assuming: AssumingOp) -> None:

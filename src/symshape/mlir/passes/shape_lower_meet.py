@@ -24,6 +24,7 @@ from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import IndexType, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.transforms.common_subexpression_elimination import cse
 
 from symshape.mlir.dialects.shape import (
     AssumingAllOp,
@@ -75,6 +76,7 @@ def lower_meet(fn: func.FuncOp) -> None:
                 op.detach()
                 op.erase()
     guard_results(block)
+    cse(fn)
 
 
 def _lower_one_meet(block: Block, op: MeetOp) -> None:
