@@ -132,3 +132,26 @@ def test_unknown_form_is_a_one_line_error() -> None:
 def test_running_again_keeps_the_shape_function() -> None:
     once = run(MATMUL, "shape-functions")
     assert run(once, "shape-functions") == once
+
+
+DATA_DEPENDENT = """
+func.func @dd(%x: tensor<?xf32>, %y: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %u = "foo.unknown"(%x) : (tensor<?xf32>) -> tensor<?x?xf32>
+  %0 = stablehlo.dot_general %u, %y, contracting_dims = [1] x [0]
+    : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+"""
+
+
+def test_a_check_no_argument_determines_is_listed_as_unchecked() -> None:
+    fn = shape_fn(run(DATA_DEPENDENT, "shape-functions"))
+    unchecked = str(fn.attributes["unchecked"])
+    assert SEED_MESSAGE in unchecked and "out0_d1 of unknown %u" in unchecked and "dim 0 of %y" in unchecked
+    assert "shape.meet" not in run(DATA_DEPENDENT, "shape-functions")
+
+
+def test_evaluator_refuses_an_op_it_does_not_run() -> None:
+    fn = shape_fn(run(DATA_DEPENDENT, "shape-functions"))
+    with pytest.raises(ModelError, match=r"foo.unknown .*an op the shape-function evaluator does not run"):
+        evaluate(fn, [(2,), (3, 4)])

@@ -14,10 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, cf, func, tensor
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, ShapedType, StringAttr
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, ShapedType, StringAttr, UnregisteredOp
 from xdsl.ir import Block, Operation, SSAValue
 
-from symshape.errors import ModelError
+from symshape.errors import ModelError, where_op
 from symshape.mlir.dialects.shape import (
     AssumingAllOp,
     AssumingOp,
@@ -100,8 +100,10 @@ def run_block(block: Block, env: dict[SSAValue, Value]) -> list[Value]:
             continue
         step = _STEPS.get(type(op))
         if step is None:
+            name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+            dialect, _, op_type = name.partition(".")
             raise ModelError(
-                where=f"op '{op.name}'",
+                where=where_op(dialect, op_type, fn_name(block)),
                 found="an op the shape-function evaluator does not run",
                 expected="arith, tensor.dim/from_elements/extract, shape constraint ops, cf.assert",
                 fix="evaluate a function made by shape-functions",
@@ -110,6 +112,14 @@ def run_block(block: Block, env: dict[SSAValue, Value]) -> list[Value]:
         if op.results:
             env[op.results[0]] = out
     return []
+
+
+def fn_name(block: Block) -> str:
+    """``@f`` for the function whose body (or region of it) ``block`` is."""
+    op = block.parent_op()
+    while op is not None and not isinstance(op, func.FuncOp):
+        op = op.parent_op()
+    return f"@{op.sym_name.data}" if op is not None else ""
 
 
 def _extents(value: Value) -> tuple[int, ...]:

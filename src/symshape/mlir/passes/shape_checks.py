@@ -97,11 +97,13 @@ class CheckCollector:
         info = self.graph.symbols.get(name)
         if info is not None and info.origin.op_type == "input" and info.origin.rule.startswith("dim "):
             return f"{info.origin.rule} of {_short(info.origin.op_name)}"
+        if info is not None and info.kind in ("derived", "data"):
+            return f"{name} ({info.origin.rule} of {info.origin.op_type} {_short(info.origin.op_name)})"
         return name
 
     def message(self, origin: Origin, text: str) -> str:
         op = f"{origin.op_type} {_short(origin.op_name)}".strip()
-        return f"{phrase(origin.rule)}: {op} needs {text}"
+        return self.analysis.public_text(f"{phrase(origin.rule)}: {op} needs {text}")
 
     # ------------------------------------------------------------ sources
     def _bindings(self) -> list[Check]:
