@@ -155,3 +155,19 @@ def test_evaluator_refuses_an_op_it_does_not_run() -> None:
     fn = shape_fn(run(DATA_DEPENDENT, "shape-functions"))
     with pytest.raises(ModelError, match=r"foo.unknown .*an op the shape-function evaluator does not run"):
         evaluate(fn, [(2,), (3, 4)])
+
+
+@pytest.mark.parametrize("form", ["meet", "cstr", "assert"])
+def test_seed000_split_checks_the_programs_own_requirement(form: str) -> None:
+    """The split's divisibility (a shape.cstr_require of the program, and the analysis's
+    predicate) is checked; numpy's split is the oracle."""
+    text = (Path(__file__).parent / "mlir_inputs" / "seed000_split.mlir").read_text()
+    fn = shape_fn(run(text, f"shape-functions{{form={form}}}"))
+    for n in range(7):
+        outcome = evaluate(fn, [(n, 4)])
+        try:
+            expected = tuple(part.shape for part in np.split(np.zeros((n, 4)), 2))
+        except ValueError:
+            assert not outcome.accepted and "divisi" in outcome.message
+            continue
+        assert outcome.results == expected

@@ -247,6 +247,8 @@ _STEPS: dict[type[Operation], Callable[[Operation, list[Value]], Value]] = {
     arith.CeilDivSIOp: _divide(lambda a, b: -(-a // b)),
     arith.DivSIOp: _divide(_trunc_div),
     arith.RemSIOp: _divide(lambda a, b: a - b * _trunc_div(a, b)),
+    arith.DivUIOp: _divide(lambda a, b: a // b),  # index values of dims: never negative
+    arith.RemUIOp: _divide(lambda a, b: a % b),
     arith.CmpiOp: _cmpi,
     arith.SelectOp: lambda _, ins: ins[1] if ins[0] else ins[2],
     arith.IndexCastOp: lambda _, ins: ins[0],

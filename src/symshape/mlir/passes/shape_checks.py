@@ -87,8 +87,13 @@ class CheckCollector:
         out = [*self._ranges(), *self._bindings(), *self._residuals(), *self._predicates()]
         out += [*self._guards(), *self._broadcasts()]
         position = {op.name: i for i, op in enumerate(self.program.ops)}
-        out.sort(key=lambda c: position.get(c.op_name, -1))
-        return [c for c in out if not _trivial(c)]
+        unique: dict[tuple[str, tuple[tuple[Dim, ...], ...]], Check] = {}
+        for c in out:  # one check per condition, named by an op when some op states it
+            key = (c.kind, c.shapes)
+            if key not in unique or (unique[key].op_name not in position and c.op_name in position):
+                unique[key] = c
+        kept = sorted(unique.values(), key=lambda c: position.get(c.op_name, -1))
+        return [c for c in kept if not _trivial(c)]
 
     # ------------------------------------------------------------ wording
     def describe(self, d: Dim) -> str:
