@@ -109,9 +109,7 @@ func.func @bias(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
   return %0 : tensor<?x?xf32>
 }
 """
-BIAS_Pair = tuple[tuple[int, ...], tuple[int, ...]]
-Oracle = Callable[[tuple[int, ...], tuple[int, ...]], "tuple[int, ...] | None"]
-SHAPES = [((2, 3), (3,)), ((2, 1), (3,)), ((0, 1), (5,)), ((2, 3), (1,)), ((2, 3), (4,)), ((0, 2), (3,))]
+BIAS_SHAPES = [((2, 3), (3,)), ((2, 1), (3,)), ((0, 1), (5,)), ((2, 3), (1,)), ((2, 3), (4,)), ((0, 2), (3,))]
 
 
 def numpy_add(x: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
