@@ -1,4 +1,4 @@
-"""Random broadcast/matmul/concat chains: shape functions and their canonicalization, run at
+"""Random broadcast/matmul/concat/elementwise chains: shape functions and their canonicalization, run at
 random concrete shapes against numpy.
 
 Each chain is written twice: as a StableHLO/CHLO function (``shape-functions{form=cstr}`` makes
@@ -47,12 +47,12 @@ def chains(draw: st.DrawFn) -> Chain:
     chain = Chain(draw(st.lists(st.sampled_from([1, 2]), min_size=2, max_size=4)))
     for _ in range(draw(st.integers(1, 5))):
         ranks = chain.value_ranks()
-        kind = draw(st.sampled_from(["matmul", "add", "concat"]))
+        kind = draw(st.sampled_from(["matmul", "add", "concat", "same"]))
         pool = [k for k, r in enumerate(ranks) if r == 2] if kind == "matmul" else list(range(len(ranks)))
         if not pool:
             kind, pool = "add", list(range(len(ranks)))
         i = draw(st.sampled_from(pool))
-        same = [k for k in pool if kind != "concat" or ranks[k] == ranks[i]]
+        same = [k for k in pool if kind not in ("concat", "same") or ranks[k] == ranks[i]]
         chain.ops.append((kind, i, draw(st.sampled_from(same))))
     return chain
 
@@ -76,6 +76,8 @@ def hlo_text(chain: Chain) -> str:
             body = f"stablehlo.dot_general {names[i]}, {names[j]}, contracting_dims = [1] x [0]"
         elif kind == "add":
             body = f'"chlo.broadcast_add"({names[i]}, {names[j]})'
+        elif kind == "same":
+            body = f"stablehlo.multiply {names[i]}, {names[j]}"
         else:
             body = f"stablehlo.concatenate {names[i]}, {names[j]}, dim = 0"
         lines.append(f"  {out} = {body} : ({ti}, {tj}) -> {tr}")
@@ -117,6 +119,9 @@ class NaiveShapeFunction:
             if kind == "matmul":
                 self.check("cstr_eq", x[1:], y[:1])
                 dims.append([x[0], y[1]])
+            elif kind == "same":
+                self.check("cstr_eq", x, y)
+                dims.append(x)
             elif kind == "concat":
                 if len(x) > 1:
                     self.check("cstr_eq", x[1:], y[1:])
@@ -156,6 +161,10 @@ def numpy_chain(chain: Chain, shapes: list[tuple[int, ...]]) -> tuple[int, ...] 
                 values.append(np.matmul(values[i], values[j]))
             elif kind == "add":
                 values.append(values[i] + values[j])
+            elif kind == "same":  # stablehlo's elementwise ops do not broadcast
+                if values[i].shape != values[j].shape:
+                    return None
+                values.append(values[i] * values[j])
             else:
                 values.append(np.concatenate([values[i], values[j]], axis=0))
     except ValueError:

@@ -27,6 +27,9 @@ from symshape.result import Analysis
 PHRASES = {
     "contraction": "inner dimensions required to match",
     "batch": "batch dimensions required to match",
+    "batch dim": "batch dimensions required to match",
+    "elementwise operands": "operand shapes required to match",
+    "reshape element count": "element counts required to match",
     "broadcast": "operands required to be broadcastable",
     "declared result type": "result required to have its declared type",
     "concatenate non-axis dim": "non-concatenated dimensions required to match",
