@@ -212,3 +212,22 @@ def test_seed000_split_checks_the_programs_own_requirement(form: str) -> None:
             assert not outcome.accepted and "divisi" in outcome.message
             continue
         assert outcome.results == expected
+
+
+def iree_opt(text: str, tmp_path: Path, *flags: str) -> str:
+    path = tmp_path / "in.mlir"
+    path.write_text(text)
+    done = subprocess.run(
+        ["iree-opt", "--allow-unregistered-dialect", *flags, str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.needs_iree
+@pytest.mark.parametrize("form", ["meet", "cstr", "assert"])
+def test_mlirs_generic_form_of_each_stage_reads_back(form: str, tmp_path: Path) -> None:
+    """MLIR prints a stage generically; symshape reads it and prints what MLIR reads as the same module."""
+    stage = stages()[form]
+    generic = iree_opt(stage, tmp_path, "--mlir-print-op-generic")
+    assert iree_opt(run(generic, ""), tmp_path) == iree_opt(stage, tmp_path)
