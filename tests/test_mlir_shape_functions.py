@@ -231,3 +231,14 @@ def test_mlirs_generic_form_of_each_stage_reads_back(form: str, tmp_path: Path) 
     stage = stages()[form]
     generic = iree_opt(stage, tmp_path, "--mlir-print-op-generic")
     assert iree_opt(run(generic, ""), tmp_path) == iree_opt(stage, tmp_path)
+
+
+def test_user_facts_are_checked_too() -> None:
+    """A fact the user asserted is a precondition like the program's own."""
+    ctx, module = parse_text(MATMUL)
+    run_passes(ctx, module, "shape-functions{form=assert}", facts=["lhs_d1 == 64"])
+    fn = _shape_fn(module)
+    assert evaluate(fn, [(2, 64), (64, 3)]).results == ((2, 3),)
+    refused = evaluate(fn, [(2, 8), (8, 3)])
+    assert not refused.accepted and "user fact lhs_d1 == 64" in refused.message
+    assert evaluate(fn, [(2, 64), (8, 3)]).message.startswith(SEED_MESSAGE)
