@@ -207,7 +207,7 @@ def ranked(value: SSAValue) -> bool:
 
 
 def _shaped(value: SSAValue) -> ShapedType:
-    """The type of a value `_ranked` accepted (only those get a shape function)."""
+    """The type of a value `ranked` accepted (only those get a shape function)."""
     return cast(ShapedType, value.type)
 
 
