@@ -4,6 +4,7 @@ A test that needs a tool carries a marker (registered in pyproject.toml):
 
 * ``needs_jax``: jax and jaxlib (the test extra installs them);
 * ``needs_iree``: the ``iree-opt`` command (iree-base-compiler, in the test extra);
+* ``needs_iree_runtime``: ``iree.compiler`` and ``iree.runtime`` (iree-base-runtime, test extra);
 * ``needs_filecheck``: the ``filecheck`` and ``symshape`` commands (filecheck is in the test extra);
 * ``needs_torch``: torch and transformers (the optional ``models`` extra);
 * ``needs_bench``: onnx-shape-inference (the optional ``bench`` extra).
@@ -46,6 +47,11 @@ def _commands(*names: str) -> Callable[[], list[str]]:
 TOOLS: dict[str, tuple[str, str, Callable[[], list[str]]]] = {
     "needs_jax": ("jax", "pip install -e '.[test]'", _modules("jax", "jaxlib")),
     "needs_iree": ("iree", "pip install -e '.[test]' (iree-base-compiler)", _commands("iree-opt")),
+    "needs_iree_runtime": (
+        "iree_runtime",
+        "pip install -e '.[test]' (iree-base-runtime)",
+        _modules("iree.compiler", "iree.runtime"),
+    ),
     "needs_filecheck": ("filecheck", "pip install -e '.[test]'", _commands("filecheck", "symshape")),
     "needs_torch": ("torch", "pip install -e '.[models]'", _modules("torch", "transformers")),
     "needs_bench": ("bench", "pip install -e '.[bench]'", _modules("onnx_shape_inference")),

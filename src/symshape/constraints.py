@@ -107,6 +107,11 @@ class ConstraintGraph:
             return self._bind[name], self._bind_origin[name]
         return None
 
+    def bindings(self) -> list[tuple[str, Dim, Origin]]:
+        """Every solved equality ``name := value`` with the origin of the equation that forced it
+        (the checks a shape function makes, `symshape.mlir.passes.shape_checks`)."""
+        return [(n, v, self._bind_origin[n]) for n, v in self._bind.items()]
+
     # ------------------------------------------------------------ canonical
     def canon(self, d: Dim) -> Dim:
         """``d`` with every solved symbol substituted and the fact-aware rules applied."""

@@ -29,6 +29,12 @@ PASSES: dict[str, str] = {
     "aux-shape-functions": "symshape.mlir.passes.aux_shape_functions:AuxShapeFunctionsPass",
     "fusion-groups": "symshape.mlir.passes.fusion_groups:FusionGroupsPass",
     "expand-function-dynamic-dims": "symshape.mlir.passes.expand_function_dynamic_dims:ExpandFunctionDynamicDimsPass",
+    "shape-functions": "symshape.mlir.passes.shape_functions:ShapeFunctionsPass",
+    "shape-lower-meet": "symshape.mlir.passes.shape_lower_meet:ShapeLowerMeetPass",
+    "shape-lower-cstr-to-assert": "symshape.mlir.passes.shape_lower_cstr_to_assert:ShapeLowerCstrToAssertPass",
+    "shape-canonicalize-constraints": (
+        "symshape.mlir.passes.shape_canonicalize_constraints:ShapeCanonicalizeConstraintsPass"
+    ),
 }
 """Pass name -> ``module:Class``, imported on first use."""
 

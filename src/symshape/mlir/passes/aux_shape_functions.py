@@ -57,18 +57,19 @@ class AuxShapeFunctionsPass(ModulePass):
             analysis = analyze(view.program, facts=[*view.facts, *own])
             for name in (view.name, *view.inlined):
                 fn = funcs.get(name)
-                if fn is None or _skipped(fn) or PREFIX + name in funcs or not _has_ranked_values(fn):
+                if fn is None or skipped(fn) or PREFIX + name in funcs or not _has_ranked_values(fn):
                     continue
                 aux = AuxBuilder(fn, view, analysis).build()
                 op.body.block.insert_op_after(aux, fn)
                 funcs[aux.sym_name.data] = aux
 
 
-def _skipped(fn: func.FuncOp) -> bool:
+def skipped(fn: func.FuncOp) -> bool:
     """Declarations, auxiliary functions and the constraint-graph function have no aux."""
     return (
         fn.body.blocks.first is None
         or "auxiliary_of" in fn.attributes
+        or "shape_function_of" in fn.attributes
         or fn.sym_name.data.startswith(PREFIX)
         or fn.sym_name.data == "shape_constraint_graph"
     )
@@ -97,10 +98,10 @@ class AuxBuilder:
             if op is not self.source.last_op:
                 self.block.add_op(op.clone(self.mapper))
         self.find_leaves()
-        shapes = [self.shape(v) for op in self.source.ops for v in op.results if _ranked(v)]
+        shapes = [self.shape(v) for op in self.source.ops for v in op.results if ranked(v)]
         shapes = [s for s in shapes if s is not None]
         self.block.add_op(func.ReturnOp(*shapes))
-        _drop_unused(self.block)
+        drop_unused(self.block)
         name = self.fn.sym_name.data
         aux = func.FuncOp(
             PREFIX + name, ([a.type for a in self.block.args], [s.type for s in shapes]), Region(self.block), "private"
@@ -197,25 +198,27 @@ class AuxBuilder:
 
 def _has_ranked_values(fn: func.FuncOp) -> bool:
     body = fn.body.blocks.first
-    return body is not None and any(_ranked(r) for op in body.ops for r in op.results)
+    return body is not None and any(ranked(r) for op in body.ops for r in op.results)
 
 
-def _ranked(value: SSAValue) -> bool:
+def ranked(value: SSAValue) -> bool:
+    """A tensor of rank >= 1 (the values that get a shape)."""
     return is_tensor(value.type) and value.type.get_num_dims() >= 1
 
 
 def _shaped(value: SSAValue) -> ShapedType:
-    """The type of a value `_ranked` accepted (only those get a shape function)."""
+    """The type of a value `ranked` accepted (only those get a shape function)."""
     return cast(ShapedType, value.type)
 
 
-def _drop_unused(block: Block) -> None:
-    """Erase copied ops whose results nobody uses (assertions included), to a fixpoint."""
+def drop_unused(block: Block, keep: Callable[[Operation], bool] = lambda _: False) -> None:
+    """Erase copied ops whose results nobody uses (assertions included, unless ``keep`` says
+    so), to a fixpoint."""
     changed = True
     while changed:
         changed = False
         for op in reversed(list(block.ops)):
-            if op is block.last_op or any(r.uses for r in op.results):
+            if op is block.last_op or any(r.uses for r in op.results) or keep(op):
                 continue
             op.detach()
             op.erase()
