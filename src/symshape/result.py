@@ -16,6 +16,9 @@ from symshape.expr import Dim, Expr, add, mul, product, subs, sym
 from symshape.program import Program
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from symshape.checking import CheckResult
     from symshape.fusion import FusionPlan
 
 _PRIVATE_NAME = re.compile(r"\b_t\d+_*")
@@ -332,6 +335,19 @@ class Analysis:
                 "kind": info.kind if info else "",
             }
         return out
+
+    def check(self, values: Mapping[str, int]) -> CheckResult:
+        """Every requirement (bindings, ranges, divisors, predicates, user facts, guards) at the
+        input-symbol ``values``, e.g. ``{"batch": 2, "seq": 7}`` (see `symshape.checking`)."""
+        from symshape.checking import check_symbols
+
+        return check_symbols(self, values)
+
+    def check_shapes(self, shapes: Mapping[str, Sequence[int]]) -> CheckResult:
+        """`check` at the input shapes by graph input name, e.g. ``{"input_ids": (2, 7)}``."""
+        from symshape.checking import check_shapes
+
+        return check_shapes(self, shapes)
 
     def fusion_groups(self, knowledge: str = "facts") -> FusionPlan:
         """Fusion groups (kLoop / kInput / kStitch) decided with ``knowledge``: ``facts`` (this

@@ -1,0 +1,212 @@
+"""What the analysis requires of the input sizes, evaluated at one assignment of the input symbols.
+
+Every item the analysis holds about the inputs is a condition with an origin: each symbol's range
+and divisor, each kept predicate (``1 <= floor(h/8)*floor(w/8) + 1`` from a Reshape), each unsolved
+equation, each user fact and each listed guard. `evaluate_items` fills the sizes in and returns the
+conditions that fail, with the numbers and what to change; items over symbols the assignment does
+not fix (data-dependent or fresh symbols) are counted as unchecked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from symshape.expr import Dim, Expr, evaluate
+from symshape.facts import SymbolFacts
+from symshape.provenance import Origin
+from symshape.verify.around import printed_guards
+from symshape.verify.inputs import holds
+
+if TYPE_CHECKING:
+    from symshape.result import Analysis
+
+BINDING, SHAPE, RANGE, DIVISOR, RELATION, EQUATION, USER_FACT, GUARD = (
+    "binding",
+    "shape",
+    "range",
+    "divisor",
+    "relation",
+    "equation",
+    "user fact",
+    "guard",
+)
+USER_ORIGIN = "user fact"  # the op_type `symshape.userfacts.record.apply` gives a user fact's origin
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One failing item: its kind, the op (or input, or user fact) it comes from, the condition
+    over symbols, the condition with the sizes filled in, and what to change."""
+
+    kind: str
+    origin: str
+    condition: str
+    numbers: str
+    fix: str
+    pin: tuple[tuple[str, int], ...] = ()
+    """For a symbol's range or divisor: the symbol and its size (to find the op that needs it)."""
+    detail: str = ""
+    """What the analysis says when the symbol is pinned to that size ("" when not asked)."""
+
+    def line(self) -> str:
+        """``range seq <= 64: 600 <= 64 (Add (node 'a')); give seq a size in [1, 64]``."""
+        text = f"{self.kind} {self.condition}: {self.numbers} ({self.origin}); {self.fix}"
+        return f"{text}\n      because {self.detail}" if self.detail else text
+
+
+@dataclass(frozen=True)
+class Item:
+    """A condition ``lhs rel rhs`` (public symbol names) of some kind, from ``origin``."""
+
+    kind: str
+    origin: str
+    lhs: Dim
+    rel: str
+    rhs: Dim
+    reason: str = ""
+
+    @property
+    def free(self) -> frozenset[str]:
+        """The symbols the condition mentions."""
+        return _free(self.lhs) | _free(self.rhs)
+
+    def condition(self) -> str:
+        """The condition as text (``seq <= 64``, ``Mod(h*w, 4) == 0``)."""
+        if self.rel == "divisible":
+            return f"Mod({self.lhs}, {self.rhs}) == 0"
+        return f"{self.lhs} {self.rel} {self.rhs}"
+
+    def violation(self, env: Mapping[str, int]) -> Violation | None:
+        """The violation at ``env`` (None when the condition holds); every symbol must have a value."""
+        a, b = _value(self.lhs, env), _value(self.rhs, env)
+        if a is not None and b is not None and holds(a, self.rel, b):
+            return None
+        if self.rel == "divisible":
+            numbers = f"{a} % {b} == {a % b if a is not None and b else '?'}"
+        else:
+            numbers = f"{'?' if a is None else a} {self.rel} {'?' if b is None else b}"
+        return Violation(self.kind, self.origin, self.condition(), numbers, self._fix())
+
+    def _fix(self) -> str:
+        if self.kind == USER_FACT:
+            return f"choose sizes with {self.condition()}, or drop the fact if the model does not need it"
+        why = f" ({self.reason})" if self.reason else ""
+        return f"choose sizes with {self.condition()}{why}"
+
+
+@dataclass(frozen=True)
+class Unchecked:
+    """An item the assignment cannot decide: it mentions data-dependent or fresh symbols."""
+
+    kind: str
+    origin: str
+    condition: str
+    symbols: tuple[str, ...]
+
+
+def evaluate_items(
+    analysis: Analysis, env: Mapping[str, int], where: Mapping[str, str]
+) -> tuple[list[Violation], int, list[Unchecked]]:
+    """Violations at ``env`` (input and user symbols), how many items were checked, and the items
+    that mention other symbols. ``where`` names a place each symbol's size was read from
+    (``input 'input_ids' dim 1``), for the fixes of ranges and divisors."""
+    violations: list[Violation] = []
+    unchecked: list[Unchecked] = []
+    checked = 0
+    seen: set[str] = set()
+    for name in sorted(env):
+        checked += 1
+        violations.extend(_symbol_violations(analysis, name, env[name], where.get(name, "")))
+        f = analysis.graph.facts.get(name)
+        seen.update(_symbol_conditions(name, f))
+    for item in relation_items(analysis):
+        cond = item.condition()
+        if cond in seen:
+            continue
+        seen.add(cond)
+        missing = item.free - env.keys()
+        if missing:
+            unchecked.append(Unchecked(item.kind, item.origin, cond, tuple(sorted(missing))))
+            continue
+        checked += 1
+        found = item.violation(env)
+        if found is not None:
+            violations.append(found)
+    return violations, checked, unchecked
+
+
+def relation_items(analysis: Analysis) -> Iterator[Item]:
+    """The kept predicates, the unsolved equations and the listed guards, as items."""
+    graph = analysis.graph
+    for p in graph.predicates:
+        kind = USER_FACT if _is_user(p.origin) else RELATION
+        yield Item(kind, str(p.origin), analysis.public(p.lhs), p.rel, analysis.public(p.rhs))
+    for r in graph.residuals:
+        lhs, rhs, _what = r.ctx()
+        kind = USER_FACT if _is_user(r.origin) else EQUATION
+        yield Item(kind, str(r.origin), analysis.public(lhs), "==", analysis.public(rhs))
+    reasons = {cond: reason for cond, _origin, reason in analysis.guards()}
+    for g in printed_guards(analysis):
+        yield Item(GUARD, g.origin, g.lhs, g.rel, g.rhs, reasons.get(g.text, ""))
+
+
+def _symbol_violations(analysis: Analysis, name: str, value: int, where: str) -> list[Violation]:
+    """The range and divisor of symbol ``name`` at ``value``."""
+    graph = analysis.graph
+    f = graph.facts.get(name)
+    origin = graph.fact_origin(name)
+    user = origin is not None and _is_user(origin)
+    source = str(origin) if origin is not None else f"symbol '{name}'"
+    at = f" ({where})" if where else ""
+    out: list[Violation] = []
+    span = f"[{'-inf' if f.lo is None else f.lo}, {'inf' if f.hi is None else f.hi}]"
+    if f.lo is not None and value < f.lo:
+        out.append(
+            Violation(
+                USER_FACT if user else RANGE, source, f"{name} >= {f.lo}", f"{value} >= {f.lo}",
+                f"give {name}{at} a size in {span}", ((name, value),),
+            )
+        )
+    if f.hi is not None and value > f.hi:
+        out.append(
+            Violation(
+                USER_FACT if user else RANGE, source, f"{name} <= {f.hi}", f"{value} <= {f.hi}",
+                f"give {name}{at} a size in {span}", ((name, value),),
+            )
+        )
+    if f.divisor != 1 and value % f.divisor:
+        out.append(
+            Violation(
+                USER_FACT if user else DIVISOR, source, f"Mod({name}, {f.divisor}) == 0",
+                f"{value} % {f.divisor} == {value % f.divisor}", f"give {name}{at} a multiple of {f.divisor}",
+                ((name, value),),
+            )
+        )
+    return out
+
+
+def _symbol_conditions(name: str, f: SymbolFacts) -> list[str]:
+    """The predicate texts a symbol's own range and divisor already cover (not checked twice)."""
+    out = [f"Mod({name}, {f.divisor}) == 0"]
+    if f.lo is not None:
+        out.append(f"{f.lo} <= {name}")
+    if f.hi is not None:
+        out.append(f"{name} <= {f.hi}")
+    return out
+
+
+def _is_user(origin: Origin) -> bool:
+    return origin.op_type == USER_ORIGIN
+
+
+def _free(d: Dim) -> frozenset[str]:
+    return d.free if isinstance(d, Expr) else frozenset()
+
+
+def _value(d: Dim, env: Mapping[str, int]) -> int | None:
+    try:
+        return evaluate(d, env)
+    except (ZeroDivisionError, KeyError):
+        return None
