@@ -274,6 +274,51 @@ def verify(
         sys.exit(1)
 
 
+@main.command("check")
+@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--shapes", multiple=True, metavar="INPUT=D1xD2,...", help="Input shapes by input name, e.g. input_ids=2x7."
+)
+@click.option(
+    "--inputs",
+    "npz",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="An .npz file of inputs; only their shapes are read.",
+)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@fact_options
+def check_command(
+    model: Path,
+    shapes: tuple[str, ...],
+    npz: Path | None,
+    fmt: str,
+    assume: tuple[str, ...],
+    dim: tuple[str, ...],
+    likely: tuple[str, ...],
+) -> None:
+    """Check every requirement of MODEL at concrete input shapes, and print the output shapes.
+
+    Exits with status 1 when a binding, range, divisor, user fact or guard fails at the shapes,
+    2 on a usage error (unknown input, wrong rank, a size that is not a whole number).
+    """
+    import json
+
+    from symshape.api import analyze_file
+    from symshape.checking import check_shapes, parse_shapes, shapes_of_npz
+
+    if not shapes and npz is None:
+        raise click.UsageError("give the input shapes with --shapes or --inputs")
+    try:
+        given = {**(shapes_of_npz(npz) if npz is not None else {}), **parse_shapes(shapes)}
+        result = check_shapes(analyze_file(model, facts=collect_facts(assume, dim, likely)), given)
+    except SymshapeError as err:
+        click.secho(f"error: {err}", fg="red", err=True)
+        sys.exit(2)
+    click.echo(json.dumps(result.document(), indent=1) if fmt == "json" else result.text())
+    if not result.ok:
+        sys.exit(1)
+
+
 def _verify_around_guards(model: Path, result: Analysis, base: dict[str, int]) -> int:
     """Print a line per guard tried on both sides (and the dims checked there); return how many
     guards a size the model accepts breaks (wrong dims there exit through the report)."""

@@ -148,7 +148,7 @@ def _check_given(analysis: Analysis, name: str, shape: Sequence[int], ranked: Ma
         _require_size(where_input(name), size)
     dims = ranked.get(name)
     if dims is not None and len(dims) != len(shape):
-        declared = "x".join(str(d) for d in dims) or "a scalar"
+        declared = "[" + ", ".join(str(d) for d in dims) + "]"
         raise UserFactError(
             where=where_input(name),
             found=f"the shape given has rank {len(shape)}",
