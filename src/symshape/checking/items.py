@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from symshape.expr import Dim, Expr, evaluate
+from symshape.expr import Dim, Expr, add, evaluate
 from symshape.facts import SymbolFacts
 from symshape.provenance import Origin
 from symshape.verify.around import printed_guards
@@ -66,6 +66,9 @@ class Item:
     rel: str
     rhs: Dim
     reason: str = ""
+    alias: str = ""
+    """Another text of the same condition (an equation ``Mod(a*b, 4) == 0`` kept next to the
+    predicate it teaches), so the condition is checked once."""
 
     @property
     def free(self) -> frozenset[str]:
@@ -123,9 +126,9 @@ def evaluate_items(
         seen.update(_symbol_conditions(name, f))
     for item in relation_items(analysis):
         cond = item.condition()
-        if cond in seen:
+        if cond in seen or item.alias in seen:
             continue
-        seen.add(cond)
+        seen.update((cond, item.alias))
         missing = item.free - env.keys()
         if missing:
             unchecked.append(Unchecked(item.kind, item.origin, cond, tuple(sorted(missing))))
@@ -142,11 +145,13 @@ def relation_items(analysis: Analysis) -> Iterator[Item]:
     graph = analysis.graph
     for p in graph.predicates:
         kind = USER_FACT if _is_user(p.origin) else RELATION
-        yield Item(kind, str(p.origin), analysis.public(p.lhs), p.rel, analysis.public(p.rhs))
+        lhs, rhs = _constant_right(analysis.public(p.lhs), analysis.public(p.rhs))
+        yield Item(kind, str(p.origin), lhs, p.rel, rhs)
     for r in graph.residuals:
         lhs, rhs, _what = r.ctx()
         kind = USER_FACT if _is_user(r.origin) else EQUATION
-        yield Item(kind, str(r.origin), analysis.public(lhs), "==", analysis.public(rhs))
+        alias = f"{analysis.public(r.expr)} == 0"
+        yield Item(kind, str(r.origin), analysis.public(lhs), "==", analysis.public(rhs), alias=alias)
     reasons = {cond: reason for cond, _origin, reason in analysis.guards()}
     for g in printed_guards(analysis):
         yield Item(GUARD, g.origin, g.lhs, g.rel, g.rhs, reasons.get(g.text, ""))
@@ -195,6 +200,14 @@ def _symbol_conditions(name: str, f: SymbolFacts) -> list[str]:
     if f.hi is not None:
         out.append(f"{name} <= {f.hi}")
     return out
+
+
+def _constant_right(lhs: Dim, rhs: Dim) -> tuple[Dim, Dim]:
+    """``m + n - 12 <= 0`` as ``m + n <= 12`` (how a kept predicate reads best)."""
+    if rhs != 0 or not isinstance(lhs, Expr):
+        return lhs, rhs
+    c = sum(coeff for mono, coeff in lhs.terms if not mono)
+    return (add(lhs, -c), -c) if c else (lhs, rhs)
 
 
 def _is_user(origin: Origin) -> bool:
