@@ -183,8 +183,11 @@ def test_unchecked_items_name_their_symbols() -> None:
     model = make_model(nodes, [tensor("x", ["n"])], ["y"], [const("s", [-1, 2])])
     result = analyze_onnx(model).check({"n": 5})
     assert result.ok
-    assert [u.kind for u in result.unchecked] == ["relation"]
-    assert all(isinstance(d, str) for d in (result.outputs["y"] or ())[:1])
+    assert [(u.condition, u.symbols) for u in result.unchecked] == [
+        ("0 <= n - nonzero_0", ("nonzero_0",)),
+        ("Mod(nonzero_0, 2) == 0", ("nonzero_0",)),
+    ]
+    assert result.outputs["y"] == ("floor(nonzero_0/2)", 2)
 
 
 # ----------------------------------------------------------------------------- bad input

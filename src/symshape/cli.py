@@ -310,7 +310,8 @@ def check_command(
         raise click.UsageError("give the input shapes with --shapes or --inputs")
     try:
         given = {**(shapes_of_npz(npz) if npz is not None else {}), **parse_shapes(shapes)}
-        result = check_shapes(analyze_file(model, facts=collect_facts(assume, dim, likely)), given)
+        facts = collect_facts(assume, dim, likely)
+        result = check_shapes(analyze_file(model, facts=facts), given, facts=facts)
     except SymshapeError as err:
         click.secho(f"error: {err}", fg="red", err=True)
         sys.exit(2)

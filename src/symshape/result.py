@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from symshape.checking import CheckResult
     from symshape.fusion import FusionPlan
+    from symshape.userfacts import Fact
 
 _PRIVATE_NAME = re.compile(r"\b_t\d+_*")
 DimRef = tuple[str, int]
@@ -336,18 +337,19 @@ class Analysis:
             }
         return out
 
-    def check(self, values: Mapping[str, int]) -> CheckResult:
+    def check(self, values: Mapping[str, int], facts: Sequence[Fact | str] = ()) -> CheckResult:
         """Every requirement (bindings, ranges, divisors, predicates, user facts, guards) at the
-        input-symbol ``values``, e.g. ``{"batch": 2, "seq": 7}`` (see `symshape.checking`)."""
+        input-symbol ``values``, e.g. ``{"batch": 2, "seq": 7}``; ``facts``: the user facts this
+        analysis was given, named as such (see `symshape.checking`)."""
         from symshape.checking import check_symbols
 
-        return check_symbols(self, values)
+        return check_symbols(self, values, facts=facts)
 
-    def check_shapes(self, shapes: Mapping[str, Sequence[int]]) -> CheckResult:
+    def check_shapes(self, shapes: Mapping[str, Sequence[int]], facts: Sequence[Fact | str] = ()) -> CheckResult:
         """`check` at the input shapes by graph input name, e.g. ``{"input_ids": (2, 7)}``."""
         from symshape.checking import check_shapes
 
-        return check_shapes(self, shapes)
+        return check_shapes(self, shapes, facts=facts)
 
     def fusion_groups(self, knowledge: str = "facts") -> FusionPlan:
         """Fusion groups (kLoop / kInput / kStitch) decided with ``knowledge``: ``facts`` (this

@@ -16,7 +16,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +24,7 @@ from symshape.checking.items import Unchecked, Violation, evaluate_items
 from symshape.checking.sizes import Assignment, Shapes, from_shapes, from_symbols, parse_shapes, shapes_of_npz
 from symshape.errors import SymshapeError
 from symshape.expr import Dim, Expr, evaluate
+from symshape.userfacts import Fact, as_facts
 
 if TYPE_CHECKING:
     from symshape.result import Analysis
@@ -86,14 +87,20 @@ class CheckResult:
         }
 
 
-def check_shapes(analysis: Analysis, shapes: Shapes, *, explain: bool = True) -> CheckResult:
-    """Check ``analysis`` at the input ``shapes`` (by graph input name)."""
-    return _check(analysis, from_shapes(analysis, shapes), explain)
+def check_shapes(
+    analysis: Analysis, shapes: Shapes, *, facts: Sequence[Fact | str] = (), explain: bool = True
+) -> CheckResult:
+    """Check ``analysis`` at the input ``shapes`` (by graph input name). ``facts``: the user facts
+    the analysis was given (so the requirements they set are named as theirs). ``explain``: on a
+    failure, analyze again with the sizes pinned to find the ops that cannot take them."""
+    return _check(analysis, from_shapes(analysis, shapes), as_facts(facts), explain)
 
 
-def check_symbols(analysis: Analysis, values: Mapping[str, int], *, explain: bool = True) -> CheckResult:
-    """Check ``analysis`` at the input-symbol ``values`` (every free input symbol needs one)."""
-    return _check(analysis, from_symbols(analysis, values), explain)
+def check_symbols(
+    analysis: Analysis, values: Mapping[str, int], *, facts: Sequence[Fact | str] = (), explain: bool = True
+) -> CheckResult:
+    """`check_shapes` at the input-symbol ``values`` (every free input symbol needs one)."""
+    return _check(analysis, from_symbols(analysis, values), as_facts(facts), explain)
 
 
 def output_shapes(analysis: Analysis, env: Mapping[str, int]) -> dict[str, OutputShape]:
@@ -105,8 +112,8 @@ def output_shapes(analysis: Analysis, env: Mapping[str, int]) -> dict[str, Outpu
     return out
 
 
-def _check(analysis: Analysis, given: Assignment, explain: bool) -> CheckResult:
-    violations, checked, unchecked = evaluate_items(analysis, given.env, given.where)
+def _check(analysis: Analysis, given: Assignment, facts: Sequence[Fact], explain: bool) -> CheckResult:
+    violations, checked, unchecked = evaluate_items(analysis, given.env, given.where, facts)
     violations = given.violations + violations
     ok = not violations
     explanation = ""

@@ -9,13 +9,14 @@ not fix (data-dependent or fresh symbols) are counted as unchecked.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from symshape.expr import Dim, Expr, add, evaluate
+from symshape.expr import Dim, Expr, add, evaluate, sym
 from symshape.facts import SymbolFacts
 from symshape.provenance import Origin
+from symshape.userfacts import Divisible, Fact, Range, Relation
 from symshape.verify.around import printed_guards
 from symshape.verify.inputs import holds
 
@@ -75,6 +76,14 @@ class Item:
         """The symbols the condition mentions."""
         return _free(self.lhs) | _free(self.rhs)
 
+    def new(self, seen: set[str]) -> bool:
+        """Whether neither text of the condition is in ``seen`` (then both are added)."""
+        texts = {self.condition(), self.alias} - {""}
+        if texts & seen:
+            return False
+        seen.update(texts)
+        return True
+
     def condition(self) -> str:
         """The condition as text (``seq <= 64``, ``Mod(h*w, 4) == 0``)."""
         if self.rel == "divisible":
@@ -90,9 +99,10 @@ class Item:
             numbers = f"{a} % {b} == {a % b if a is not None and b else '?'}"
         else:
             numbers = f"{'?' if a is None else a} {self.rel} {'?' if b is None else b}"
-        return Violation(self.kind, self.origin, self.condition(), numbers, self._fix())
+        return Violation(self.kind, self.origin, self.condition(), numbers, self.fix())
 
-    def _fix(self) -> str:
+    def fix(self) -> str:
+        """What to change when the condition fails."""
         if self.kind == USER_FACT:
             return f"choose sizes with {self.condition()}, or drop the fact if the model does not need it"
         why = f" ({self.reason})" if self.reason else ""
@@ -110,34 +120,58 @@ class Unchecked:
 
 
 def evaluate_items(
-    analysis: Analysis, env: Mapping[str, int], where: Mapping[str, str]
+    analysis: Analysis, env: Mapping[str, int], where: Mapping[str, str], facts: Sequence[Fact] = ()
 ) -> tuple[list[Violation], int, list[Unchecked]]:
     """Violations at ``env`` (input and user symbols), how many items were checked, and the items
     that mention other symbols. ``where`` names a place each symbol's size was read from
-    (``input 'input_ids' dim 1``), for the fixes of ranges and divisors."""
+    (``input 'input_ids' dim 1``), for the fixes of ranges and divisors. The user ``facts`` the
+    analysis was given are checked first, so a range they set is named as theirs."""
     violations: list[Violation] = []
     unchecked: list[Unchecked] = []
     checked = 0
     seen: set[str] = set()
-    for name in sorted(env):
-        checked += 1
-        violations.extend(_symbol_violations(analysis, name, env[name], where.get(name, "")))
-        f = analysis.graph.facts.get(name)
-        seen.update(_symbol_conditions(name, f))
-    for item in relation_items(analysis):
+
+    def evaluate(item: Item) -> None:
+        nonlocal checked
         cond = item.condition()
-        if cond in seen or item.alias in seen:
-            continue
-        seen.update((cond, item.alias))
+        if not item.new(seen):
+            return
         missing = item.free - env.keys()
         if missing:
             unchecked.append(Unchecked(item.kind, item.origin, cond, tuple(sorted(missing))))
-            continue
+            return
         checked += 1
         found = item.violation(env)
         if found is not None:
             violations.append(found)
+
+    for item in fact_items(analysis, facts):
+        evaluate(item)
+    for name in sorted(env):
+        checked += 1
+        f = analysis.graph.facts.get(name)
+        found = _symbol_violations(analysis, name, env[name], where.get(name, ""))
+        violations.extend(v for v in found if v.condition not in seen)
+        seen.update(_symbol_conditions(name, f))
+    for item in relation_items(analysis):
+        evaluate(item)
     return violations, checked, unchecked
+
+
+def fact_items(analysis: Analysis, facts: Sequence[Fact]) -> Iterator[Item]:
+    """The user ``facts`` as items over the analysis's free symbols (likely values are no requirement)."""
+    for fact in facts:
+        origin = f"{USER_ORIGIN} '{fact}'"
+        if isinstance(fact, Range):
+            s = analysis.public(sym(fact.symbol))
+            if fact.lo is not None:
+                yield Item(USER_FACT, origin, s, ">=", fact.lo)
+            if fact.hi is not None:
+                yield Item(USER_FACT, origin, s, "<=", fact.hi)
+        elif isinstance(fact, Divisible):
+            yield Item(USER_FACT, origin, analysis.public(fact.expr), "divisible", fact.k)
+        elif isinstance(fact, Relation):
+            yield Item(USER_FACT, origin, analysis.public(fact.lhs), fact.op, analysis.public(fact.rhs))
 
 
 def relation_items(analysis: Analysis) -> Iterator[Item]:
@@ -155,6 +189,22 @@ def relation_items(analysis: Analysis) -> Iterator[Item]:
     reasons = {cond: reason for cond, _origin, reason in analysis.guards()}
     for g in printed_guards(analysis):
         yield Item(GUARD, g.origin, g.lhs, g.rel, g.rhs, reasons.get(g.text, ""))
+
+
+def symbol_items(analysis: Analysis, name: str) -> Iterator[Item]:
+    """The range ends and the divisor of symbol ``name``, as items."""
+    graph = analysis.graph
+    f = graph.facts.get(name)
+    origin = graph.fact_origin(name)
+    kind = USER_FACT if origin is not None and _is_user(origin) else ""
+    source = str(origin) if origin is not None else f"symbol '{name}'"
+    s = sym(name)
+    if f.lo is not None:
+        yield Item(kind or RANGE, source, s, ">=", f.lo)
+    if f.hi is not None:
+        yield Item(kind or RANGE, source, s, "<=", f.hi)
+    if f.divisor != 1:
+        yield Item(kind or DIVISOR, source, s, "divisible", f.divisor)
 
 
 def _symbol_violations(analysis: Analysis, name: str, value: int, where: str) -> list[Violation]:
