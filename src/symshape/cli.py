@@ -132,15 +132,23 @@ def write_output(out: Path, text: str) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to write the annotated model.",
 )
+@click.option(
+    "--guards",
+    is_flag=True,
+    help="Also write every requirement (bindings, ranges, divisors, user facts, guards) as nodes that make "
+    "onnxruntime fail, naming the requirement, on inputs that break it.",
+)
 @fact_options
-def annotate(model: Path, out: Path, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> None:
+def annotate(
+    model: Path, out: Path, guards: bool, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]
+) -> None:
     """Write MODEL with every value's shape as value_info (ints or sympy-syntax dim_params)."""
     from symshape.onnx.annotate import annotate_file
     from symshape.outputs.progress import progress_bar
 
     guard_input(out, model)
     with progress_bar() as progress:
-        summary = annotate_file(model, out, facts=collect_facts(assume, dim, likely), progress=progress)
+        summary = annotate_file(model, out, facts=collect_facts(assume, dim, likely), progress=progress, guards=guards)
     click.echo(summary)
 
 

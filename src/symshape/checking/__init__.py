@@ -119,7 +119,7 @@ def _check(analysis: Analysis, given: Assignment, facts: Sequence[Fact], explain
     explanation = ""
     if explain and not ok:
         violations = [_explained(analysis, v) for v in violations]
-        explanation = _pinned(analysis, given.env)
+        explanation = pinned(analysis, given.env)
         if any(explanation == v.detail for v in violations):
             explanation = ""
     return CheckResult(
@@ -137,16 +137,16 @@ def _explained(analysis: Analysis, v: Violation) -> Violation:
     only the latest origin, so the analysis is run with the symbol pinned to the size given."""
     if not v.pin:
         return v
-    found = _pinned(analysis, dict(v.pin))
-    return v if not found else replace(v, origin=_where(found), detail=found)
+    found = pinned(analysis, dict(v.pin))
+    return v if not found else replace(v, origin=where_of(found), detail=found)
 
 
-def _where(message: str) -> str:
+def where_of(message: str) -> str:
     """The ``where`` part of an error message (up to the first ``: ``)."""
     return message.split(": ", 1)[0]
 
 
-def _pinned(analysis: Analysis, env: Mapping[str, int]) -> str:
+def pinned(analysis: Analysis, env: Mapping[str, int]) -> str:
     """The error the analysis raises with every input symbol pinned to its size ("" if none):
     a contradiction there names the op that cannot take these sizes."""
     from symshape.analysis import analyze
@@ -184,5 +184,7 @@ __all__ = [
     "check_symbols",
     "output_shapes",
     "parse_shapes",
+    "pinned",
     "shapes_of_npz",
+    "where_of",
 ]

@@ -19,12 +19,13 @@ atom the writer cannot express, are left out (counted).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import onnx
 from onnx import TensorProto, helper
 
-from symshape.checking.items import BINDING, Item, relation_items, symbol_items
+from symshape.checking import pinned, where_of
+from symshape.checking.items import BINDING, DIVISOR, RANGE, Item, relation_items, symbol_items
 from symshape.expr import Dim, Expr, FloorDiv, MaxAtom, MinAtom, ModAtom, Sym, as_symbol, sym
 from symshape.result import Analysis
 from symshape.verify.inputs import input_dims
@@ -131,7 +132,7 @@ def add_guard_nodes(model: onnx.ModelProto, analysis: Analysis) -> Written:
     readers = list(_all_nodes(graph.node))
     hosts = _hosts(graph, analysis)
     items = list(_bindings(analysis, emit)) + [
-        item for name in sorted(emit.symbols) for item in symbol_items(analysis, name)
+        _named(analysis, item) for name in sorted(emit.symbols) for item in symbol_items(analysis, name)
     ]
     seen: set[str] = set()
     checks: list[tuple[str, str]] = []
@@ -160,6 +161,17 @@ def add_guard_nodes(model: onnx.ModelProto, analysis: Analysis) -> Written:
     return Written(len(checks), tuple(left_out))
 
 
+def _named(analysis: Analysis, item: Item) -> Item:
+    """A symbol's range end or divisor with the op that needs it: the analysis is run with the
+    symbol pinned just past it (a symbol's facts keep only their latest origin)."""
+    name = as_symbol(item.lhs)
+    if item.kind not in (RANGE, DIVISOR) or name is None or not isinstance(item.rhs, int):
+        return item
+    past = {">=": item.rhs - 1, "<=": item.rhs + 1, "divisible": item.rhs + 1}[item.rel]
+    found = pinned(analysis, {name: past}) if past >= 0 else ""
+    return replace(item, origin=where_of(found)) if found else item
+
+
 def _bindings(analysis: Analysis, emit: _Emitter) -> Iterable[Item]:
     """Each declared symbolic input dim read into ``emit.symbols`` (first place a free symbol
     appears), and the others as ``dim == value`` items."""
@@ -179,7 +191,7 @@ def _bindings(analysis: Analysis, emit: _Emitter) -> Iterable[Item]:
             if s is not None and s not in emit.symbols:
                 emit.symbols[s] = node
                 continue
-            place = f"{name}_dim{axis}"
+            place = f"input '{name}' dim {axis}"
             emit.symbols[place] = node
             bound = analysis.graph.binding(as_symbol(d) or "")
             origin = str(bound[1]) if bound else f"input '{name}' dim {axis}"
