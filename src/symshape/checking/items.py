@@ -199,7 +199,7 @@ def symbol_items(analysis: Analysis, name: str) -> Iterator[Item]:
     kind = USER_FACT if origin is not None and _is_user(origin) else ""
     source = str(origin) if origin is not None else f"symbol '{name}'"
     s = sym(name)
-    if f.lo is not None:
+    if f.lo is not None and f.lo > 0:  # a size is never negative
         yield Item(kind or RANGE, source, s, ">=", f.lo)
     if f.hi is not None:
         yield Item(kind or RANGE, source, s, "<=", f.hi)
