@@ -12,8 +12,8 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
-from symshape.api import analyze_onnx
-from symshape.checking import CheckResult, check_shapes
+from symshape.api import analyze_onnx, check_shapes
+from symshape.checking import CheckResult
 from symshape.errors import UserFactError
 from symshape.verify.run import attempt
 from tests.oracle import array, const, make_model, rand, tensor, weight
@@ -28,16 +28,12 @@ def _matmul() -> onnx.ModelProto:
 
 def _conv() -> onnx.ModelProto:
     """A 1-d convolution with a window of 3: ``n >= 3``."""
-    return make_model(
-        [N("Conv", ["x", "w"], ["y"])], [tensor("x", [1, 1, "n"])], ["y"], [weight("w", [1, 1, 3])]
-    )
+    return make_model([N("Conv", ["x", "w"], ["y"])], [tensor("x", [1, 1, "n"])], ["y"], [weight("w", [1, 1, 3])])
 
 
 def _reshape(dims: Sequence[str]) -> onnx.ModelProto:
     """``x`` reshaped to ``[-1, 4]``: ``4 | n`` (one dim) or ``Mod(a*b, 4) == 0`` (two)."""
-    return make_model(
-        [N("Reshape", ["x", "s"], ["y"])], [tensor("x", list(dims))], ["y"], [const("s", [-1, 4])]
-    )
+    return make_model([N("Reshape", ["x", "s"], ["y"])], [tensor("x", list(dims))], ["y"], [const("s", [-1, 4])])
 
 
 def _float_range() -> onnx.ModelProto:
@@ -117,6 +113,9 @@ def test_range_of_a_convolution_window(n: int) -> None:
         assert (v.kind, v.condition, v.numbers) == ("range", "n >= 3", f"{n} >= 3")
         assert v.origin.startswith("Conv")
         assert "give n (input 'x' dim 2) a size in [3, inf]" in v.fix
+        assert v.origin == "Conv (node 'Conv_0')", v.origin  # found by analyzing with n pinned
+        (plain,) = analyze_onnx(model).check_shapes({"x": (1, 1, n)}).violations  # no second analysis
+        assert plain.origin.startswith("the facts on n, last narrowed by Conv 'Conv_0'"), plain.origin
     else:
         assert result.outputs == {"y": (1, 1, n - 2)}
     _agrees_with_ort(model, result, {"x": (1, 1, n)})
@@ -162,8 +161,9 @@ def test_user_facts() -> None:
         ("user fact", "Mod(m, 2) == 0", "3 % 2 == 1"),
         ("user fact", "m + n <= 12", "14 <= 12"),
     }
-    assert all(v.origin.startswith("user fact") and "drop the fact" in v.fix or "give" in v.fix
-               for v in result.violations)
+    assert all(
+        v.origin.startswith("user fact") and "drop the fact" in v.fix or "give" in v.fix for v in result.violations
+    )
 
 
 def test_guard() -> None:

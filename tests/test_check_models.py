@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from symshape.api import analyze_onnx
+from symshape.api import check_shapes as api_check_shapes
 from symshape.checking import CheckResult, check_shapes
 from symshape.expr import sym
 from symshape.result import Analysis
@@ -85,7 +86,7 @@ def _good_envs(analysis: Analysis, stem: str) -> list[Env]:
         f = analysis.graph.facts.get(s)
         for v in {f.lo or 0, *(() if f.hi is None else (f.hi,))}:
             env = complete(analysis, declared, {**{k: envs[0][k] for k in _free_symbols(analysis)}, s: v})
-            if check_shapes(analysis, _shapes(analysis, env), explain=False).ok:
+            if check_shapes(analysis, _shapes(analysis, env)).ok:
                 envs.append(env)
     return envs
 
@@ -128,7 +129,7 @@ def test_sizes_within_every_requirement_run(stem: str) -> None:
     assert len(envs) >= 3
     assert any(1 in env.values() for env in envs)
     for env in envs:
-        result = check_shapes(analysis, _shapes(analysis, env), explain=False)
+        result = check_shapes(analysis, _shapes(analysis, env))
         assert result.ok, result.text()
         observed = _ran(stem, analysis, env)
         assert not isinstance(observed, str), f"{env}: onnxruntime refuses sizes the check passes: {observed}"
@@ -143,7 +144,7 @@ def test_sizes_that_break_a_requirement_fail_both(stem: str) -> None:
     analysis = _analysis(stem)
     lenient: set[tuple[str, str, int]] = set()
     for env, names, symbol, size in _bad_envs(analysis, stem):
-        result = check_shapes(analysis, _shapes(analysis, env), explain=False)
+        result = check_shapes(analysis, _shapes(analysis, env))
         assert not result.ok, f"{env} breaks a requirement of {names}, but the check passes"
         assert any(names in v.condition for v in result.violations), result.text()
         if isinstance(_ran(stem, analysis, env), str):
@@ -155,7 +156,7 @@ def test_sizes_that_break_a_requirement_fail_both(stem: str) -> None:
 def test_bert_past_the_position_table() -> None:
     """Issue 7's example: seq past BERT's 64 positions; the failing op is named."""
     analysis = _analysis("bert_ts")
-    result = check_shapes(analysis, {n: (2, 600) for n in analysis.program.inputs})
+    result = api_check_shapes(analysis, {n: (2, 600) for n in analysis.program.inputs})
     (v,) = result.violations
     assert (v.kind, v.condition, v.numbers) == ("range", "seq <= 64", "600 <= 64")
     assert v.origin == "Add (node '/model/embeddings/Add_1')"

@@ -45,7 +45,9 @@ def _guarded(model: onnx.ModelProto, facts: Sequence[str] = ()) -> tuple[onnx.Mo
     return copy, written.written
 
 
-def _run(model: onnx.ModelProto, feeds: Mapping[str, np.ndarray], level: ort.GraphOptimizationLevel) -> list[np.ndarray] | str:
+def _run(
+    model: onnx.ModelProto, feeds: Mapping[str, np.ndarray], level: ort.GraphOptimizationLevel
+) -> list[np.ndarray] | str:
     options = ort.SessionOptions()
     options.graph_optimization_level = level
     options.log_severity_level = 4
@@ -64,7 +66,7 @@ def _agree(model: onnx.ModelProto, shapes: Mapping[str, tuple[int, ...]], facts:
     """Run the guarded model at ``shapes``: it fails naming the check's first violation exactly
     when the check fails, else gives the original model's outputs. Returns onnxruntime's error."""
     guarded, _ = _guarded(model, facts)
-    result = check_shapes(analyze_onnx(model, facts=facts), shapes, facts=facts, explain=False)
+    result = check_shapes(analyze_onnx(model, facts=facts), shapes, facts=facts)
     error = ""
     for level in LEVELS:
         got = _run(guarded, _feeds(shapes), level)
@@ -78,8 +80,9 @@ def _agree(model: onnx.ModelProto, shapes: Mapping[str, tuple[int, ...]], facts:
             assert isinstance(got, str), f"the guarded model runs {shapes}, which break {result.violations}"
             assert f"Name:'{PREFIX}" in got, got
             named = got.split(f"Name:'{PREFIX}", 1)[1]
-            assert any(named.startswith(f"{v.kind} ") and v.condition.split(" ")[-1] in named
-                       for v in result.violations), (named, result.violations)
+            assert any(
+                named.startswith(f"{v.kind} ") and v.condition.split(" ")[-1] in named for v in result.violations
+            ), (named, result.violations)
             error = got
     return error
 

@@ -284,48 +284,20 @@ def verify(
 
 @main.command("check")
 @click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "--shapes", multiple=True, metavar="INPUT=D1xD2,...", help="Input shapes by input name, e.g. input_ids=2x7."
-)
-@click.option(
-    "--inputs",
-    "npz",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="An .npz file of inputs; only their shapes are read.",
-)
+@click.option("--shapes", multiple=True, metavar="INPUT=D1xD2,...", help="Input shapes, e.g. input_ids=2x7.")
+@click.option("--inputs", "npz", type=click.Path(dir_okay=False, path_type=Path), help="An .npz of inputs (shapes).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @fact_options
-def check_command(
-    model: Path,
-    shapes: tuple[str, ...],
-    npz: Path | None,
-    fmt: str,
-    assume: tuple[str, ...],
-    dim: tuple[str, ...],
-    likely: tuple[str, ...],
-) -> None:
-    """Check every requirement of MODEL at concrete input shapes, and print the output shapes.
+def check_command(model: Path, shapes: tuple[str, ...], npz: Path | None, fmt: str, **facts: tuple[str, ...]) -> None:
+    """Check every requirement of MODEL at concrete input shapes; print the output shapes.
 
-    Exits with status 1 when a binding, range, divisor, user fact or guard fails at the shapes,
-    2 on a usage error (unknown input, wrong rank, a size that is not a whole number).
+    Exit status 1 when a binding, range, divisor, user fact or guard fails, 2 on a usage error.
     """
-    import json
-
-    from symshape.api import analyze_file
-    from symshape.checking import check_shapes, parse_shapes, shapes_of_npz
+    from symshape.checking.command import run_check
 
     if not shapes and npz is None:
         raise click.UsageError("give the input shapes with --shapes or --inputs")
-    try:
-        given = {**(shapes_of_npz(npz) if npz is not None else {}), **parse_shapes(shapes)}
-        facts = collect_facts(assume, dim, likely)
-        result = check_shapes(analyze_file(model, facts=facts), given, facts=facts)
-    except SymshapeError as err:
-        click.secho(f"error: {err}", fg="red", err=True)
-        sys.exit(2)
-    click.echo(json.dumps(result.document(), indent=1) if fmt == "json" else result.text())
-    if not result.ok:
-        sys.exit(1)
+    sys.exit(run_check(model, shapes, npz, fmt, collect_facts(facts["assume"], facts["dim"], facts["likely"])))
 
 
 def _verify_around_guards(model: Path, result: Analysis, base: dict[str, int]) -> int:

@@ -340,7 +340,8 @@ class Analysis:
     def check(self, values: Mapping[str, int], facts: Sequence[Fact | str] = ()) -> CheckResult:
         """Every requirement (bindings, ranges, divisors, predicates, user facts, guards) at the
         input-symbol ``values``, e.g. ``{"batch": 2, "seq": 7}``; ``facts``: the user facts this
-        analysis was given, named as such (see `symshape.checking`)."""
+        analysis was given, named as such (see `symshape.checking`; `symshape.api.check_symbols`
+        also names the op behind a failing range by analyzing again)."""
         from symshape.checking import check_symbols
 
         return check_symbols(self, values, facts=facts)

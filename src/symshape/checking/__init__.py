@@ -4,8 +4,9 @@
 every binding of the declared input dims, each symbol's range and divisor, each kept predicate,
 unsolved equation and user fact, and each listed guard at those sizes. The `CheckResult` lists the
 violations (op, condition, numbers, fix) and, when all hold, every graph output's concrete shape.
-When something fails, the model is analyzed once more with the sizes pinned: the op that cannot
-take them names itself (`CheckResult.explanation`).
+A symbol's facts keep only their latest origin, so when a ``pin`` is given (`symshape.checking.pins`,
+which `symshape.api` and the command line pass) a failing range or divisor is named by the op
+that cannot take the size: the model is analyzed once more with the symbol pinned to it.
 
 Example:
     >>> from symshape.api import analyze_onnx
@@ -16,18 +17,17 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from symshape.checking.items import Unchecked, Violation, evaluate_items
+from symshape.checking.items import Analysis, Unchecked, Violation, evaluate_items
 from symshape.checking.sizes import Assignment, Shapes, from_shapes, from_symbols, parse_shapes, shapes_of_npz
-from symshape.errors import SymshapeError
 from symshape.expr import Dim, Expr, evaluate
 from symshape.userfacts import Fact, as_facts
 
-if TYPE_CHECKING:
-    from symshape.result import Analysis
+Pin = Callable[[Mapping[str, int]], str]
+"""The error message the analysis gives with input symbols pinned to sizes ("" when none)."""
 
 OutputShape = tuple[int | str, ...] | None
 """A graph output's shape at the sizes: an int per dim the analysis computes, the expression (a
@@ -55,8 +55,10 @@ class CheckResult:
     def text(self) -> str:
         """What ``symshape check`` prints."""
         sizes = ", ".join(f"{k}={v}" for k, v in sorted(self.env.items())) or "(static)"
-        lines = [f"at {sizes}: {self.checked} requirements checked, {len(self.violations)} violated"
-                 + (f", {len(self.unchecked)} not decidable from input sizes" if self.unchecked else "")]
+        lines = [
+            f"at {sizes}: {self.checked} requirements checked, {len(self.violations)} violated"
+            + (f", {len(self.unchecked)} not decidable from input sizes" if self.unchecked else "")
+        ]
         lines += [f"  FAIL {v.line()}" for v in self.violations]
         if self.explanation:
             lines.append(f"  with these sizes pinned, the analysis stops at: {self.explanation}")
@@ -88,19 +90,19 @@ class CheckResult:
 
 
 def check_shapes(
-    analysis: Analysis, shapes: Shapes, *, facts: Sequence[Fact | str] = (), explain: bool = True
+    analysis: Analysis, shapes: Shapes, *, facts: Sequence[Fact | str] = (), pin: Pin | None = None
 ) -> CheckResult:
     """Check ``analysis`` at the input ``shapes`` (by graph input name). ``facts``: the user facts
-    the analysis was given (so the requirements they set are named as theirs). ``explain``: on a
-    failure, analyze again with the sizes pinned to find the ops that cannot take them."""
-    return _check(analysis, from_shapes(analysis, shapes), as_facts(facts), explain)
+    the analysis was given (so the requirements they set are named as theirs). ``pin``: on a
+    failure, what the analysis says with the sizes pinned (names the ops that cannot take them)."""
+    return _check(analysis, from_shapes(analysis, shapes), as_facts(facts), pin)
 
 
 def check_symbols(
-    analysis: Analysis, values: Mapping[str, int], *, facts: Sequence[Fact | str] = (), explain: bool = True
+    analysis: Analysis, values: Mapping[str, int], *, facts: Sequence[Fact | str] = (), pin: Pin | None = None
 ) -> CheckResult:
     """`check_shapes` at the input-symbol ``values`` (every free input symbol needs one)."""
-    return _check(analysis, from_symbols(analysis, values), as_facts(facts), explain)
+    return _check(analysis, from_symbols(analysis, values), as_facts(facts), pin)
 
 
 def output_shapes(analysis: Analysis, env: Mapping[str, int]) -> dict[str, OutputShape]:
@@ -112,14 +114,14 @@ def output_shapes(analysis: Analysis, env: Mapping[str, int]) -> dict[str, Outpu
     return out
 
 
-def _check(analysis: Analysis, given: Assignment, facts: Sequence[Fact], explain: bool) -> CheckResult:
+def _check(analysis: Analysis, given: Assignment, facts: Sequence[Fact], pin: Pin | None) -> CheckResult:
     violations, checked, unchecked = evaluate_items(analysis, given.env, given.where, facts)
     violations = given.violations + violations
     ok = not violations
     explanation = ""
-    if explain and not ok:
-        violations = [_explained(analysis, v) for v in violations]
-        explanation = pinned(analysis, given.env)
+    if pin is not None and not ok:
+        violations = [_explained(pin, v) for v in violations]
+        explanation = pin(given.env)
         if any(explanation == v.detail for v in violations):
             explanation = ""
     return CheckResult(
@@ -132,32 +134,17 @@ def _check(analysis: Analysis, given: Assignment, facts: Sequence[Fact], explain
     )
 
 
-def _explained(analysis: Analysis, v: Violation) -> Violation:
-    """A symbol's range or divisor violation with the op that needs it: the symbol's facts keep
-    only the latest origin, so the analysis is run with the symbol pinned to the size given."""
+def _explained(pin: Pin, v: Violation) -> Violation:
+    """A symbol's range or divisor violation with the op that needs it (the symbol pinned)."""
     if not v.pin:
         return v
-    found = pinned(analysis, dict(v.pin))
+    found = pin(dict(v.pin))
     return v if not found else replace(v, origin=where_of(found), detail=found)
 
 
 def where_of(message: str) -> str:
     """The ``where`` part of an error message (up to the first ``: ``)."""
     return message.split(": ", 1)[0]
-
-
-def pinned(analysis: Analysis, env: Mapping[str, int]) -> str:
-    """The error the analysis raises with every input symbol pinned to its size ("" if none):
-    a contradiction there names the op that cannot take these sizes."""
-    from symshape.analysis import analyze
-
-    user = [n for n, i in analysis.graph.symbols.items() if i.kind == "user"]
-    pins = [f"{name} == {value}" for name, value in sorted(env.items()) if name not in user]
-    try:
-        analyze(analysis.program, facts=pins)
-    except SymshapeError as err:
-        return err.message
-    return ""
 
 
 def _concrete(d: Dim, env: Mapping[str, int]) -> int | str:
@@ -183,8 +170,8 @@ __all__ = [
     "check_shapes",
     "check_symbols",
     "output_shapes",
+    "Pin",
     "parse_shapes",
-    "pinned",
     "shapes_of_npz",
     "where_of",
 ]

@@ -9,19 +9,49 @@ not fix (data-dependent or fresh symbols) are counted as unchecked.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from symshape.constraints import ConstraintGraph
 from symshape.expr import Dim, Expr, add, evaluate, sym
 from symshape.facts import SymbolFacts
+from symshape.program import Program
 from symshape.provenance import Origin
 from symshape.userfacts import Divisible, Fact, Range, Relation
-from symshape.verify.around import printed_guards
-from symshape.verify.inputs import holds
 
-if TYPE_CHECKING:
-    from symshape.result import Analysis
+
+class Analysis(Protocol):
+    """What the checks read of `symshape.result.Analysis` (which imports this package for its
+    ``check`` methods, so this package may not import it)."""
+
+    program: Program
+    graph: ConstraintGraph
+
+    def public(self, d: Dim) -> Dim:
+        """``d`` canonical, with public symbol names."""
+        ...
+
+    def shape(self, value: str) -> tuple[Dim, ...] | None:
+        """The dims of ``value``."""
+        ...
+
+    def guards(self) -> list[tuple[str, str, str]]:
+        """The listed guards: ``(condition, origin, reason)``."""
+        ...
+
+
+# The relations of kept predicates, guards, equations and user facts, between two sizes (the same
+# table as `symshape.verify.inputs.holds`, which this package cannot import: it names `Analysis`).
+HOLDS: dict[str, Callable[[int, int], bool]] = {
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    ">=": lambda a, b: a >= b,
+    ">": lambda a, b: a > b,
+    "<=": lambda a, b: a <= b,
+    "<": lambda a, b: a < b,
+    "divisible": lambda a, b: b != 0 and a % b == 0,
+}
 
 BINDING, SHAPE, RANGE, DIVISOR, RELATION, EQUATION, USER_FACT, GUARD = (
     "binding",
@@ -93,7 +123,7 @@ class Item:
     def violation(self, env: Mapping[str, int]) -> Violation | None:
         """The violation at ``env`` (None when the condition holds); every symbol must have a value."""
         a, b = _value(self.lhs, env), _value(self.rhs, env)
-        if a is not None and b is not None and holds(a, self.rel, b):
+        if a is not None and b is not None and HOLDS[self.rel](a, b):
             return None
         if self.rel == "divisible":
             numbers = f"{a} % {b} == {a % b if a is not None and b else '?'}"
@@ -186,9 +216,12 @@ def relation_items(analysis: Analysis) -> Iterator[Item]:
         kind = USER_FACT if _is_user(r.origin) else EQUATION
         alias = f"{analysis.public(r.expr)} == 0"
         yield Item(kind, str(r.origin), analysis.public(lhs), "==", analysis.public(rhs), alias=alias)
-    reasons = {cond: reason for cond, _origin, reason in analysis.guards()}
-    for g in printed_guards(analysis):
-        yield Item(GUARD, g.origin, g.lhs, g.rel, g.rhs, reasons.get(g.text, ""))
+    listed = {cond: reason for cond, _origin, reason in analysis.guards()}  # those not proven
+    for g in graph.guards:
+        lhs, rhs = analysis.public(g.lhs), analysis.public(g.rhs)
+        cond = f"{lhs} {g.rel} {rhs}"
+        if cond in listed:
+            yield Item(GUARD, str(g.origin), lhs, g.rel, rhs, listed[cond])
 
 
 def symbol_items(analysis: Analysis, name: str) -> Iterator[Item]:
@@ -197,7 +230,7 @@ def symbol_items(analysis: Analysis, name: str) -> Iterator[Item]:
     f = graph.facts.get(name)
     origin = graph.fact_origin(name)
     kind = USER_FACT if origin is not None and _is_user(origin) else ""
-    source = str(origin) if origin is not None else f"symbol '{name}'"
+    source = f"the facts on {name}, last narrowed by {origin}" if origin is not None else f"symbol '{name}'"
     s = sym(name)
     if f.lo is not None and f.lo > 0:  # a size is never negative
         yield Item(kind or RANGE, source, s, ">=", f.lo)
@@ -213,29 +246,40 @@ def _symbol_violations(analysis: Analysis, name: str, value: int, where: str) ->
     f = graph.facts.get(name)
     origin = graph.fact_origin(name)
     user = origin is not None and _is_user(origin)
-    source = str(origin) if origin is not None else f"symbol '{name}'"
+    source = f"the facts on {name}, last narrowed by {origin}" if origin is not None else f"symbol '{name}'"
     at = f" ({where})" if where else ""
     out: list[Violation] = []
     span = f"[{'-inf' if f.lo is None else f.lo}, {'inf' if f.hi is None else f.hi}]"
     if f.lo is not None and value < f.lo:
         out.append(
             Violation(
-                USER_FACT if user else RANGE, source, f"{name} >= {f.lo}", f"{value} >= {f.lo}",
-                f"give {name}{at} a size in {span}", ((name, value),),
+                USER_FACT if user else RANGE,
+                source,
+                f"{name} >= {f.lo}",
+                f"{value} >= {f.lo}",
+                f"give {name}{at} a size in {span}",
+                ((name, value),),
             )
         )
     if f.hi is not None and value > f.hi:
         out.append(
             Violation(
-                USER_FACT if user else RANGE, source, f"{name} <= {f.hi}", f"{value} <= {f.hi}",
-                f"give {name}{at} a size in {span}", ((name, value),),
+                USER_FACT if user else RANGE,
+                source,
+                f"{name} <= {f.hi}",
+                f"{value} <= {f.hi}",
+                f"give {name}{at} a size in {span}",
+                ((name, value),),
             )
         )
     if f.divisor != 1 and value % f.divisor:
         out.append(
             Violation(
-                USER_FACT if user else DIVISOR, source, f"Mod({name}, {f.divisor}) == 0",
-                f"{value} % {f.divisor} == {value % f.divisor}", f"give {name}{at} a multiple of {f.divisor}",
+                USER_FACT if user else DIVISOR,
+                source,
+                f"Mod({name}, {f.divisor}) == 0",
+                f"{value} % {f.divisor} == {value % f.divisor}",
+                f"give {name}{at} a multiple of {f.divisor}",
                 ((name, value),),
             )
         )

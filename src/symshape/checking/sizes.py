@@ -1,7 +1,7 @@
 """From concrete input shapes (or symbol values) to an assignment of the input symbols.
 
-Each graph input's declared dims are read as the analysis reads them (`symshape.verify.input_dims`);
-a dim that is one free symbol takes its size from the first input that has it. Every other dim is
+Each graph input's declared dims are read as the analysis reads them (a declared name stays a
+symbol, so a binding can name it); a dim that is one free symbol takes its size from the first input that has it. Every other dim is
 a binding the sizes must meet: a static dim, a symbol the analysis solved to an expression or a
 constant (``seq := 64``), or a symbol met twice (``batch`` in two inputs). Shapes for unknown
 inputs, of the wrong rank or with negative sizes are a `UserFactError`.
@@ -12,15 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from symshape.checking.items import BINDING, SHAPE, Violation
+from symshape.checking.items import BINDING, SHAPE, Analysis, Violation
 from symshape.errors import UserFactError, where_input, where_option, where_symbol
 from symshape.expr import Dim, Expr, as_symbol, evaluate, sym
-from symshape.verify.inputs import input_dims, input_symbol_names
-
-if TYPE_CHECKING:
-    from symshape.result import Analysis
+from symshape.parse import is_identifier
 
 Shapes = Mapping[str, Sequence[int]]
 
@@ -37,8 +33,7 @@ class Assignment:
 
 def from_shapes(analysis: Analysis, shapes: Shapes) -> Assignment:
     """The assignment the input ``shapes`` make (by input name), with failed bindings."""
-    program = analysis.program
-    ranked = {n: input_dims(program, n) for n in program.inputs if _ranked(analysis, n)}
+    ranked = _ranked_inputs(analysis)
     for name, shape in shapes.items():
         _check_given(analysis, name, shape, ranked)
     out = Assignment()
@@ -63,8 +58,11 @@ def from_shapes(analysis: Analysis, shapes: Shapes) -> Assignment:
 def from_symbols(analysis: Analysis, values: Mapping[str, int]) -> Assignment:
     """The assignment ``values`` (by symbol name) make; a symbol the analysis bound to an
     expression of others must equal it."""
-    declared = input_symbol_names(analysis.program)
-    known = sorted(set(declared) | {n for n, i in analysis.graph.symbols.items() if i.kind == "user"})
+    declared = sorted(
+        {s for dims in _ranked_inputs(analysis).values() for d in dims for s in _free(analysis.public(d))}
+    )
+    kinds = ("input", "user")
+    known = sorted(set(declared) | {n for n, i in analysis.graph.symbols.items() if i.kind in kinds})
     out = Assignment()
     for name, value in values.items():
         if name not in known:
@@ -130,9 +128,20 @@ def shapes_of_npz(path: Path) -> dict[str, tuple[int, ...]]:
         ) from None
 
 
-def _ranked(analysis: Analysis, name: str) -> bool:
-    value = analysis.program.values[name]
-    return value.type is not None and value.type.dims is not None
+def _ranked_inputs(analysis: Analysis) -> dict[str, tuple[Dim, ...]]:
+    """Each graph input of known rank: its dims as declared (a declared name stays a symbol, so
+    a binding names it), else as the analysis reads them."""
+    out: dict[str, tuple[Dim, ...]] = {}
+    for name in analysis.program.inputs:
+        value, dims = analysis.program.values[name], analysis.shape(name)
+        if dims is None or value.type is None or value.type.dims is None:
+            continue
+        labels = value.type.dims
+        out[name] = tuple(
+            sym(label) if isinstance(label, str) and is_identifier(label) else d
+            for label, d in zip(labels, dims, strict=True)
+        )
+    return out
 
 
 def _check_given(analysis: Analysis, name: str, shape: Sequence[int], ranked: Mapping[str, tuple[Dim, ...]]) -> None:
@@ -169,20 +178,22 @@ def _require_size(where: str, size: object) -> None:
 
 def _require_values(analysis: Analysis, env: Mapping[str, int], shapes: Shapes) -> None:
     """Every free symbol the declared inputs mention must have a size from some given shape."""
-    for name in analysis.program.inputs:
-        if not _ranked(analysis, name) or name in shapes:
+    for name, dims in _ranked_inputs(analysis).items():
+        if name in shapes:
             continue
-        for axis, d in enumerate(input_dims(analysis.program, name)):
+        for axis, d in enumerate(dims):
             if _free(analysis.public(d)) - env.keys():
                 raise UserFactError(
                     where=where_input(name, f"dim {axis}"),
                     found="no shape was given for it and no other input fixes its size",
                     expected="a shape for every input with a dynamic dim",
-                    fix=f"give its shape too, e.g. {name}=" + "x".join("N" for _ in input_dims(analysis.program, name)),
+                    fix=f"give its shape too, e.g. {name}=" + "x".join("N" for _ in dims),
                 )
 
 
-def _binding(analysis: Analysis, at: tuple[str, int] | None, declared: Dim, size: int, out: Assignment) -> Violation | None:
+def _binding(
+    analysis: Analysis, at: tuple[str, int] | None, declared: Dim, size: int, out: Assignment
+) -> Violation | None:
     """The declared dim (or symbol) ``declared`` given ``size``: None when its value under the
     assignment is ``size``."""
     value = analysis.public(declared)
@@ -194,16 +205,27 @@ def _binding(analysis: Analysis, at: tuple[str, int] | None, declared: Dim, size
         return None
     place = f"input '{at[0]}' dim {at[1]}" if at else f"symbol '{declared}'"
     if isinstance(declared, int):
-        return Violation(SHAPE, place, f"{place} == {declared}", f"{size} == {declared}",
-                         f"give {place} the size {declared} (the model declares it)")
+        return Violation(
+            SHAPE,
+            place,
+            f"{place} == {declared}",
+            f"{size} == {declared}",
+            f"give {place} the size {declared} (the model declares it)",
+        )
     name = as_symbol(declared)
     if name is not None and value is sym(name) and name in out.where:
-        return Violation(BINDING, f"both are '{name}'", f"{place} == {out.where[name]}", f"{size} == {expected}",
-                         f"give {place} the same size as {out.where[name]}")
+        return Violation(
+            BINDING,
+            f"both are '{name}'",
+            f"{place} == {out.where[name]}",
+            f"{size} == {expected}",
+            f"give {place} the same size as {out.where[name]}",
+        )
     bound = analysis.graph.binding(name) if name is not None else None
     origin = str(bound[1]) if bound is not None else place
-    return Violation(BINDING, origin, f"{declared} == {value}", f"{size} == {expected}",
-                     f"give {place} the size {expected}")
+    return Violation(
+        BINDING, origin, f"{declared} == {value}", f"{size} == {expected}", f"give {place} the size {expected}"
+    )
 
 
 def _free(d: Dim) -> frozenset[str]:

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field, replace
 import onnx
 from onnx import TensorProto, helper
 
-from symshape.checking import pinned, where_of
+from symshape.checking import Pin, where_of
+from symshape.checking.pins import pin_for
 from symshape.checking.items import BINDING, DIVISOR, RANGE, Item, relation_items, symbol_items
 from symshape.expr import Dim, Expr, FloorDiv, MaxAtom, MinAtom, ModAtom, Sym, as_symbol, sym
 from symshape.result import Analysis
@@ -53,9 +54,11 @@ class _Emitter:
         self.count += 1
         return f"symshape_guard_{self.count}"
 
-    def node(self, op: str, inputs: Iterable[str], **attrs: int) -> str:
+    def node(self, op: str, inputs: Iterable[str], attrs: dict[str, int] | None = None) -> str:
         out = self.name()
-        self.nodes.append(helper.make_node(op, list(inputs), [out], name=out, **attrs))
+        node = helper.make_node(op, list(inputs), [out], name=out)
+        node.attribute.extend(helper.make_attribute(k, v) for k, v in (attrs or {}).items())
+        self.nodes.append(node)
         return out
 
     def const(self, value: int | list[int]) -> str:
@@ -96,7 +99,7 @@ class _Emitter:
             return self.symbols[atom.name]
         if isinstance(atom, (FloorDiv, ModAtom)):
             num, den = self.dim(atom.num), self.dim(atom.den)
-            mod = self.node("Mod", [num, den], fmod=0)  # floor semantics: the sign of den
+            mod = self.node("Mod", [num, den], {"fmod": 0})  # floor semantics: the sign of den
             if isinstance(atom, ModAtom):
                 return mod
             return self.node("Div", [self.node("Sub", [num, mod]), den])  # exact: num - mod is a multiple
@@ -108,7 +111,7 @@ class _Emitter:
         """A bool scalar node: whether ``item`` holds."""
         lhs, rhs = self.dim(item.lhs), self.dim(item.rhs)
         if item.rel == "divisible":
-            return self.node("Equal", [self.node("Mod", [lhs, rhs], fmod=0), self.const(0)])
+            return self.node("Equal", [self.node("Mod", [lhs, rhs], {"fmod": 0}), self.const(0)])
         if item.rel == "!=":
             return self.node("Not", [self.node("Equal", [lhs, rhs])])
         return self.node(_COMPARE[item.rel], [lhs, rhs])
@@ -129,10 +132,11 @@ def add_guard_nodes(model: onnx.ModelProto, analysis: Analysis) -> Written:
     if opset < MIN_OPSET:
         return Written(0, (f"the model's opset {opset} is below {MIN_OPSET}",))
     emit = _Emitter(graph)
+    pin = pin_for(analysis)
     readers = list(_all_nodes(graph.node))
     hosts = _hosts(graph, analysis)
     items = list(_bindings(analysis, emit)) + [
-        _named(analysis, item) for name in sorted(emit.symbols) for item in symbol_items(analysis, name)
+        _named(pin, item) for name in sorted(emit.symbols) for item in symbol_items(analysis, name)
     ]
     seen: set[str] = set()
     checks: list[tuple[str, str]] = []
@@ -161,14 +165,14 @@ def add_guard_nodes(model: onnx.ModelProto, analysis: Analysis) -> Written:
     return Written(len(checks), tuple(left_out))
 
 
-def _named(analysis: Analysis, item: Item) -> Item:
+def _named(pin: Pin, item: Item) -> Item:
     """A symbol's range end or divisor with the op that needs it: the analysis is run with the
     symbol pinned just past it (a symbol's facts keep only their latest origin)."""
     name = as_symbol(item.lhs)
     if item.kind not in (RANGE, DIVISOR) or name is None or not isinstance(item.rhs, int):
         return item
     past = {">=": item.rhs - 1, "<=": item.rhs + 1, "divisible": item.rhs + 1}[item.rel]
-    found = pinned(analysis, {name: past}) if past >= 0 else ""
+    found = pin({name: past}) if past >= 0 else ""
     return replace(item, origin=where_of(found)) if found else item
 
 
@@ -185,7 +189,7 @@ def _bindings(analysis: Analysis, emit: _Emitter) -> Iterable[Item]:
         for axis, d in enumerate(dims):
             if isinstance(d, int):
                 continue  # onnxruntime checks declared static dims itself
-            node = emit.node("Gather", [shape, emit.const(axis)], axis=0)
+            node = emit.node("Gather", [shape, emit.const(axis)], {"axis": 0})
             c = analysis.public(d)
             s = as_symbol(c)
             if s is not None and s not in emit.symbols:
