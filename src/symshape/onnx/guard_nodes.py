@@ -25,8 +25,8 @@ import onnx
 from onnx import TensorProto, helper
 
 from symshape.checking import Pin, where_of
-from symshape.checking.pins import pin_for
 from symshape.checking.items import BINDING, DIVISOR, RANGE, Item, relation_items, symbol_items
+from symshape.checking.pins import pin_for
 from symshape.expr import Dim, Expr, FloorDiv, MaxAtom, MinAtom, ModAtom, Sym, as_symbol, sym
 from symshape.result import Analysis
 from symshape.verify.inputs import input_dims
