@@ -2,9 +2,10 @@
 
 Each graph input's declared dims are read as the analysis reads them (a declared name stays a
 symbol, so a binding can name it); a dim that is one free symbol takes its size from the first
-input that has it. Every other dim is a binding the sizes must meet: a static dim, a symbol the analysis solved to an expression or a
-constant (``seq := 64``), or a symbol met twice (``batch`` in two inputs). Shapes for unknown
-inputs, of the wrong rank or with negative sizes are a `UserFactError`.
+input that has it. Every other dim is a binding the sizes must meet: a static dim, a symbol the
+analysis solved to an expression or a constant (``seq := 64``), or a symbol met twice (``batch``
+in two inputs). Shapes for unknown inputs, of the wrong rank or with negative sizes are a
+`UserFactError`.
 """
 
 from __future__ import annotations
