@@ -49,9 +49,13 @@ class _Emitter:
     symbols: dict[str, str] = field(default_factory=dict[str, str])
     cache: dict[str, str] = field(default_factory=dict[str, str])
     count: int = 0
+    taken: set[str] = field(default_factory=set[str])
 
     def name(self) -> str:
+        """A value name no node, input or initializer of the model uses."""
         self.count += 1
+        while f"symshape_guard_{self.count}" in self.taken:
+            self.count += 1
         return f"symshape_guard_{self.count}"
 
     def node(self, op: str, inputs: Iterable[str], attrs: dict[str, int] | None = None) -> str:
@@ -131,9 +135,10 @@ def add_guard_nodes(model: onnx.ModelProto, analysis: Analysis) -> Written:
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
     if opset < MIN_OPSET:
         return Written(0, (f"the model's opset {opset} is below {MIN_OPSET}",))
-    emit = _Emitter(graph)
-    pin = pin_for(analysis)
     readers = list(_all_nodes(graph.node))
+    taken = {o for n in readers for o in n.output} | {v.name for v in graph.input} | {i.name for i in graph.initializer}
+    emit = _Emitter(graph, taken=taken)
+    pin = pin_for(analysis)
     hosts = _hosts(graph, analysis)
     items = list(_bindings(analysis, emit)) + [
         _named(pin, item) for name in sorted(emit.symbols) for item in symbol_items(analysis, name)
@@ -206,11 +211,11 @@ def _hosts(graph: onnx.GraphProto, analysis: Analysis) -> list[str]:
     """The graph inputs of rank >= 1 that some node reads."""
     read = {i for node in _all_nodes(graph.node) for i in node.input}
     out: list[str] = []
-    for vi in graph.input:
-        value = analysis.program.values.get(vi.name)
+    for name in analysis.program.inputs:  # not the initializers an old model lists as inputs
+        value = analysis.program.values.get(name)
         ranked = value is not None and value.type is not None and value.type.dims
-        if ranked and vi.name in read:
-            out.append(vi.name)
+        if ranked and name in read:
+            out.append(name)
     return out
 
 
