@@ -18,8 +18,10 @@ from symshape.checking import check_shapes
 from symshape.onnx.annotate import annotate_file
 from symshape.onnx.guard_nodes import PREFIX, add_guard_nodes
 from symshape.onnx.reader import elem_types
+from symshape.verify import attempt, make_feeds
 from tests.oracle import const, make_model, tensor
 from tests.test_check_items import _conv, _float_range, _matmul, _reshape
+from tests.test_check_models import STEMS, _analysis, _bad_envs, _good_envs
 
 N = helper.make_node
 MODELS = Path(__file__).parent / "models"
@@ -162,3 +164,22 @@ def test_bert_position_table(tmp_path: Path, seq: int, bad: bool) -> None:
         assert "symshape guard: range seq <= 64 (Add (node '/model/embeddings/Add_1'))" in got
     else:
         assert not isinstance(got, str) and got[0].shape == (2, seq, 32)
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_exported_models(stem: str) -> None:
+    """Every committed model with its requirements written: the sizes `test_check_models` finds
+    within them run with the original output shapes; every size outside one raises, naming a
+    requirement, also where onnxruntime alone accepts it (`ORT_LENIENT`)."""
+    analysis = _analysis(stem)
+    model = onnx.load(MODELS / f"{stem}.onnx")
+    written = add_guard_nodes(model, analysis)
+    assert written.written >= 1 and len(written.left_out) == (stem == "scripted_control_flow")
+    for env in _good_envs(analysis, stem)[:4]:
+        feeds = make_feeds(analysis.program, env)
+        want, got = attempt(MODELS / f"{stem}.onnx", feeds), attempt(model, feeds)
+        assert not isinstance(want, str) and not isinstance(got, str), got
+        assert {o: got[o] for o in analysis.program.outputs} == {o: want[o] for o in analysis.program.outputs}
+    for env, _names, _symbol, _size in _bad_envs(analysis, stem):
+        got = attempt(model, make_feeds(analysis.program, env))
+        assert isinstance(got, str) and PREFIX in got, (env, got)
