@@ -4,6 +4,8 @@ guarded model gives the same outputs as the original (at every optimization leve
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -183,3 +185,16 @@ def test_exported_models(stem: str) -> None:
     for env, _names, _symbol, _size in _bad_envs(analysis, stem):
         got = attempt(model, make_feeds(analysis.program, env))
         assert isinstance(got, str) and PREFIX in got, (env, got)
+
+
+def test_annotate_command_line_flag(tmp_path: Path) -> None:
+    out = tmp_path / "guarded.onnx"
+    ran = subprocess.run(
+        [sys.executable, "-m", "symshape", "annotate", str(MODELS / "bert_ts.onnx"), "-o", str(out), "--guards"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip().endswith("; 7 requirements written as run-time checks")
+    assert sum(n.name.startswith(PREFIX) for n in onnx.load(out).graph.node) == 7 * 3  # per input

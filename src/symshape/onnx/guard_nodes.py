@@ -44,8 +44,8 @@ class _Unsupported(Exception):
 class _Emitter:
     """Builds int64 scalar nodes for expressions over the input symbols (cached by text)."""
 
-    graph: onnx.GraphProto
     nodes: list[onnx.NodeProto] = field(default_factory=list[onnx.NodeProto])
+    initializers: list[onnx.TensorProto] = field(default_factory=list[onnx.TensorProto])
     symbols: dict[str, str] = field(default_factory=dict[str, str])
     cache: dict[str, str] = field(default_factory=dict[str, str])
     count: int = 0
@@ -71,7 +71,7 @@ class _Emitter:
             out = self.name()
             dims = [len(value)] if isinstance(value, list) else []
             vals = value if isinstance(value, list) else [value]
-            self.graph.initializer.append(helper.make_tensor(out, TensorProto.INT64, dims, vals))
+            self.initializers.append(helper.make_tensor(out, TensorProto.INT64, dims, vals))
             self.cache[key] = out
         return self.cache[key]
 
@@ -137,9 +137,11 @@ def add_guard_nodes(model: onnx.ModelProto, analysis: Analysis) -> Written:
         return Written(0, (f"the model's opset {opset} is below {MIN_OPSET}",))
     readers = list(_all_nodes(graph.node))
     taken = {o for n in readers for o in n.output} | {v.name for v in graph.input} | {i.name for i in graph.initializer}
-    emit = _Emitter(graph, taken=taken)
-    pin = pin_for(analysis)
     hosts = _hosts(graph, analysis)
+    if not hosts:
+        return Written(0, ("no graph input of rank >= 1 is read by a node",))
+    emit = _Emitter(taken=taken)
+    pin = pin_for(analysis)
     items = list(_bindings(analysis, emit)) + [
         _named(pin, item) for name in sorted(emit.symbols) for item in symbol_items(analysis, name)
     ]
@@ -159,14 +161,14 @@ def add_guard_nodes(model: onnx.ModelProto, analysis: Analysis) -> Written:
             left_out.append(f"{text}: no ONNX form for '{err}'")
             continue
         checks.append((ok, f"{PREFIX}{text} ({item.origin}); {item.fix()}"))
-    if not hosts:
-        return Written(0, ("no graph input of rank >= 1 is read by a node",))
+    if not checks:
+        return Written(0, tuple(left_out))
     for host in hosts:
         _gate(emit, host, checks, readers)
-    if checks:  # the checks read only graph inputs and initializers: they go first
-        nodes = emit.nodes + list(graph.node)
-        del graph.node[:]
-        graph.node.extend(nodes)
+    nodes = emit.nodes + list(graph.node)  # the checks read only graph inputs and initializers: first
+    del graph.node[:]
+    graph.node.extend(nodes)
+    graph.initializer.extend(emit.initializers)
     return Written(len(checks), tuple(left_out))
 
 
