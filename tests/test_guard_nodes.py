@@ -20,6 +20,7 @@ from symshape.checking import check_shapes
 from symshape.onnx.annotate import annotate_file
 from symshape.onnx.guard_nodes import PREFIX, add_guard_nodes
 from symshape.onnx.reader import elem_types
+from symshape.userfacts import as_facts
 from symshape.verify import attempt, make_feeds
 from tests.oracle import const, make_model, tensor
 from tests.test_check_items import _conv, _float_range, _matmul, _reshape
@@ -70,7 +71,7 @@ def _agree(model: onnx.ModelProto, shapes: Mapping[str, tuple[int, ...]], facts:
     """Run the guarded model at ``shapes``: it fails naming the check's first violation exactly
     when the check fails, else gives the original model's outputs. Returns onnxruntime's error."""
     guarded, _ = _guarded(model, facts)
-    result = check_shapes(analyze_onnx(model, facts=facts), shapes, facts=facts)
+    result = check_shapes(analyze_onnx(model, facts=facts), shapes, facts=as_facts(facts))
     error = ""
     for level in LEVELS:
         got = _run(guarded, _feeds(shapes), level)

@@ -64,11 +64,12 @@ def example_path() -> Path:
 
 
 def check_shapes(
-    analysis: Analysis, shapes: Mapping[str, Sequence[int]], *, facts: Sequence[Fact | str] = ()
+    analysis: Analysis, shapes: Mapping[str, Sequence[int]], *, facts: Sequence[Fact] = ()
 ) -> CheckResult:
     """Every requirement of ``analysis`` at the input ``shapes`` (by input name), as
     `Analysis.check_shapes`, and a failing range or divisor named by the op that needs it (the
-    model is analyzed again with the symbol pinned). ``facts``: those ``analysis`` was given."""
+    model is analyzed again with the symbol pinned). ``facts``: the fact values ``analysis`` was
+    given (`symshape.userfacts`; strings are read by `symshape.userfacts.as_facts`)."""
     from symshape.checking import check_shapes as check
     from symshape.checking.pins import pin_for
 
@@ -76,7 +77,7 @@ def check_shapes(
 
 
 def check_symbols(
-    analysis: Analysis, values: Mapping[str, int], *, facts: Sequence[Fact | str] = ()
+    analysis: Analysis, values: Mapping[str, int], *, facts: Sequence[Fact] = ()
 ) -> CheckResult:
     """`check_shapes` at input-symbol ``values``, e.g. ``{"batch": 2, "seq": 7}``."""
     from symshape.checking import check_symbols as check

@@ -288,7 +288,7 @@ def verify(
 @click.option("--inputs", "npz", type=click.Path(dir_okay=False, path_type=Path), help="An .npz of inputs (shapes).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @fact_options
-def check_command(model: Path, shapes: tuple[str, ...], npz: Path | None, fmt: str, **facts: tuple[str, ...]) -> None:
+def check_command(model: Path, shapes: tuple[str, ...], npz: Path | None, fmt: str, **given: tuple[str, ...]) -> None:
     """Check every requirement of MODEL at concrete input shapes; print the output shapes.
 
     Exit status 1 when a binding, range, divisor, user fact or guard fails, 2 on a usage error.
@@ -297,7 +297,7 @@ def check_command(model: Path, shapes: tuple[str, ...], npz: Path | None, fmt: s
 
     if not shapes and npz is None:
         raise click.UsageError("give the input shapes with --shapes or --inputs")
-    sys.exit(run_check(model, shapes, npz, fmt, collect_facts(facts["assume"], facts["dim"], facts["likely"])))
+    sys.exit(run_check(model, shapes, npz, fmt, collect_facts(given["assume"], given["dim"], given["likely"])))
 
 
 def _verify_around_guards(model: Path, result: Analysis, base: dict[str, int]) -> int:

@@ -337,7 +337,7 @@ class Analysis:
             }
         return out
 
-    def check(self, values: Mapping[str, int], facts: Sequence[Fact | str] = ()) -> CheckResult:
+    def check(self, values: Mapping[str, int], facts: Sequence[Fact] = ()) -> CheckResult:
         """Every requirement (bindings, ranges, divisors, predicates, user facts, guards) at the
         input-symbol ``values``, e.g. ``{"batch": 2, "seq": 7}``; ``facts``: the user facts this
         analysis was given, named as such (see `symshape.checking`; `symshape.api.check_symbols`
@@ -346,7 +346,7 @@ class Analysis:
 
         return check_symbols(self, values, facts=facts)
 
-    def check_shapes(self, shapes: Mapping[str, Sequence[int]], facts: Sequence[Fact | str] = ()) -> CheckResult:
+    def check_shapes(self, shapes: Mapping[str, Sequence[int]], facts: Sequence[Fact] = ()) -> CheckResult:
         """`check` at the input shapes by graph input name, e.g. ``{"input_ids": (2, 7)}``."""
         from symshape.checking import check_shapes
 

@@ -24,7 +24,7 @@ from typing import Any
 from symshape.checking.items import Analysis, Unchecked, Violation, evaluate_items
 from symshape.checking.sizes import Assignment, Shapes, from_shapes, from_symbols, parse_shapes, shapes_of_npz
 from symshape.expr import Dim, Expr, evaluate
-from symshape.userfacts import Fact, as_facts
+from symshape.userfacts import Fact
 
 Pin = Callable[[Mapping[str, int]], str]
 """The error message the analysis gives with input symbols pinned to sizes ("" when none)."""
@@ -90,19 +90,19 @@ class CheckResult:
 
 
 def check_shapes(
-    analysis: Analysis, shapes: Shapes, *, facts: Sequence[Fact | str] = (), pin: Pin | None = None
+    analysis: Analysis, shapes: Shapes, *, facts: Sequence[Fact] = (), pin: Pin | None = None
 ) -> CheckResult:
     """Check ``analysis`` at the input ``shapes`` (by graph input name). ``facts``: the user facts
     the analysis was given (so the requirements they set are named as theirs). ``pin``: on a
     failure, what the analysis says with the sizes pinned (names the ops that cannot take them)."""
-    return _check(analysis, from_shapes(analysis, shapes), as_facts(facts), pin)
+    return _check(analysis, from_shapes(analysis, shapes), facts, pin)
 
 
 def check_symbols(
-    analysis: Analysis, values: Mapping[str, int], *, facts: Sequence[Fact | str] = (), pin: Pin | None = None
+    analysis: Analysis, values: Mapping[str, int], *, facts: Sequence[Fact] = (), pin: Pin | None = None
 ) -> CheckResult:
     """`check_shapes` at the input-symbol ``values`` (every free input symbol needs one)."""
-    return _check(analysis, from_symbols(analysis, values), as_facts(facts), pin)
+    return _check(analysis, from_symbols(analysis, values), facts, pin)
 
 
 def output_shapes(analysis: Analysis, env: Mapping[str, int]) -> dict[str, OutputShape]:
