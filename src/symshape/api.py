@@ -10,18 +10,19 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from symshape.analysis import ProgressFn, analyze, gc_paused
+from symshape.checking import CheckResult
 from symshape.result import Analysis
 from symshape.userfacts import Fact
 
 if TYPE_CHECKING:
     import onnx
 
-__all__ = ["Analysis", "analyze_onnx", "analyze_file", "example_path"]
+__all__ = ["Analysis", "CheckResult", "analyze_file", "analyze_onnx", "check_shapes", "check_symbols", "example_path"]
 
 
 def analyze_onnx(
@@ -60,3 +61,26 @@ def analyze_file(
 def example_path() -> Path:
     """The bundled example model (a tiny BERT with dynamic batch and sequence)."""
     return Path(__file__).parent / "examples" / "bert_tiny.onnx"
+
+
+def check_shapes(
+    analysis: Analysis, shapes: Mapping[str, Sequence[int]], *, facts: Sequence[Fact] = ()
+) -> CheckResult:
+    """Every requirement of ``analysis`` at the input ``shapes`` (by input name), as
+    `Analysis.check_shapes`, and a failing range or divisor named by the op that needs it (the
+    model is analyzed again with the symbol pinned). ``facts``: the fact values ``analysis`` was
+    given (`symshape.userfacts`; strings are read by `symshape.userfacts.as_facts`)."""
+    from symshape.checking import check_shapes as check
+    from symshape.checking.pins import pin_for
+
+    return check(analysis, shapes, facts=facts, pin=pin_for(analysis))
+
+
+def check_symbols(
+    analysis: Analysis, values: Mapping[str, int], *, facts: Sequence[Fact] = ()
+) -> CheckResult:
+    """`check_shapes` at input-symbol ``values``, e.g. ``{"batch": 2, "seq": 7}``."""
+    from symshape.checking import check_symbols as check
+    from symshape.checking.pins import pin_for
+
+    return check(analysis, values, facts=facts, pin=pin_for(analysis))

@@ -132,15 +132,23 @@ def write_output(out: Path, text: str) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to write the annotated model.",
 )
+@click.option(
+    "--guards",
+    is_flag=True,
+    help="Also write every requirement (bindings, ranges, divisors, user facts, guards) as nodes that make "
+    "onnxruntime fail, naming the requirement, on inputs that break it.",
+)
 @fact_options
-def annotate(model: Path, out: Path, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> None:
+def annotate(
+    model: Path, out: Path, guards: bool, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]
+) -> None:
     """Write MODEL with every value's shape as value_info (ints or sympy-syntax dim_params)."""
     from symshape.onnx.annotate import annotate_file
     from symshape.outputs.progress import progress_bar
 
     guard_input(out, model)
     with progress_bar() as progress:
-        summary = annotate_file(model, out, facts=collect_facts(assume, dim, likely), progress=progress)
+        summary = annotate_file(model, out, facts=collect_facts(assume, dim, likely), progress=progress, guards=guards)
     click.echo(summary)
 
 
@@ -272,6 +280,24 @@ def verify(
     click.echo(report.summary())
     if report.wrong or report.wrong_elements or broken:
         sys.exit(1)
+
+
+@main.command("check")
+@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--shapes", multiple=True, metavar="INPUT=D1xD2,...", help="Input shapes, e.g. input_ids=2x7.")
+@click.option("--inputs", "npz", type=click.Path(dir_okay=False, path_type=Path), help="An .npz of inputs (shapes).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@fact_options
+def check_command(model: Path, shapes: tuple[str, ...], npz: Path | None, fmt: str, **given: tuple[str, ...]) -> None:
+    """Check every requirement of MODEL at concrete input shapes; print the output shapes.
+
+    Exit status 1 when a binding, range, divisor, user fact or guard fails, 2 on a usage error.
+    """
+    from symshape.checking.command import run_check
+
+    if not shapes and npz is None:
+        raise click.UsageError("give the input shapes with --shapes or --inputs")
+    sys.exit(run_check(model, shapes, npz, fmt, collect_facts(given["assume"], given["dim"], given["likely"])))
 
 
 def _verify_around_guards(model: Path, result: Analysis, base: dict[str, int]) -> int:

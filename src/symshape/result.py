@@ -16,7 +16,11 @@ from symshape.expr import Dim, Expr, add, mul, product, subs, sym
 from symshape.program import Program
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from symshape.checking import CheckResult
     from symshape.fusion import FusionPlan
+    from symshape.userfacts import Fact
 
 _PRIVATE_NAME = re.compile(r"\b_t\d+_*")
 DimRef = tuple[str, int]
@@ -332,6 +336,21 @@ class Analysis:
                 "kind": info.kind if info else "",
             }
         return out
+
+    def check(self, values: Mapping[str, int], facts: Sequence[Fact] = ()) -> CheckResult:
+        """Every requirement (bindings, ranges, divisors, predicates, user facts, guards) at the
+        input-symbol ``values``, e.g. ``{"batch": 2, "seq": 7}``; ``facts``: the user facts this
+        analysis was given, named as such (see `symshape.checking`; `symshape.api.check_symbols`
+        also names the op behind a failing range by analyzing again)."""
+        from symshape.checking import check_symbols
+
+        return check_symbols(self, values, facts=facts)
+
+    def check_shapes(self, shapes: Mapping[str, Sequence[int]], facts: Sequence[Fact] = ()) -> CheckResult:
+        """`check` at the input shapes by graph input name, e.g. ``{"input_ids": (2, 7)}``."""
+        from symshape.checking import check_shapes
+
+        return check_shapes(self, shapes, facts=facts)
 
     def fusion_groups(self, knowledge: str = "facts") -> FusionPlan:
         """Fusion groups (kLoop / kInput / kStitch) decided with ``knowledge``: ``facts`` (this

@@ -25,14 +25,28 @@ from symshape.userfacts import Fact
 
 
 def annotate_file(
-    path: Path, out: Path, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
+    path: Path,
+    out: Path,
+    *,
+    facts: Sequence[Fact | str] = (),
+    progress: ProgressFn | None = None,
+    guards: bool = False,
 ) -> str:
-    """Analyze ``path`` and write the annotated model to ``out``; returns a one-line summary."""
+    """Analyze ``path`` and write the annotated model to ``out``; returns a one-line summary.
+    With ``guards``, every requirement is also written as nodes that fail at run time
+    (`symshape.onnx.guard_nodes`)."""
     if Path(out).resolve() == Path(path).resolve():
         raise refuse_overwrite(out, path, "input model")
     model = load_model(path)
     result = analyze(model_to_program(model), facts=facts, progress=progress, source=str(path))
     written = annotate_model(model, result)
+    in_model = ""
+    if guards:
+        from symshape.onnx.guard_nodes import add_guard_nodes
+
+        added = add_guard_nodes(model, result)
+        left = f" ({len(added.left_out)} left out: {'; '.join(added.left_out[:3])})" if added.left_out else ""
+        in_model = f"; {added.written} requirements written as run-time checks{left}"
     _relocate_external_data(model, Path(path).parent, Path(out).parent)
     try:
         write_bytes_atomic(Path(out), model.SerializeToString())
@@ -41,7 +55,7 @@ def annotate_file(
     kinds = result.dim_kinds()
     return (
         f"wrote {out}: {written} values annotated; {kinds['static']} static dims, "
-        f"{kinds['symbolic']} symbolic, {kinds['fresh']} fresh; {len(result.guards())} guards"
+        f"{kinds['symbolic']} symbolic, {kinds['fresh']} fresh; {len(result.guards())} guards{in_model}"
     )
 
 
