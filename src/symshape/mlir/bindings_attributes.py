@@ -19,7 +19,7 @@ from symshape.program import ConstTensor, SourceDim, TensorType
 
 __all__ = ["binding_attr", "binding_type", "named_attrs"]
 
-_TENSOR = re.compile(r"tensor<((?:[0-9?]+x)*)([^,>]+(?:<[^>]*>)?)>")
+_TENSOR = re.compile(r"tensor<((?:[0-9?]+x)*)([^,>*][^,>]*(?:<[^>]*>)?)>")
 _UNRANKED = re.compile(r"tensor<\*x(.+)>")
 _SCALAR = re.compile(r"index|[su]?i\d+|f\d+|bf16|tf32|f8E\w+|f4E\w+|f6E\w+")
 _DIALECT = re.compile(r"#([A-Za-z_][\w$.]*)<(.*)>", re.S)

@@ -36,12 +36,11 @@ def read_views(text: str) -> list[FuncView] | None:
     """The root functions of the module ``text`` holds, or None (see the module docstring)."""
     if any(marker in text for marker in _XDSL_ONLY):
         return None
-    for which in available_bindings()[:1]:
+    for which in available_bindings():  # IREE's has no mhlo: jaxlib's may still read it
         parsed = parse_with_bindings(text, which)
-        if parsed is None:
-            return None
-        module, names = parsed
-        return _views(module.operation, names)
+        if parsed is not None:
+            module, names = parsed
+            return _views(module.operation, names)
     return None
 
 
