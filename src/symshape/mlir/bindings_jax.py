@@ -11,7 +11,7 @@ from typing import Any
 from symshape.expr import sym
 from symshape.mlir.attributes import split_top
 from symshape.mlir.bindings_attributes import binding_type
-from symshape.mlir.bindings_ops import arg_attr, attr, block_ops, owner_op
+from symshape.mlir.bindings_ops import BlockOps, arg_attr, attr, owner_op
 from symshape.mlir.jax_export import jax_dim_text, jax_specs, label_names
 from symshape.program import SourceDim
 from symshape.userfacts import Fact, Relation
@@ -21,11 +21,12 @@ __all__ = ["jax_arg_dims"]
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
 
-def jax_arg_dims(fn: Any, block: Any, funcs: dict[str, Any]) -> tuple[dict[int, tuple[SourceDim, ...]], list[Fact]]:
+def jax_arg_dims(fn: Any, block: Any, funcs: dict[str, Any], ops: BlockOps,
+                 ) -> tuple[dict[int, tuple[SourceDim, ...]], list[Fact]]:
     """`jax_export.jax_arg_dims` over binding ops: the dims jax named, and ``v >= 1`` for each."""
-    declared = _spec_dims_by_arg(fn, block)
+    declared = _spec_dims_by_arg(fn, block, ops)
     if not declared:
-        for (i, axis), name in sorted(_call_dim_names(block, funcs).items()):
+        for (i, axis), name in sorted(_call_dim_names(block, funcs, ops).items()):
             dims = binding_type(block.arguments[i].type).dims
             if dims is None or not str(block.arguments[i].type).startswith("tensor<"):
                 continue
@@ -35,9 +36,9 @@ def jax_arg_dims(fn: Any, block: Any, funcs: dict[str, Any]) -> tuple[dict[int, 
     return declared, [Relation(sym(n), ">=", 1) for n in sorted(found)]
 
 
-def _specs(block: Any) -> list[tuple[str, str]] | None:
+def _specs(block: Any, ops: BlockOps) -> list[tuple[str, str]] | None:
     """The specifications the first ``shape_assertion`` message of ``block`` quotes."""
-    for op in block_ops(block):
+    for op in ops.of(block):
         if op.name.endswith(".custom_call"):
             message = attr(op, "error_message")
             specs = jax_specs(message) if isinstance(message, str) else None
@@ -46,9 +47,9 @@ def _specs(block: Any) -> list[tuple[str, str]] | None:
     return None
 
 
-def _spec_dims_by_arg(fn: Any, block: Any) -> dict[int, tuple[SourceDim, ...]]:
+def _spec_dims_by_arg(fn: Any, block: Any, ops: BlockOps) -> dict[int, tuple[SourceDim, ...]]:
     """Argument index -> dims from the specifications (`jax_export._spec_dims_by_arg`)."""
-    specs = _specs(block)
+    specs = _specs(block, ops)
     if not specs:
         return {}
     symbolic: list[tuple[int, tuple[SourceDim, ...]]] = []
@@ -85,9 +86,9 @@ def _spec_dims(text: str, shape: tuple[SourceDim, ...]) -> tuple[SourceDim, ...]
     return tuple(dims)
 
 
-def _call_dim_names(block: Any, funcs: dict[str, Any]) -> dict[tuple[int, int], str]:
+def _call_dim_names(block: Any, funcs: dict[str, Any], ops: BlockOps) -> dict[tuple[int, int], str]:
     out: dict[tuple[int, int], str] = {}
-    for op in block_ops(block):
+    for op in ops.of(block):
         if op.name != "func.call":
             continue
         callee = funcs.get(attr(op, "callee"))

@@ -16,9 +16,9 @@ from typing import Any
 
 from symshape.errors import ModelError, where_op
 from symshape.mlir.attributes import DialectAttr
-from symshape.mlir.bindings_attributes import binding_type, named_attrs
+from symshape.mlir.bindings_attributes import binding_type, clear_caches, named_attrs
 from symshape.mlir.bindings_jax import jax_arg_dims
-from symshape.mlir.bindings_ops import arg_attr, attr, block_ops, entry_block, is_private, owner_op, walk
+from symshape.mlir.bindings_ops import BlockOps, arg_attr, attr, entry_block, is_private, owner_op
 from symshape.mlir.bindings_parse import TextNames, available_bindings, parse_with_bindings
 from symshape.mlir.program_builder import MAX_CALL_OPS, FuncView, symbol_stem
 from symshape.program import Op, Program, TensorType, Value
@@ -38,7 +38,10 @@ def read_views(text: str) -> list[FuncView] | None:
         parsed = parse_with_bindings(text, which)
         if parsed is not None:
             module, names = parsed
-            return _views(module.operation, names)
+            try:
+                return _views(module.operation, names)
+            finally:
+                clear_caches()
     return None
 
 
@@ -46,13 +49,15 @@ def _views(module: Any, names: TextNames) -> list[FuncView]:
     """`module_to_programs` for a module the bindings parsed."""
     funcs: dict[str, Any] = {}
     calls: dict[str, int] = {}
-    for op in walk(module):
+    ops = BlockOps(module)
+    for op in ops.all:
         if op.name == "func.func":
             funcs[str(attr(op, "sym_name"))] = op
         elif op.name == "func.call":
             callee = str(attr(op, "callee"))
             calls[callee] = calls.get(callee, 0) + 1
-    builder = _Builder(names, funcs, calls)
+    builder = _Builder(names, funcs, calls, ops)
+    builder.local.update(names.in_order(ops.all, ops.nested) or {})
     views: list[FuncView] = []
     inlined: set[str] = set()
     defined = [(n, f) for n, f in funcs.items() if entry_block(f) is not None]
@@ -71,7 +76,8 @@ def _views(module: Any, names: TextNames) -> list[FuncView]:
 class _Builder:
     """`program_builder._Builder` over binding ops: one root function's Program."""
 
-    def __init__(self, names: TextNames, funcs: dict[str, Any], calls: dict[str, int]) -> None:
+    def __init__(self, names: TextNames, funcs: dict[str, Any], calls: dict[str, int], ops: BlockOps) -> None:
+        self.ops = ops
         self.text = names
         self.funcs = funcs
         self.calls = calls
@@ -112,7 +118,7 @@ class _Builder:
 
     def learn_results(self, op: Any) -> None:
         results = op.results
-        if len(results):
+        if len(results) and results[0] not in self.local:
             for value, name in zip(results, self.text.results(op), strict=True):
                 self.local[value] = name
 
@@ -126,7 +132,7 @@ class _Builder:
             raise ModelError(where=where_op("func", "func", f"@{name}"), found="the function has no body",
                              expected="a function with a body", fix="only defined functions can be analyzed")
         self.learn_block(block)
-        declared, facts = jax_arg_dims(fn, block, self.funcs)
+        declared, facts = jax_arg_dims(fn, block, self.funcs, self.ops)
         for i, arg in enumerate(block.arguments):
             vname = self.name(arg, name, "")
             values[vname] = arg
@@ -150,7 +156,7 @@ class _Builder:
                    inlined: list[str], prefix: str) -> list[str]:
         """Emit the ops of ``block``; returns the names its terminator returns."""
         outputs: list[str] = []
-        for index, op in enumerate(block_ops(block)):
+        for index, op in enumerate(self.ops.of(block)):
             full = op.name
             self.learn_results(op)
             if full in _RETURNS:
@@ -245,7 +251,7 @@ class _Builder:
             return
         call_name = _op_name(outputs, fn, len(program.ops), "call", prefix)
         sub = Program(callee_name, [], [], {}, [])
-        size = sum(1 for block_op in block_ops(body) for _ in walk(block_op))
+        size = self.ops.count(body)
         if self.cloned + size <= MAX_CALL_OPS:
             self.cloned += size
             sub_prefix = f"{call_name}/"
