@@ -11,6 +11,7 @@ arguments' dims through symshape's own constraint ops or torch-mlir's
 
 from __future__ import annotations
 
+import gc
 import re
 from typing import Any
 
@@ -38,10 +39,14 @@ def read_views(text: str) -> list[FuncView] | None:
         parsed = parse_with_bindings(text, which)
         if parsed is not None:
             module, names = parsed
+            collecting = gc.isenabled()
+            gc.disable()  # a read makes millions of objects and no cycles: the collector's passes were 25% of it
             try:
                 return _views(module.operation, names)
             finally:
                 clear_caches()
+                if collecting:
+                    gc.enable()
     return None
 
 
@@ -104,7 +109,7 @@ class _Builder:
         return full
 
     def value(self, v: Any, fn: str, program: Program, values: dict[str, Any] | None, prefix: str) -> str:
-        name = self.name(v, fn, prefix)
+        name = self.assigned.get((v, prefix)) or self.name(v, fn, prefix)
         if name not in program.values:
             program.values[name] = Value(name, binding_type(v.type))
         if values is not None:
