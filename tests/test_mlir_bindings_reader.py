@@ -17,7 +17,7 @@ import pytest
 from symshape.errors import SymshapeError
 from symshape.mlir.attributes import py_attr
 from symshape.mlir.bindings_attributes import binding_attr, binding_type
-from symshape.mlir.bindings_parse import strip_locations
+from symshape.mlir.bindings_parse import available_bindings, strip_locations
 from symshape.mlir.bindings_reader import read_views
 from symshape.mlir.frontend import analyze_mlir_text
 from symshape.mlir.parse import make_context, parse_module
@@ -144,5 +144,7 @@ def test_jax_exports_read_alike(monkeypatch: pytest.MonkeyPatch) -> None:
         expected = _analysis(text, "xdsl")
         for which in ("iree", "jax"):
             monkeypatch.setenv("SYMSHAPE_MLIR_BINDINGS", which)
+            if not available_bindings():
+                continue  # iree-base-compiler not installed
             assert read_views(text) is not None, (name, which)
             assert _analysis(text, "bindings") == expected, (name, which)

@@ -35,7 +35,7 @@ def read_views(text: str) -> list[FuncView] | None:
     """The root functions of the module ``text`` holds, or None (see the module docstring)."""
     if _XDSL_ONLY.search(text):
         return None
-    for which in available_bindings():  # IREE's has no mhlo: jaxlib's may still read it
+    for which in available_bindings():  # IREE's has no mhlo: the next one may still read it
         parsed = parse_with_bindings(text, which)
         if parsed is not None:
             module, names = parsed
