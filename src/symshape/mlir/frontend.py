@@ -12,6 +12,7 @@ ModelError naming the op, not a silently partial analysis.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -157,17 +158,32 @@ def function_symbol(function: str, label: str, taken: set[str]) -> str:
 
 
 def analyze_mlir_text(text: str, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None,
-                      source: str = "<string>") -> Analysis:
-    """Analyze every root function of an MLIR module given as text, in one `Analysis`."""
-    module = parse_module(text, source=source)
-    verify(module, source)
-    views = module_to_programs(module)
+                      source: str = "<string>", reader: str | None = None) -> Analysis:
+    """Analyze every root function of an MLIR module given as text, in one `Analysis`.
+
+    ``reader`` (default: ``SYMSHAPE_MLIR_READER``, else ``auto``): ``xdsl``, or ``bindings`` /
+    ``auto`` for MLIR's own parser where installed (`symshape.mlir.bindings_reader`), which
+    falls back to xDSL for what it does not read."""
+    views = _text_views(text, source, reader or os.environ.get("SYMSHAPE_MLIR_READER", "auto"))
     if not views:
         raise ModelError(where=where_file(source), found="it defines no function with a body",
                          expected="at least one func.func with a body", fix="nothing to analyze; pass the module "
                          "that defines the functions")
     program, implied = combined_program(views)
     return analyze(program, facts=[*implied, *as_facts(facts)], progress=progress, source=source)
+
+
+def _text_views(text: str, source: str, reader: str) -> list[FuncView]:
+    """The root functions of ``text``, read by the bindings when ``reader`` allows, else by xDSL."""
+    if reader != "xdsl":
+        from symshape.mlir.bindings_reader import read_views
+
+        views = read_views(text)
+        if views is not None:
+            return views
+    module = parse_module(text, source=source)
+    verify(module, source)
+    return module_to_programs(module)
 
 
 def analyze_mlir_file(
