@@ -161,7 +161,9 @@ def annotate(
     default="",
     metavar="PASS[{OPT=VAL ...}][,PASS...]",
     help="Pass pipeline in MLIR's syntax, e.g. 'shape-optimization{refine-signatures=true},fusion-groups'; "
-    "passes: shape-optimization, shape-sources, aux-shape-functions, fusion-groups (none: print).",
+    "passes: shape-optimization, shape-sources, aux-shape-functions, fusion-groups, "
+    "expand-function-dynamic-dims, shape-functions, shape-lower-meet, shape-lower-cstr-to-assert, "
+    "shape-canonicalize-constraints (none: print).",
 )
 @click.option(
     "-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), help="Write here instead of stdout."
