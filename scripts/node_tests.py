@@ -43,8 +43,8 @@ import onnx
 
 from symshape.api import analyze_onnx
 from symshape.expr import Dim, Expr, evaluate
+from symshape.provenance import holds
 from symshape.result import Analysis
-from symshape.verify.inputs import holds
 
 VARIANTS = ("shipped", "symbolic")
 DIAGNOSTICS = ("values", "symbolic+values")  # not held by the suite: how much the inputs' values decide

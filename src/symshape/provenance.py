@@ -87,3 +87,16 @@ class Residual:
 
 
 __all__ = ["Ctx", "Guard", "Origin", "Predicate", "Residual", "SymbolInfo"]
+
+
+def holds(lhs: int, rel: str, rhs: int) -> bool:
+    """Whether a guard's or predicate's relation holds between two sizes."""
+    return {
+        "==": lhs == rhs,
+        "!=": lhs != rhs,
+        ">=": lhs >= rhs,
+        ">": lhs > rhs,
+        "<=": lhs <= rhs,
+        "<": lhs < rhs,
+        "divisible": rhs != 0 and lhs % rhs == 0,
+    }[rel]

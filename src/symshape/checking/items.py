@@ -9,7 +9,7 @@ not fix (data-dependent or fresh symbols) are counted as unchecked.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -17,7 +17,7 @@ from symshape.constraints import ConstraintGraph
 from symshape.expr import Dim, Expr, add, evaluate, sym
 from symshape.facts import SymbolFacts
 from symshape.program import Program
-from symshape.provenance import Origin
+from symshape.provenance import Origin, holds
 from symshape.userfacts import Divisible, Fact, Range, Relation
 
 
@@ -40,18 +40,6 @@ class Analysis(Protocol):
         """The listed guards: ``(condition, origin, reason)``."""
         ...
 
-
-# The relations of kept predicates, guards, equations and user facts, between two sizes (the same
-# table as `symshape.verify.inputs.holds`, which this package cannot import: it names `Analysis`).
-HOLDS: dict[str, Callable[[int, int], bool]] = {
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    ">=": lambda a, b: a >= b,
-    ">": lambda a, b: a > b,
-    "<=": lambda a, b: a <= b,
-    "<": lambda a, b: a < b,
-    "divisible": lambda a, b: b != 0 and a % b == 0,
-}
 
 BINDING, SHAPE, RANGE, DIVISOR, RELATION, EQUATION, USER_FACT, GUARD = (
     "binding",
@@ -123,7 +111,7 @@ class Item:
     def violation(self, env: Mapping[str, int]) -> Violation | None:
         """The violation at ``env`` (None when the condition holds); every symbol must have a value."""
         a, b = _value(self.lhs, env), _value(self.rhs, env)
-        if a is not None and b is not None and HOLDS[self.rel](a, b):
+        if a is not None and b is not None and holds(a, self.rel, b):
             return None
         if self.rel == "divisible":
             numbers = f"{a} % {b} == {a % b if a is not None and b else '?'}"

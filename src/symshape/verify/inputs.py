@@ -11,6 +11,7 @@ from symshape.errors import SymshapeError, where_input, where_symbol
 from symshape.expr import Dim, Expr, evaluate, sym
 from symshape.parse import is_identifier, parse_dim
 from symshape.program import Program
+from symshape.provenance import holds
 from symshape.verify.run import OracleError, Shape
 
 if TYPE_CHECKING:
@@ -186,19 +187,6 @@ def admitted(analysis: Analysis, env: Env) -> bool:
         if v is not None and v != 0:
             return False
     return True
-
-
-def holds(lhs: int, rel: str, rhs: int) -> bool:
-    """Whether a guard's or predicate's relation holds between two sizes."""
-    return {
-        "==": lhs == rhs,
-        "!=": lhs != rhs,
-        ">=": lhs >= rhs,
-        ">": lhs > rhs,
-        "<=": lhs <= rhs,
-        "<": lhs < rhs,
-        "divisible": rhs != 0 and lhs % rhs == 0,
-    }[rel]
 
 
 def _known(d: Dim, env: Env) -> int | None:
