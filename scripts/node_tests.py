@@ -161,8 +161,8 @@ def _inline_small_inputs(model: onnx.ModelProto, inputs: Sequence[Any]) -> None:
 
     keep = []
     for vi, value in zip(list(model.graph.input), inputs, strict=False):
-        if isinstance(value, np.ndarray) and value.size <= SMALL and value.dtype.kind in "iuf":
-            model.graph.initializer.append(numpy_helper.from_array(value, vi.name))
+        if isinstance(value, (np.ndarray, np.generic)) and value.size <= SMALL and value.dtype.kind in "iufb":
+            model.graph.initializer.append(numpy_helper.from_array(np.asarray(value), vi.name))  # scalars too
         else:
             keep.append(vi)
     keep += list(model.graph.input)[len(inputs) :]
