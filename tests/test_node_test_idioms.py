@@ -1,6 +1,7 @@
-"""Dims that no value of a size-setting input changes, found on ONNX's node tests: Reduce with
-axes of unknown value (a kept dim whose candidates agree), Split with sizes of unknown value of
-an empty dim. Truth from onnxruntime at several sizes, including 1 and 0."""
+"""Idioms of ONNX's node tests that the rules missed (scripts/node_tests_tools.py --gaps): dims
+that no value of a size-setting input changes (Reduce with axes of unknown value, a kept dim whose
+candidates agree; Split with sizes of unknown value of an empty dim) and a float OneHot depth.
+Truth from onnxruntime at several sizes, including 1 and 0."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import numpy as np
 from onnx import TensorProto, helper
 
 from symshape.expr import as_symbol
-from tests.oracle import assert_sound, check, make_model, rand, tensor
+from tests.oracle import assert_exact, assert_sound, check, make_model, rand, tensor
 
-I64 = TensorProto.INT64
+I64, F = TensorProto.INT64, TensorProto.FLOAT
 
 
 def test_reduce_without_keepdims_keeps_a_dim_its_candidates_agree_on() -> None:
@@ -47,3 +48,14 @@ def test_split_with_unknown_sizes_of_an_empty_dim_gives_empty_pieces() -> None:
     for name in "abc":
         shape = analysis.shape(name)
         assert shape is not None and shape[0] == 0 and as_symbol(shape[1]) == "n"
+
+
+def test_one_hot_with_a_float_depth_constant() -> None:
+    """A float depth is cast to int64 by the op: a constant 12.0 gives a depth of 12."""
+    depth = helper.make_tensor("depth", F, [1], [12.0])
+    values = helper.make_tensor("values", F, [2], [0.0, 1.0])
+    node = helper.make_node("OneHot", ["idx", "depth", "values"], ["y"], axis=1)
+    model = make_model([node], [tensor("idx", ["n", 3], I64)], ["y"], initializers=[depth, values])
+    samples = [{"idx": np.arange(n * 3, dtype=np.int64).reshape(n, 3) % 12} for n in (1, 4, 0)]
+    y = assert_exact(check(model, samples)).analysis.shape("y")
+    assert y is not None and y[1:] == (12, 3) and as_symbol(y[0]) == "n"
