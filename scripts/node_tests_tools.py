@@ -192,21 +192,23 @@ def case_verdicts(
             if shape is None:
                 continue
             for axis, size in enumerate(shape):
-                verdicts: dict[str, str] = {}
-                for tool in tools:
-                    found = claimed[tool]
-                    if found is None:
-                        verdicts[tool] = "error" if tool == "symshape" else "unresolved"
-                        continue
-                    dims = found.get(name)
-                    if dims is None:
-                        verdicts[tool] = "unresolved"
-                    elif len(dims) != len(shape):
-                        verdicts[tool] = "wrong"
-                    else:
-                        verdicts[tool] = verdict(dims[axis], size, env)
+                verdicts = {tool: _dim_verdict(tool, claimed[tool], name, shape, axis, env) for tool in tools}
                 rows.append((f"{case.name} '{name}' dim {axis} = {size}: {_show(claimed, name, axis)}", verdicts))
     return rows
+
+
+def _dim_verdict(
+    tool: str, found: dict[str, Dims] | None, name: str, shape: tuple[int, ...], axis: int, env: Mapping[str, int]
+) -> str:
+    """One tool's verdict on dim ``axis`` of output ``name`` (``found``: None when the tool raised)."""
+    if found is None:
+        return "error" if tool == "symshape" else "unresolved"
+    dims = found.get(name)
+    if dims is None:
+        return "unresolved"
+    if len(dims) != len(shape):
+        return "wrong"
+    return verdict(dims[axis], shape[axis], env)
 
 
 def _show(claimed: Mapping[str, dict[str, Dims] | None], name: str, axis: int) -> str:
@@ -281,9 +283,9 @@ def ceiling(cases: Sequence[Any]) -> list[str]:
         n = total["dims"]
         lines.append(f"{'overall':<28} {n:>6} {total['exact']:>6} {total['by values']:>6} {total['not even']:>6}")
         lines.append(
-            f"exact {100 * total['exact'] / n:.1f}%; ceiling without the values "
-            f"{100 * (n - total['by values']) / n:.1f}% (every dim but those the values decide); "
-            f"exact-with-values-lost {total['lost']}"
+            f"exact {100 * total['exact'] / n:.1f}%; at most {100 * (n - total['by values']) / n:.1f}% without the "
+            f"values (every dim but those they decide; 'not' holds data-dependent sizes); "
+            f"exact only without the values: {total['lost']}"
         )
     return lines
 
