@@ -111,3 +111,22 @@ def test_node_tests_ahead_of_the_other_tools(cases: list[Any], variant: str) -> 
     table = "\n".join(tools.report(variant, result, gaps=True, show=None))
     assert counts["symshape"]["wrong"] == 0 and counts["symshape"]["error"] == 0, table
     assert counts["symshape"]["exact"] > counts["best"]["exact"], table
+
+
+@pytest.mark.parametrize(
+    ("dim", "size", "expected"),
+    [
+        (6, 6, "exact"),
+        (5, 6, "wrong"),
+        ("in0_d1*2", 6, "exact"),  # an expression over the input symbols, evaluated at the binding
+        ("2*in0_d1 + 1", 6, "wrong"),
+        ("floor(in0_d1/2) + 1", 2, "exact"),
+        ("in0_d1/3", 1, "exact"),  # true division (ORT writes it): exact where it evaluates right
+        ("unk__3", 6, "unresolved"),  # a name the tool invented: not a function of the inputs
+        ("in0_d1*unk__3", 6, "unresolved"),
+        (None, 6, "unresolved"),
+    ],
+)
+def test_the_other_tools_dims_are_scored_like_symshapes(dim: Any, size: int, expected: str) -> None:
+    tools = _script(TOOLS_SCRIPT)
+    assert tools.verdict(dim, size, {"in0_d1": 3}) == expected
