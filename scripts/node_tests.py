@@ -7,9 +7,9 @@ input arrays and the expected outputs. Each model is analyzed in two variants:
 - ``symbolic``: every input dim made a fresh symbol (``in<k>_d<axis>``), bound to the shipped
   size when claims are evaluated;
 - ``values`` (a diagnostic, ``--variant values``): as shipped, with every small numeric or
-  boolean input (up to 64 elements, scalars included) made a constant holding the first data set's values. The difference to
-  ``shipped`` is what the inputs' values decide (a Reshape's target, Reduce axes given as an
-  input), which no analysis of the shipped model can know;
+  boolean input (up to 64 elements, scalars included) made a constant holding the first data
+  set's values. The difference to ``shipped`` is what the inputs' values decide (a Reshape's
+  target, Reduce axes given as an input), which no analysis of the shipped model can know;
 - ``symbolic+values`` (a diagnostic): those constants, and every other input dim a symbol.
 
 In both variants the declared shapes of the graph outputs are removed (their element types
