@@ -59,3 +59,21 @@ def test_one_hot_with_a_float_depth_constant() -> None:
     samples = [{"idx": np.arange(n * 3, dtype=np.int64).reshape(n, 3) % 12} for n in (1, 4, 0)]
     y = assert_exact(check(model, samples)).analysis.shape("y")
     assert y is not None and y[1:] == (12, 3) and as_symbol(y[0]) == "n"
+
+
+def test_relu_of_a_shape_value_clamps_it_at_zero() -> None:
+    """``ConstantOfShape(int(Relu(float(Shape(x) - 3))))``, as Range's expanded function clamps
+    its count (onnxruntime has no integer Relu)."""
+    three = helper.make_tensor("three", I64, [1], [3])
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Sub", ["s", "three"], ["d"]),
+        helper.make_node("Cast", ["d"], ["f"], to=F),
+        helper.make_node("Relu", ["f"], ["r"]),
+        helper.make_node("Cast", ["r"], ["ri"], to=I64),
+        helper.make_node("ConstantOfShape", ["ri"], ["y"]),
+    ]
+    model = make_model(nodes, [tensor("x", ["n"])], ["y"], initializers=[three])
+    report = assert_exact(check(model, [{"n": n} for n in (0, 1, 3, 4, 9)]))
+    y = report.analysis.shape("y")
+    assert y is not None and len(y) == 1 and str(y[0]) == "Max(0, n - 3)"
