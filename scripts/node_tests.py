@@ -6,10 +6,10 @@ input arrays and the expected outputs. Each model is analyzed in two variants:
 - ``shipped``: the inputs as the test declares them (mostly static sizes);
 - ``symbolic``: every input dim made a fresh symbol (``in<k>_d<axis>``), bound to the shipped
   size when claims are evaluated;
-- ``values`` (a diagnostic, ``--variant values``): as shipped, with every small numeric input
-  (up to 64 elements) made a constant holding the first data set's values. The difference to
-  ``shipped`` is what the inputs' values decide (a Reshape's target, Reduce axes given as an
-  input), which no analysis of the shipped model can know;
+- ``values`` (a diagnostic, ``--variant values``): as shipped, with every small numeric or
+  boolean input (up to 64 elements, scalars included) made a constant holding the first data
+  set's values. The difference to ``shipped`` is what the inputs' values decide (a Reshape's
+  target, Reduce axes given as an input), which no analysis of the shipped model can know;
 - ``symbolic+values`` (a diagnostic): those constants, and every other input dim a symbol.
 
 In both variants the declared shapes of the graph outputs are removed (their element types
@@ -25,6 +25,8 @@ A guard, predicate or symbol range that the shipped sizes violate is a ``broken`
 apart: it would make a dim that looks exact a claim under a false assumption.
 
 Usage: ``python scripts/node_tests.py [--variant shipped|symbolic|both] [--ops] [--show OP]``.
+``scripts/node_tests_tools.py`` scores onnx's, onnxruntime's and onnx-shape-inference's inference
+the same way, and counts per op what the inputs' values decide (``--ceiling``).
 """
 
 from __future__ import annotations
@@ -161,8 +163,9 @@ def _inline_small_inputs(model: onnx.ModelProto, inputs: Sequence[Any]) -> None:
 
     keep = []
     for vi, value in zip(list(model.graph.input), inputs, strict=False):
-        if isinstance(value, np.ndarray) and value.size <= SMALL and value.dtype.kind in "iuf":
-            model.graph.initializer.append(numpy_helper.from_array(value, vi.name))
+        numeric = hasattr(value, "dtype") and (value.dtype.kind in "iufb" or value.dtype.name == "bfloat16")
+        if isinstance(value, (np.ndarray, np.generic)) and value.size <= SMALL and numeric:
+            model.graph.initializer.append(numpy_helper.from_array(np.asarray(value), vi.name))  # scalars too
         else:
             keep.append(vi)
     keep += list(model.graph.input)[len(inputs) :]

@@ -1,5 +1,5 @@
 """The elements elementwise ops compute on tracked shape values: integer arithmetic (Div
-truncates, Mod by ``fmod``), comparisons, bool casts, Clip, Sqrt/Pow of constants, and float
+truncates, Mod by ``fmod``), comparisons, bool casts, Clip, Relu, Sqrt/Pow of constants, and float
 shape arithmetic through `symshape.rules.shared.float_values` (Cast to float, Div, Ceil/Floor,
 Cast back), each exact or None.
 """
@@ -42,8 +42,8 @@ def unary_elements(ctx: OpContext, op: str) -> tuple[Dim, ...] | None:
         return _truth(ctx, els)
     if op in _PASS_ELEMENTS:
         return els
-    if op == "Sqrt":
-        return _sqrt(els)
+    if op in ("Sqrt", "Relu"):  # Relu: max(x, 0) of integers (a Range count clamped at 0)
+        return _sqrt(els) if op == "Sqrt" else tuple(ctx.canon(smax(e, 0)) for e in els)
     if op == "Not":
         return _truth(ctx, tuple(add(1, mul(e, -1)) for e in els))
     unary = ONNX_UNARY_INT_OPS.get(op)

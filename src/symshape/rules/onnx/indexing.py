@@ -138,6 +138,9 @@ def one_hot(ctx: OpContext) -> None:
     if values is not None and len(values) == 1:
         ctx.eq(values[0], 2, "OneHot values", (ctx.dim_name(2, 0), "2"))
     els = ctx.elements(1)
+    floats = ctx.const_floats(1)  # a float depth, cast to int64 by the op
+    if els is None and floats is not None and len(floats) == 1 and float(floats[0]).is_integer():
+        els = (int(floats[0]),)
     depth: Dim
     if els is not None and len(els) == 1:
         depth = els[0]

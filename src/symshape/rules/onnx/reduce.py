@@ -64,8 +64,9 @@ def reduce_op(ctx: OpContext) -> None:
 def _unknown_axes(ctx: OpContext, dims: tuple[Dim, ...], keepdims: bool) -> None:
     """Axes given as an input whose values are unknown: the rank, and the dims no choice of axes
     changes, are still known. With ``keepdims`` each dim is itself or 1 (so a 1 stays 1, the others
-    are fresh symbols); without it the rank drops by the number of axes (distinct, as the
-    runtimes require). No axes at all reduce every axis, or none with ``noop_with_empty_axes``."""
+    are fresh symbols, and as many axes as dims reduce all); without it the rank drops by the number
+    of axes (distinct, as the runtimes require), and kept dim ``j`` is known when dims ``j..j+k``
+    agree. No axes at all reduce every axis, or none with ``noop_with_empty_axes``."""
     count = ctx.shape(1)
     k = count[0] if len(count) == 1 else None
     if k == 0:
@@ -73,11 +74,18 @@ def _unknown_axes(ctx: OpContext, dims: tuple[Dim, ...], keepdims: bool) -> None
         ctx.set_output(0, dims if noop else reduced(ctx, dims, None, keepdims), ctx.elements(0) if noop else None)
         return
     if keepdims:
-        ctx.set_output(0, [1 if d == 1 else ctx.fresh(f"reduced_d{i}") for i, d in enumerate(dims)])
+        every = k == len(dims)  # as many distinct axes as dims: all of them
+        ctx.set_output(0, [1 if every else _agreed(ctx, (1, d), f"reduced_d{i}") for i, d in enumerate(dims)])
         return
     if not isinstance(k, int) or (k > len(dims)):
         raise GiveUp("the axes input's values and the number of axes are unknown", unknown_input=1)
-    ctx.set_output(0, [ctx.fresh(f"reduced_d{i}") for i in range(len(dims) - k)])
+    # kept dim j is one of dims j..j+k (as many of the axes before it are reduced): known when they agree
+    ctx.set_output(0, [_agreed(ctx, dims[j : j + k + 1], f"reduced_d{j}") for j in range(len(dims) - k)])
+
+
+def _agreed(ctx: OpContext, dims: tuple[Dim, ...], tag: str) -> Dim:
+    """The dim all of ``dims`` provably equal, else a fresh symbol."""
+    return dims[0] if all(ctx.prove_eq(dims[0], d) is True for d in dims[1:]) else ctx.fresh(tag)
 
 
 @register(ONNX, "ArgMax", "ArgMin")

@@ -283,9 +283,10 @@ def split(ctx: OpContext) -> None:
     total = dims[axis]
     sizes: tuple[Dim, ...]
     if ctx.has_input(1) and ctx.elements(1) is None:
+        known = n == 1 or ctx.prove_eq(total, 0) is True  # one piece, or pieces of an empty dim
         for i in range(n):  # sizes computed at run time: only the split dim is unknown
             out: list[Dim | None] = list(dims)
-            out[axis] = total if n == 1 else None
+            out[axis] = (total if n == 1 else 0) if known else None
             set_partial(ctx, i, out, "split", "the split sizes are not known")
         return
     if ctx.has_input(1):
