@@ -13,19 +13,24 @@ to export, and a size jax refuses to run, is discarded, not counted.
 
 from __future__ import annotations
 
+import contextlib
 import pathlib
+import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
+
 import jax
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
+from tests.fuzz import mlir_ops_more
 from tests.fuzz.mlir_ops import OPS
 from tests.jax_oracle import Subject, check_at
 
 SYMBOLS = ("b", "s", "t", "k")
+OP_MODULES = (mlir_ops_more,)  # imported for their ops, which register into `OPS`
 # One dim of an input spec: a variable alone most often, else scaled, shifted (``s - 1`` is 0 at
 # s = 1: the one way jax runs a dim of 0) or static.
 TERMS = ("{}", "{}", "{}", "{}", "2*{}", "4*{}", "{} + 1", "{} - 1", "1", "2", "3")
@@ -37,6 +42,8 @@ CONSTRAINTS: dict[str, Callable[[dict[str, int], str, str], None]] = {
     "{a} >= {b}": lambda env, a, b: None,
     "{a} == 2*{b}": lambda env, a, b: env.__setitem__(a, 2 * env[b]),
 }
+EXPORT_SECONDS = 10.0  # jax's export or its oracles at one program: longer is discarded
+ANALYSIS_SECONDS = 20.0  # symshape's analysis, or its check at one size: longer is a failure
 
 
 @dataclass(frozen=True)
@@ -122,9 +129,32 @@ class Stats:
                 f"compared, {len(self.failures)} failures in {seconds:.0f}s")
 
 
+class TimeLimit(Exception):
+    """A step of one program took longer than its limit."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Generator[None]:
+    """Raise `TimeLimit` in the block after ``seconds`` (jax's own dim algebra can blow up on a
+    long chain of reshapes; symshape must not hang)."""
+
+    def expire(signum: int, frame: object) -> None:
+        raise TimeLimit(f"over {seconds:.0f}s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _accepts(subject: Subject, env: dict[str, int]) -> bool:
     try:
         return subject.accepts(env)
+    except TimeLimit:
+        raise
     except Exception:  # noqa: BLE001 - any refusal of jax at these sizes discards them
         return False
 
@@ -137,15 +167,24 @@ def _dims_compared(subject: Subject, env: dict[str, int], compared: list[str]) -
 
 def check_program(program: Program, envs: list[dict[str, int]], stats: Stats) -> str | None:
     """Export, analyze and check ``program`` at ``envs``; the failure message, if any."""
-    subject = program.subject()
+    return check_subject(program.subject(), envs, stats)
+
+
+def check_subject(subject: Subject, envs: list[dict[str, int]], stats: Stats) -> str | None:
+    """`check_program` of a subject (the export of a program, or any `Subject`)."""
     try:
-        text = subject.text
+        with time_limit(EXPORT_SECONDS):
+            subject.text  # noqa: B018 - the export, cached on the subject
     except Exception as error:  # noqa: BLE001 - jax refuses the program: discarded, not counted
         stats.discarded += 1
         kind = type(error).__name__
         stats.refusals[kind] = stats.refusals.get(kind, 0) + 1
         return None
-    accepted = [env for env in envs if _accepts(subject, env)]
+    try:
+        with time_limit(EXPORT_SECONDS):
+            accepted = [env for env in envs if _accepts(subject, env)]
+    except TimeLimit:
+        accepted = []
     stats.sizes_discarded += len(envs) - len(accepted)
     if not accepted:
         stats.discarded += 1
@@ -153,19 +192,20 @@ def check_program(program: Program, envs: list[dict[str, int]], stats: Stats) ->
         return None
     stats.kept += 1
     try:
-        subject.analysis  # noqa: B018 - the analysis itself may fail: a crash is a failure
+        with time_limit(ANALYSIS_SECONDS):
+            subject.analysis  # noqa: B018 - the analysis itself may fail: a crash is a failure
     except Exception as error:  # noqa: BLE001
         return f"crash: {type(error).__name__}: {error}"
     for env in accepted:
         try:
-            report = check_at(subject, env, complete=False)
+            with time_limit(ANALYSIS_SECONDS):
+                report = check_at(subject, env, complete=False)
         except AssertionError as error:
             return f"at {env}: {error}".splitlines()[0]
         except Exception as error:  # noqa: BLE001
             return f"crash at {env}: {type(error).__name__}: {error}"
         stats.sizes_checked += 1
         stats.dims += _dims_compared(subject, env, report.compared)
-    del text
     return None
 
 
@@ -196,7 +236,7 @@ def fuzz(*, seed_value: int, deadline: float | None = None, count: int | None = 
 
         @hypothesis_seed(seed_value + batch_index)
         @settings(max_examples=batch, deadline=None, database=None, phases=[Phase.generate],
-                  suppress_health_check=list(HealthCheck))
+                  suppress_health_check=tuple(HealthCheck.all()))
         @given(st.data())
         def one(data: st.DataObject) -> None:
             nonlocal done
@@ -224,4 +264,3 @@ def run(minutes: float, seed: int, out: pathlib.Path) -> int:
     print(stats.summary(time.monotonic() - start), flush=True)  # noqa: T201
     print(f"  jax refused: {stats.refusals}", flush=True)  # noqa: T201
     return len(stats.failures)
-
