@@ -33,7 +33,8 @@ SYMBOLS = ("b", "s", "t", "k")
 OP_MODULES = (mlir_ops_more,)  # imported for their ops, which register into `OPS`
 # One dim of an input spec: a variable alone most often, else scaled, shifted (``s - 1`` is 0 at
 # s = 1: the one way jax runs a dim of 0) or static.
-TERMS = ("{}", "{}", "{}", "{}", "2*{}", "4*{}", "{} + 1", "{} - 1", "1", "2", "3")
+TERMS = ("{0}", "{0}", "{0}", "{0}", "{0}", "2*{0}", "4*{0}", "{0} + 1", "{0} - 1", "1", "2", "3", "{0}*{1}",
+         "floordiv({0}, 2)", "mod({0}, 3)", "max({0}, {1})", "min({0}, 3)", "{0} + {1}")
 # jax's symbolic constraints, each with the fix-up that makes a drawn size satisfy it (an
 # equality would almost never hold at random sizes).
 CONSTRAINTS: dict[str, Callable[[dict[str, int], str, str], None]] = {
@@ -85,7 +86,8 @@ class Program:
 def programs(draw: st.DrawFn, max_steps: int = 5) -> Program:
     n_symbols = draw(st.integers(1, 4))
     symbols = SYMBOLS[:n_symbols]
-    inputs = tuple(", ".join(draw(st.sampled_from(TERMS)).format(draw(st.sampled_from(symbols)))
+    inputs = tuple(", ".join(draw(st.sampled_from(TERMS)).format(draw(st.sampled_from(symbols)),
+                                                                draw(st.sampled_from(symbols)))
                              for _ in range(draw(st.integers(1, 3))))
                    for _ in range(draw(st.integers(1, 3))))
     constraints: list[str] = []
@@ -236,7 +238,8 @@ def fuzz(*, seed_value: int, deadline: float | None = None, count: int | None = 
 
         @hypothesis_seed(seed_value + batch_index)
         @settings(max_examples=batch, deadline=None, database=None, phases=[Phase.generate],
-                  suppress_health_check=tuple(HealthCheck.all()))
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                         HealthCheck.filter_too_much])
         @given(st.data())
         def one(data: st.DataObject) -> None:
             nonlocal done
