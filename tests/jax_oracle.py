@@ -82,7 +82,10 @@ def spec_symbols(specs: Iterable[Spec]) -> list[str]:
 
 
 def concrete_shape(spec: Spec, env: Env) -> tuple[int, ...]:
-    return spec if not isinstance(spec, str) else tuple(eval_term(t, env) for t in spec.split(",") if t.strip())
+    if not isinstance(spec, str):
+        return spec
+    dims = eval(f"({spec},)" if spec.strip() else "()", {"__builtins__": {}, **SPEC_FUNCTIONS}, dict(env))  # noqa: S307
+    return tuple(int(d) for d in dims)
 
 
 class Rejected(Exception):
