@@ -167,3 +167,54 @@ def op_nonzero_sized(a: Sequence[jax.Array], p: Params) -> jax.Array:
 def op_searchsorted(a: Sequence[jax.Array], p: Params) -> jax.Array:
     x, y = as_float(a[0]).reshape(-1), as_float(a[1])
     return jnp.searchsorted(jnp.sort(x), y)
+
+
+@op
+def op_symbolic_slice(a: Sequence[jax.Array], p: Params) -> jax.Array:
+    """Slice bounds that are dim expressions: ``d // k``, ``-(d // k)``, ``d - c`` and another
+    operand's dim (jax refuses what it cannot prove in range; clamping does the rest)."""
+    x, y = at_least_1d(a[0]), at_least_1d(a[1])
+    i, k = axis_of(x, p[0]), positive(p[1], 3) + 1
+    d, e = x.shape[i], y.shape[axis_of(y, p[2])]
+    bounds = ((d // k, None), (-(d // k), None), (None, d - abs(p[3]) % 3), (d % k, e), (None, e // k))
+    start, stop = bounds[abs(p[4]) % len(bounds)]
+    return x[(slice(None),) * i + (slice(start, stop, None if p[5] % 2 else positive(p[6])),)]
+
+
+@op
+def op_reshape_floordiv(a: Sequence[jax.Array], p: Params) -> jax.Array:
+    """The first ``d // k * k`` of an axis, reshaped to ``(d // k, k)``."""
+    x = at_least_1d(a[0])
+    i, k = axis_of(x, p[0]), positive(p[1], 3) + 1
+    q = x.shape[i] // k
+    cut = lax.slice_in_dim(x, 0, q * k, axis=i)
+    return cut.reshape((*x.shape[:i], q, k, *x.shape[i + 1:]) if p[2] % 2 else (*x.shape[:i], -1, k, *x.shape[i + 1:]))
+
+
+@op
+def op_pad_by_dims(a: Sequence[jax.Array], p: Params) -> jax.Array:
+    """Padding amounts that are dims: ``d // 2`` before, another operand's dim after."""
+    x, y = as_float(at_least_1d(a[0])), at_least_1d(a[1])
+    i = axis_of(x, p[0])
+    widths = [(0, 0)] * x.ndim
+    widths[i] = (x.shape[i] // 2, y.shape[axis_of(y, p[1])] if p[2] % 2 else abs(p[3]) % 2)
+    return jnp.pad(x, widths)
+
+
+@op
+def op_broadcast_to_other(a: Sequence[jax.Array], p: Params) -> jax.Array:
+    """An axis cut to length 1, broadcast to another operand's dim (which may be 1 at run time)."""
+    x, y = at_least_1d(a[0]), at_least_1d(a[1])
+    i = axis_of(x, p[0])
+    one = lax.slice_in_dim(x, 0, 1, axis=i)
+    return jnp.broadcast_to(one, (*x.shape[:i], y.shape[axis_of(y, p[1])], *x.shape[i + 1:]))
+
+
+@op
+def op_concat_dim_sized(a: Sequence[jax.Array], p: Params) -> jax.Array:
+    """Zeros of ``d % k`` (or ``d // k``) rows concatenated to the operand."""
+    x = as_float(at_least_1d(a[0]))
+    i, k = axis_of(x, p[0]), positive(p[1], 3) + 1
+    d = x.shape[i]
+    rows = d % k if p[2] % 2 else d // k
+    return jnp.concatenate([x, jnp.zeros((*x.shape[:i], rows, *x.shape[i + 1:]), jnp.float32)], axis=i)
