@@ -6,6 +6,7 @@ accepts. The long run is ``python -m tests.fuzz --minutes N``."""
 from __future__ import annotations
 
 import pathlib
+import time
 
 import pytest
 
@@ -13,15 +14,18 @@ from tests.fuzz.mlir_programs import Program, Stats, Step, check_subject, fuzz
 
 pytestmark = pytest.mark.needs_jax
 
-PROGRAMS = 120  # about a minute here
+PROGRAMS = 90  # about a minute on an idle 2-core machine
+SEED = 20261125
 
 
 def test_random_programs_match_jax(tmp_path: pathlib.Path) -> None:
-    stats = fuzz(seed_value=20261125, count=PROGRAMS, out=tmp_path)
-    print(stats.summary(0), "seed=20261125")  # noqa: T201
+    start = time.monotonic()
+    stats = fuzz(seed_value=SEED, count=PROGRAMS, out=tmp_path)
+    summary = f"{stats.summary(time.monotonic() - start)} seed={SEED}"
+    print(summary)  # noqa: T201
     assert not stats.failures, stats.failures
-    assert stats.kept >= PROGRAMS // 2, f"jax kept too few programs to mean anything: {stats.summary(0)}"
-    assert stats.dims >= 10 * stats.kept
+    assert stats.kept >= PROGRAMS // 3, f"jax kept too few programs to mean anything: {summary}"
+    assert stats.dims >= 10 * stats.kept, summary
 
 
 def test_a_wrong_dim_is_caught() -> None:
