@@ -243,7 +243,10 @@ def check_isolated(program: Program, envs: list[dict[str, int]], stats: Stats) -
     if pid == 0:  # the child: check, send the result, exit without running the parent's cleanup
         os.close(read)
         child = Stats()
-        message = check_program(program, envs, child)
+        try:
+            message = check_program(program, envs, child)
+        except Exception as error:  # noqa: BLE001 - reported as a failure, never lost as a died child
+            message = f"fuzzer error: {type(error).__name__}: {error}"
         with os.fdopen(write, "wb") as pipe:
             pickle.dump((child, message), pipe)
         os._exit(0)
