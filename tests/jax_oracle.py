@@ -64,20 +64,28 @@ def is_arg_leaf(x: object) -> bool:
     return isinstance(x, (Arg, str)) or (isinstance(x, tuple) and all(isinstance(d, int) for d in x))
 
 
+# The operators of jax's spec grammar beyond + - *, as plain integer functions.
+SPEC_FUNCTIONS: dict[str, Callable[[int, int], int]] = {"floordiv": int.__floordiv__, "mod": int.__mod__,
+                                                         "max": max, "min": min}
+
+
 def eval_term(term: str, env: Env) -> int:
-    """The value of one spec term (``2*b``, ``n - 1``, ``s + 3``) under ``env``: the specs are
-    this test suite's own constants, plain Python integer arithmetic."""
-    return int(eval(term, {"__builtins__": {}}, dict(env)))  # noqa: S307
+    """The value of one spec term (``2*b``, ``n - 1``, ``s + 3``, ``floordiv(b, 2)``) under
+    ``env``: the specs are this test suite's own constants, plain Python integer arithmetic."""
+    return int(eval(term, {"__builtins__": {}, **SPEC_FUNCTIONS}, dict(env)))  # noqa: S307
 
 
 def spec_symbols(specs: Iterable[Spec]) -> list[str]:
     """The dimension variables the specs use, in order of first appearance."""
     names = (compile(f"({spec},)", "<spec>", "eval").co_names for spec in specs if isinstance(spec, str))
-    return list(dict.fromkeys(n for group in names for n in group))
+    return list(dict.fromkeys(n for group in names for n in group if n not in SPEC_FUNCTIONS))
 
 
 def concrete_shape(spec: Spec, env: Env) -> tuple[int, ...]:
-    return spec if not isinstance(spec, str) else tuple(eval_term(t, env) for t in spec.split(",") if t.strip())
+    if not isinstance(spec, str):
+        return spec
+    dims = eval(f"({spec},)" if spec.strip() else "()", {"__builtins__": {}, **SPEC_FUNCTIONS}, dict(env))  # noqa: S307
+    return tuple(int(d) for d in dims)
 
 
 class Rejected(Exception):
