@@ -4,8 +4,8 @@ NonZero and a reduction."""
 
 from __future__ import annotations
 
-from hypothesis import strategies as st
 import onnx
+from hypothesis import strategies as st
 from onnx import TensorProto, helper
 
 from tests.fuzz.onnx_graph import Graph, Tensor, is_const

@@ -28,6 +28,7 @@ from symshape.errors import SymshapeError
 from symshape.result import Analysis
 from tests.fuzz import onnx_ops_compute as compute
 from tests.fuzz import onnx_ops_shape as shape
+from tests.fuzz import onnx_ops_values as values
 from tests.fuzz.onnx_graph import SYMBOLS, Graph
 from tests.oracle import Report, check, guards_hold
 
@@ -38,6 +39,9 @@ OPS = {
     "broadcast": compute.broadcast, "reduce": compute.reduce_ones, "expand": compute.expand,
     "matmul": compute.matmul, "window": compute.window, "resize": compute.resize, "range": compute.range_,
     "if": compute.if_, "loop": compute.loop, "nonzero": compute.nonzero,
+    "filled": values.filled, "slice_computed": values.slice_computed, "pad_computed": values.pad_computed,
+    "range_computed": values.range_computed, "tile": values.tile, "expand_computed": values.expand_computed,
+    "gather_shape": values.gather_shape,
 }
 SIZES = (0, 1, 1, 2, 2, 3, 4, 5, 6)
 
@@ -52,7 +56,7 @@ class Program:
 
 
 @st.composite
-def programs(draw: st.DrawFn, max_ops: int = 6) -> Program:
+def programs(draw: st.DrawFn, max_ops: int = 8) -> Program:
     """A random shape program and assignments of its symbols."""
     g = Graph()
     symbols = SYMBOLS[: draw(st.integers(1, 4))]

@@ -13,6 +13,7 @@ from symshape.rules.onnx.elementwise_values import arith_elements, unary_element
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared import float_values as fv
 from symshape.rules.shared.common import broadcast_elements, broadcast_shapes, normalize_axis
+from symshape.rules.shared.piecewise import condition, piecewise
 
 UNARY = (
     "Abs",
@@ -213,4 +214,18 @@ def where(ctx: OpContext) -> None:
             return a if c else b
         return a if facts.prove_nonzero(c) else None
 
-    ctx.set_output(0, out, broadcast_elements(ctx, [0, 1, 2], pick))
+    elements = broadcast_elements(ctx, [0, 1, 2], pick)
+    if elements is None:
+        elements = _selected_by_comparison(ctx)
+    ctx.set_output(0, out, elements)
+
+
+def _selected_by_comparison(ctx: OpContext) -> tuple[Dim, ...] | None:
+    """One element chosen by a comparison of two tracked scalars (``Where(a < b, a, b)``, a Min
+    of shape values): exactly ``piecewise``, where the condition's own value is unknown."""
+    p = condition(ctx, ctx.op.inputs[0])
+    chosen = [ctx.elements(i) for i in (1, 2)]
+    if p is None or any(els is None or len(els) != 1 for els in chosen):
+        return None
+    (a,), (b,) = chosen[0] or (), chosen[1] or ()
+    return (piecewise(ctx, p, a, b),)
