@@ -1,0 +1,30 @@
+"""The CI-sized run of the ONNX program fuzzer (`tests.fuzz.onnx_programs`): a fixed set of
+random shape programs (derandomized hypothesis, so every run draws the same ones), each analyzed
+and run with onnxruntime at 3-5 assignments of its symbols (0 and 1 often). Every claimed dim,
+element, range and predicate must match what ran unless a listed guard is false there. The long
+run is ``python -m tests.fuzz --minutes N --only onnx``."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+
+from tests.fuzz.onnx_programs import Program, Tally, check_program, programs
+
+EXAMPLES = 300  # about a minute here
+
+tally = Tally()
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(programs())
+def _one_program(p: Program) -> None:
+    message = check_program(p, tally)
+    assert message is None, f"{message}\nops: {p.ops}\nsizes: {p.envs}"
+
+
+def test_generated_onnx_programs_match_onnxruntime() -> None:
+    _one_program()
+    print(f"seed=derandomized {tally.line()}")
+    assert tally.kept >= 0.75 * tally.programs, tally.line()  # most programs are valid by construction
+    assert tally.dims >= 20 * tally.kept, tally.line()  # and most of their sizes were compared
