@@ -56,3 +56,21 @@ def test_a_one_element_reshape_target_is_the_element_count() -> None:
     report = assert_exact(check(m, [{"a": 2, "b": 3}, {"a": 0, "b": 3}, {"a": 1, "b": 1}]))
     assert [str(d) for d in report.analysis.shape("y") or ()] == ["a*b"]
     assert report.analysis.guards() == []
+
+
+def test_where_on_an_equality_of_shape_values_selects_exactly() -> None:
+    """Seed 1030: Where(Equal(n / -3, 0), n / -3, 0) (ONNX Div truncates: -floor(n/3) here) fed an
+    Expand target; the Equal was not read, so the Expand dim used a symbol no run could observe."""
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Gather", ["s", "zero"], ["n"], axis=0),
+             helper.make_node("Div", ["n", "m3"], ["q"]),
+             helper.make_node("Equal", ["q", "zero"], ["eq"]),
+             helper.make_node("Where", ["eq", "q", "zero"], ["w"]),
+             helper.make_node("Equal", ["n", "two"], ["is2"]),
+             helper.make_node("Where", ["is2", "n", "one"], ["v"]),
+             helper.make_node("Concat", ["one", "w", "v"], ["target"], axis=0),
+             helper.make_node("Expand", ["x", "target"], ["y"])]
+    inits = [const("zero", [0]), const("m3", [-3]), const("two", [2]), const("one", [1])]
+    m = make_model(nodes, [tensor("x", ["n", 1, 1])], ["y"], inits)
+    report = assert_exact(check(m, [{"n": 0}, {"n": 1}, {"n": 2}, {"n": 4}]))
+    assert report.analysis.elements("w") == (0,)
