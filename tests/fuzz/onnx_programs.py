@@ -43,7 +43,7 @@ OPS = {
     "range_computed": values.range_computed, "tile": values.tile, "expand_computed": values.expand_computed,
     "gather_shape": values.gather_shape,
 }
-SIZES = (0, 1, 1, 2, 2, 3, 4, 5, 6)
+SIZES = (0, 1, 1, 2, 2, 3, 4, 5, 7, 8, 11)
 
 
 @dataclass
