@@ -1,6 +1,6 @@
 """``python -m tests.fuzz --minutes N [--seed S] [--only onnx,mlir,readers] [--out DIR]``.
 
-Runs each fuzzer module for its share of the time, printing progress lines; each failing case is
+Runs each fuzzer module that exists for its share of the time, printing progress lines; each failing case is
 written under ``--out`` (default ``fuzz-failures/``). Exits 1 if any fuzzer found a failure. A
 fuzzer module that does not exist yet is skipped with a message.
 """
@@ -28,16 +28,17 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown fuzzer(s) {unknown}; choose from {sorted(FUZZERS)}")
     print(f"seed={args.seed} minutes={args.minutes} fuzzers={chosen} out={args.out}", flush=True)
-    failures = 0
-    share = args.minutes / len(chosen)
+    modules = {}
     for name in chosen:
         try:
-            module = importlib.import_module(FUZZERS[name])
+            modules[name] = importlib.import_module(FUZZERS[name])
         except ModuleNotFoundError as err:
             if err.name != FUZZERS[name]:
                 raise
             print(f"[{name}] skipped: {FUZZERS[name]} does not exist yet", flush=True)
-            continue
+    failures = 0
+    for name, module in modules.items():
+        share = args.minutes / len(modules)
         print(f"[{name}] running for {share:.1f} min", flush=True)
         found = module.run(share, args.seed, args.out)
         print(f"[{name}] {found} failure(s)", flush=True)

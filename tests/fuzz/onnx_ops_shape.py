@@ -20,9 +20,12 @@ BOUNDS = (-BIG, -9, -4, -2, -1, 0, 1, 2, 3, 5, 2**31 - 1, BIG)
 
 
 def pick(draw: Draw, g: Graph, min_rank: int = 0, max_rank: int = 9) -> Tensor | None:
-    """A tensor of the program with a rank in range, or None."""
+    """A tensor of the program with a rank in range, or None; one of the newest three half of
+    the time, so that programs grow deep chains as well as wide DAGs."""
     fit = [t for t in g.tensors if min_rank <= t.rank <= max_rank]
-    return draw(st.sampled_from(fit)) if fit else None
+    if not fit:
+        return None
+    return draw(st.sampled_from(fit[-3:] if draw(st.booleans()) else fit))
 
 
 def axis_of(draw: Draw, t: Tensor) -> int:

@@ -56,7 +56,7 @@ class Program:
 
 
 @st.composite
-def programs(draw: st.DrawFn, max_ops: int = 8) -> Program:
+def programs(draw: st.DrawFn, max_ops: int = 10) -> Program:
     """A random shape program and assignments of its symbols."""
     g = Graph()
     symbols = SYMBOLS[: draw(st.integers(1, 4))]
