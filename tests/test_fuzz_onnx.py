@@ -6,9 +6,9 @@ run is ``python -m tests.fuzz --minutes N --only onnx``."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 
-from tests.fuzz.onnx_programs import Program, Tally, check_program, programs
+from tests.fuzz.onnx_programs import UNHEALTHY, Program, Tally, check_program, programs
 
 EXAMPLES = 600  # about a minute here (300 take 35 s on an idle machine)
 
@@ -16,7 +16,7 @@ tally = Tally()
 
 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+          suppress_health_check=UNHEALTHY)
 @given(programs())
 def _one_program(p: Program) -> None:
     message = check_program(p, tally)

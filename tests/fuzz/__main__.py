@@ -12,6 +12,7 @@ import importlib
 import pathlib
 import sys
 import time
+from types import ModuleType
 
 FUZZERS = {"onnx": "tests.fuzz.onnx_programs", "mlir": "tests.fuzz.mlir_programs", "readers": "tests.fuzz.readers"}
 
@@ -28,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown fuzzer(s) {unknown}; choose from {sorted(FUZZERS)}")
     print(f"seed={args.seed} minutes={args.minutes} fuzzers={chosen} out={args.out}", flush=True)
-    modules = {}
+    modules: dict[str, ModuleType] = {}
     for name in chosen:
         try:
             modules[name] = importlib.import_module(FUZZERS[name])
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, module in modules.items():
         share = args.minutes / len(modules)
         print(f"[{name}] running for {share:.1f} min", flush=True)
-        found = module.run(share, args.seed, args.out)
+        found: int = module.run(share, args.seed, args.out)
         print(f"[{name}] {found} failure(s)", flush=True)
         failures += found
     print(f"total: {failures} failure(s)" + (f"; cases in {args.out}/" if failures else ""), flush=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import onnx
@@ -63,13 +64,13 @@ class Graph:
         self.tensors.append(t)
         return t
 
-    def node(self, op: str, inputs: Sequence[str], n_out: int = 1, **attrs: object) -> list[str]:
+    def node(self, op: str, inputs: Sequence[str], n_out: int = 1, **attrs: Any) -> list[str]:
         """Append a node; returns its output names."""
         outs = [self.name(op.lower()[:5]) for _ in range(n_out)]
         self.nodes.append(helper.make_node(op, list(inputs), outs, **attrs))
         return outs
 
-    def one(self, op: str, inputs: Sequence[str], **attrs: object) -> str:
+    def one(self, op: str, inputs: Sequence[str], **attrs: Any) -> str:
         return self.node(op, inputs, 1, **attrs)[0]
 
     def keep(self, name: str, dims: Sequence[str]) -> Tensor:

@@ -111,7 +111,7 @@ def transpose(draw: Draw, g: Graph) -> None:
     t = pick(draw, g, 2)
     if t is None:
         return
-    perm = draw(st.permutations(range(t.rank)))
+    perm: list[int] = draw(st.permutations(range(t.rank)))
     g.keep(g.one("Transpose", [t.name], perm=list(perm)), [t.dims[p] for p in perm])
 
 

@@ -117,7 +117,7 @@ def gather_shape(draw: Draw, g: Graph) -> None:
     if t is None:
         return
     if draw(st.booleans()):
-        idx = [draw(st.integers(-t.rank, t.rank - 1)) for _ in range(draw(st.integers(1, 3)))]
+        idx: list[int] = [draw(st.integers(-t.rank, t.rank - 1)) for _ in range(draw(st.integers(1, 3)))]
         shape = g.one("Gather", [g.shape(t), g.ints(idx)], axis=0)
         g.filled(shape, [t.dims[i] for i in idx])
         return
