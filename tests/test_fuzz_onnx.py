@@ -6,8 +6,13 @@ run is ``python -m tests.fuzz --minutes N --only onnx``."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import onnx
+import pytest
 from hypothesis import given, settings
 
+from tests.fuzz import onnx_programs
 from tests.fuzz.onnx_programs import UNHEALTHY, Program, Tally, check_program, programs
 
 EXAMPLES = 600  # about a minute here (300 take 35 s on an idle machine)
@@ -28,3 +33,13 @@ def test_generated_onnx_programs_match_onnxruntime() -> None:
     print(f"seed=derandomized {tally.line()}")
     assert tally.kept >= 0.75 * tally.programs, tally.line()  # most programs are valid by construction
     assert tally.dims >= 20 * tally.kept, tally.line()  # and most of their sizes were compared
+
+
+def test_the_long_run_saves_each_failing_case(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``python -m tests.fuzz`` writes the model, its sizes and the message of a failing case."""
+    monkeypatch.setattr(onnx_programs, "check_program", lambda p, tally: "'y' dim 0 = 'n' = 3, observed 4")
+    assert onnx_programs.run(0.02, 7, tmp_path, batch=3) >= 1
+    case = sorted(tmp_path.iterdir())[0]
+    assert sorted(f.name for f in case.iterdir()) == ["message.txt", "model.onnx", "sizes.json"]
+    assert onnx.load(str(case / "model.onnx")).graph.node
+    assert "observed 4" in (case / "message.txt").read_text()
