@@ -287,9 +287,8 @@ def _check_facts(report: Report, env: Env) -> None:
         lhs, rhs = analysis.public(lhs_), analysis.public(rhs_)
         if not (_free(lhs) | _free(rhs)) <= env.keys():
             continue
-        a, b = evaluate(lhs, env), evaluate(rhs, env)
-        if not _holds(a, rel, b):
-            report.mismatches.append(f"{dict(env)}: {what} '{lhs} {rel} {rhs}' is false ({a} {rel} {b})")
+        if not _relation_holds(lhs, rel, rhs, env):
+            report.mismatches.append(f"{dict(env)}: {what} '{lhs} {rel} {rhs}' is false or undefined")
 
 
 def guards_hold(analysis: Analysis, env: Env) -> bool:
@@ -297,9 +296,17 @@ def guards_hold(analysis: Analysis, env: Env) -> bool:
     counts as true): where one is false, the analysis claimed nothing about that run."""
     for g in analysis.graph.guards:
         lhs, rhs = analysis.public(g.lhs), analysis.public(g.rhs)
-        if (_free(lhs) | _free(rhs)) <= env.keys() and not _holds(evaluate(lhs, env), g.rel, evaluate(rhs, env)):
+        if (_free(lhs) | _free(rhs)) <= env.keys() and not _relation_holds(lhs, g.rel, rhs, env):
             return False
     return True
+
+
+def _relation_holds(lhs: Dim, rel: str, rhs: Dim, env: Env) -> bool:
+    """``lhs rel rhs`` at ``env``; a side that divides by zero there is undefined: not true."""
+    try:
+        return _holds(evaluate(lhs, env), rel, evaluate(rhs, env))
+    except ZeroDivisionError:
+        return False
 
 
 def _problems(report: Report) -> list[str]:

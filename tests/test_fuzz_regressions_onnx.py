@@ -74,3 +74,17 @@ def test_where_on_an_equality_of_shape_values_selects_exactly() -> None:
     m = make_model(nodes, [tensor("x", ["n", 1, 1])], ["y"], inits)
     report = assert_exact(check(m, [{"n": 0}, {"n": 1}, {"n": 2}, {"n": 4}]))
     assert report.analysis.elements("w") == (0,)
+
+
+def test_allowzero_reshape_with_a_zero_next_to_minus_one_is_no_fact() -> None:
+    """Seed 8006: x [n] reshaped with allowzero=1 to [n, -1]. The spec forbids a 0 next to -1,
+    but onnxruntime runs it (n = 0 gives (0, 1)): ``n >= 1`` must be a listed guard, never a fact."""
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Concat", ["s", "m1"], ["target"], axis=0),
+             helper.make_node("Reshape", ["x", "target"], ["y"], allowzero=1)]
+    m = make_model(nodes, [tensor("x", ["n"])], ["y"], [const("m1", [-1])])
+    analysis = analyze_onnx(m)
+    assert analysis.symbols()["n"]["range"] == [0, None]
+    assert [g[0] for g in analysis.guards()] == ["n >= 1"]
+    report = check(m, [{"n": 2}, {"n": 0}], analysis=analysis)
+    assert report.mismatches == [f"{{'n': 0}}: guard from {analysis.graph.guards[0].origin} 'n >= 1' is false or undefined"]

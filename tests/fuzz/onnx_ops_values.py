@@ -124,3 +124,49 @@ def gather_shape(draw: Draw, g: Graph) -> None:
     lo, hi = draw(st.integers(-t.rank - 1, t.rank + 1)), draw(st.integers(-t.rank - 1, t.rank + 1))
     shape = g.one("Shape", [t.name], start=lo, end=hi)
     g.filled(shape, list(t.dims[slice(max(lo, -t.rank), hi)]))
+
+
+def reshape_allowzero(draw: Draw, g: Graph) -> None:
+    """Reshape with ``allowzero`` (a 0 is a size, not a copy) or without, to ``[a, b, -1]`` with
+    ``a``, ``b`` computed (dims, clamped expressions) so that a 0 may appear at run time."""
+    t = pick(draw, g, 1)
+    if t is None:
+        return
+    parts = [g.dim(t, axis_of(draw, t)) if draw(st.booleans()) else small(draw, g, 0, 3)
+             for _ in range(draw(st.integers(1, 2)))]
+    target = g.one("Concat", [*parts, g.ints([-1])], axis=0)
+    allowzero = int(draw(st.booleans()))
+    out = g.one("Reshape", [t.name, target], allowzero=allowzero)
+    g.keep(out, [g.fresh() for _ in range(len(parts) + 1)])
+
+
+def split_computed(draw: Draw, g: Graph) -> None:
+    """Split an axis into ``[Min(c, d), d - Min(c, d)]`` with ``c`` computed."""
+    t = pick(draw, g, 1)
+    if t is None:
+        return
+    a = axis_of(draw, t)
+    d = g.dim(t, a)
+    head = g.one("Min", [small(draw, g, 0, 4), d])
+    sizes = g.one("Concat", [head, g.one("Sub", [d, head])], axis=0)
+    for out in g.node("Split", [t.name, sizes], 2, axis=a):
+        dims = list(t.dims)
+        dims[a] = g.fresh()
+        g.keep(out, dims)
+
+
+def topk(draw: Draw, g: Graph) -> None:
+    """TopK along an axis with ``k = Min(c, d)`` computed; Flatten at an axis otherwise."""
+    t = pick(draw, g, 1)
+    if t is None:
+        return
+    a = axis_of(draw, t)
+    if draw(st.booleans()):
+        flat = g.one("Flatten", [t.name], axis=draw(st.integers(-t.rank, t.rank)))
+        g.keep(flat, (g.fresh(), g.fresh()))
+        return
+    k = g.one("Min", [small(draw, g, 0, 4), g.dim(t, a)])
+    values, _ = g.node("TopK", [t.name, k], 2, axis=a)
+    dims = list(t.dims)
+    dims[a] = g.fresh()
+    g.keep(values, dims)

@@ -58,7 +58,9 @@ def reshape(ctx: OpContext) -> None:
                         expected="non-zero target dims next to a -1",
                         fix="fix the target shape",
                     )
-            elif _zero_is_invalid(ctx, dims, i, computed[i], allowzero):
+            elif allowzero:  # the spec forbids 0 with -1; onnxruntime infers from the non-zero dims
+                guard(ctx, t, ">=", 1, "reshape -1", f"target element {i} '{t}' is not 0 next to a -1")
+            elif _zero_is_invalid(ctx, dims, i, computed[i]):
                 ctx.assume_range(t, 1, None, "reshape -1 needs other dims >= 1")
         rest = ctx.canon(product(t for _, t in others))
         inferred = _quotient(ctx, numel, rest)
@@ -71,11 +73,11 @@ def reshape(ctx: OpContext) -> None:
     ctx.set_output(0, [ctx.canon(t) for t in target], ctx.elements(0))
 
 
-def _zero_is_invalid(ctx: OpContext, dims: tuple[Dim, ...], i: int, element: Dim, allowzero: bool) -> bool:
+def _zero_is_invalid(ctx: OpContext, dims: tuple[Dim, ...], i: int, element: Dim) -> bool:
     """Whether a 0 at target position ``i`` next to a -1 makes the op invalid (so ``>= 1`` is a
     fact). Not when a computed element that may be 0 would copy a different input dim: that case
-    is covered by the guard `_check_symbolic_target` lists."""
-    if allowzero or isinstance(element, int):  # a literal 0 copies dims[i]; that copy must be >= 1
+    is covered by `_symbolic_target`."""
+    if isinstance(element, int):  # a literal 0 copies dims[i]; that copy must be >= 1
         return True
     return i >= len(dims) or ctx.prove_eq(element, dims[i]) is True
 
