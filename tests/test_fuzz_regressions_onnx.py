@@ -87,4 +87,17 @@ def test_allowzero_reshape_with_a_zero_next_to_minus_one_is_no_fact() -> None:
     assert analysis.symbols()["n"]["range"] == [0, None]
     assert [g[0] for g in analysis.guards()] == ["n >= 1"]
     report = check(m, [{"n": 2}, {"n": 0}], analysis=analysis)
-    assert report.mismatches == [f"{{'n': 0}}: guard from {analysis.graph.guards[0].origin} 'n >= 1' is false or undefined"]
+    origin = analysis.graph.guards[0].origin
+    assert report.mismatches == [f"{{'n': 0}}: guard from {origin} 'n >= 1' is false or undefined"]
+
+
+def test_pad_of_one_axis_of_a_two_dim_tensor_tracks_no_flat_elements() -> None:
+    """Seed 217: an empty [1, 0] int tensor padded by [0, 1] on axis 0 (``axes``) is [2, 0]; the
+    elements rule took the two pads for a 1-D pad and claimed one element."""
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Slice", ["s", "zero", "zero", "zero"], ["empty"]),
+             helper.make_node("Unsqueeze", ["empty", "zero"], ["u"]),
+             helper.make_node("Pad", ["u", "pads", "", "zero"], ["y"])]
+    m = make_model(nodes, [tensor("x", ["n"])], ["y"], [const("zero", [0]), const("pads", [0, 1])])
+    report = assert_exact(check(m, [{"n": 1}, {"n": 3}]))
+    assert report.analysis.shape("y") == (2, 0)
