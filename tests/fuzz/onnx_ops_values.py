@@ -132,10 +132,10 @@ def reshape_allowzero(draw: Draw, g: Graph) -> None:
     t = pick(draw, g, 1)
     if t is None:
         return
-    parts = [g.dim(t, axis_of(draw, t)) if draw(st.booleans()) else small(draw, g, 0, 3)
+    allowzero = int(draw(st.booleans()))  # the spec forbids a 0 next to -1 with allowzero
+    parts = [g.dim(t, axis_of(draw, t)) if draw(st.booleans()) else small(draw, g, allowzero, 3)
              for _ in range(draw(st.integers(1, 2)))]
     target = g.one("Concat", [*parts, g.ints([-1])], axis=0)
-    allowzero = int(draw(st.booleans()))
     out = g.one("Reshape", [t.name, target], allowzero=allowzero)
     g.keep(out, [g.fresh() for _ in range(len(parts) + 1)])
 
