@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from tests.fuzz import onnx_programs
 from tests.fuzz.onnx_programs import UNHEALTHY, Program, Tally, check_program, programs
 
-EXAMPLES = 600  # about a minute here (300 take 35 s on an idle machine)
+EXAMPLES = 1500  # about a minute here (1000 take 37 s on an idle machine)
 
 tally = Tally()
 

@@ -135,6 +135,8 @@ def reshape_allowzero(draw: Draw, g: Graph) -> None:
     allowzero = int(draw(st.booleans()))  # the spec forbids a 0 next to -1 with allowzero
     parts = [g.dim(t, axis_of(draw, t)) if draw(st.booleans()) else small(draw, g, allowzero, 3)
              for _ in range(draw(st.integers(1, 2)))]
+    if allowzero:  # a dim the analysis folds to 0 would still be a literal 0
+        parts = [g.one("Max", [part, g.ints([1])]) for part in parts]
     target = g.one("Concat", [*parts, g.ints([-1])], axis=0)
     out = g.one("Reshape", [t.name, target], allowzero=allowzero)
     g.keep(out, [g.fresh() for _ in range(len(parts) + 1)])
