@@ -12,7 +12,8 @@ Public functions:
 * checking: `check(model, samples, facts=..., analysis=...) -> Report`, then
   `assert_sound(report)` or the stricter `assert_exact(report)`; `check_model(model, samples)`
   does all three steps the common way and returns ``(analysis, observations)``;
-  `check_value(report, name, array, env)` compares one value (to test the oracle itself).
+  `check_value(report, name, array, env)` compares one value (to test the oracle itself);
+  `guards_hold(analysis, env)` says whether a run is one the analysis made claims about.
 
 Typical use::
 
@@ -225,7 +226,11 @@ def _compare(report: Report, d: Dim, observed: float, env: Env, inputs: set[str]
         return
     if not _free(d) <= inputs:
         report.data_dependent.append(f"{where} = '{d}' needs {sorted(_free(d) - inputs)}")
-    got = evaluate(d, env)
+    try:
+        got = evaluate(d, env)
+    except ZeroDivisionError:
+        report.mismatches.append(f"{dict(env)}: {where} = '{d}' divides by zero, observed {observed}")
+        return
     if got != observed:
         report.mismatches.append(f"{dict(env)}: {where} = '{d}' = {got}, observed {observed}")
 
@@ -282,9 +287,26 @@ def _check_facts(report: Report, env: Env) -> None:
         lhs, rhs = analysis.public(lhs_), analysis.public(rhs_)
         if not (_free(lhs) | _free(rhs)) <= env.keys():
             continue
-        a, b = evaluate(lhs, env), evaluate(rhs, env)
-        if not _holds(a, rel, b):
-            report.mismatches.append(f"{dict(env)}: {what} '{lhs} {rel} {rhs}' is false ({a} {rel} {b})")
+        if not _relation_holds(lhs, rel, rhs, env):
+            report.mismatches.append(f"{dict(env)}: {what} '{lhs} {rel} {rhs}' is false or undefined")
+
+
+def guards_hold(analysis: Analysis, env: Env) -> bool:
+    """Whether every listed guard is true at ``env`` (a guard over a symbol ``env`` does not bind
+    counts as true): where one is false, the analysis claimed nothing about that run."""
+    for g in analysis.graph.guards:
+        lhs, rhs = analysis.public(g.lhs), analysis.public(g.rhs)
+        if (_free(lhs) | _free(rhs)) <= env.keys() and not _relation_holds(lhs, g.rel, rhs, env):
+            return False
+    return True
+
+
+def _relation_holds(lhs: Dim, rel: str, rhs: Dim, env: Env) -> bool:
+    """``lhs rel rhs`` at ``env``; a side that divides by zero there is undefined: not true."""
+    try:
+        return _holds(evaluate(lhs, env), rel, evaluate(rhs, env))
+    except ZeroDivisionError:
+        return False
 
 
 def _problems(report: Report) -> list[str]:

@@ -68,7 +68,7 @@ HEADS = [
                                             node("Reshape", ["x", "n"], ["y"])],
            # at s = 0 < b the target [0] copies b: onnxruntime rejects the size, as it should
            [tensor("x", ["b", "s", 3])], [s for s in BS if s["s"] and s["b"]], edge={"b": 0, "s": 4},
-           why="target [3*b*s] at b = 0 copies dim 0 (b = 0): the dim is 3*b*s wherever the model runs", guarded=True),
+           why="target [3*b*s] at b = 0 copies dim 0 (b = 0): the dim is 3*b*s wherever the model runs"),
 ]
 
 MASKS = [

@@ -303,7 +303,10 @@ class Facts:
         atom = single_atom(atom_expr)
         if atom is None or isinstance(atom, Sym):
             return atom_expr
-        rebuilt = atom.rebuild(again)
+        try:
+            rebuilt = atom.rebuild(again)
+        except ZeroDivisionError:  # a denominator the facts prove 0: undefined, left as written
+            return atom_expr
         atom = single_atom(rebuilt)
         if atom is None or isinstance(atom, Sym):
             return rebuilt if rebuilt is atom_expr else again(rebuilt)

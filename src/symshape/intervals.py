@@ -84,7 +84,7 @@ def floor_divide(num: Interval, den: Interval) -> Interval:
     """The interval of ``floor(n/d)``; unbounded unless ``d >= 1``."""
     nlo, nhi = num
     dlo, dhi = den
-    if dlo is None or dlo <= 0:
+    if dlo is None or dlo <= 0 or (dhi is not None and dhi < dlo):  # an empty range: no claim
         return None, None
     # For den in [dlo, dhi] (dlo >= 1), floor(n/den) is monotone in n and lies between
     # floor(n/dlo) and floor(n/dhi) (which of the two is smaller depends on the sign of n).

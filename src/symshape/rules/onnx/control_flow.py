@@ -27,7 +27,7 @@ from symshape.rules.onnx.data_dependent import record_le
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
 from symshape.rules.shared.loops import growth, rank_only, settle_stepped
-from symshape.rules.shared.producers import producer
+from symshape.rules.shared.piecewise import condition
 from symshape.rules.shared.subgraph import (
     Tensor,
     declared_fallback,
@@ -73,33 +73,7 @@ def if_op(ctx: OpContext) -> None:
     if then_res.dead or else_res.dead:  # the dead branch is never taken: the live one always is
         take_branch(ctx, branches[1 if then_res.dead else 0], "else_branch" if then_res.dead else "then_branch")
         return
-    merge_branches(ctx, [then_res, else_res], _condition(ctx))
-
-
-# a comparison as ``p >= 0`` over its two sides: (coefficient of lhs - rhs, constant)
-_COMPARISONS = {"Greater": (1, -1), "GreaterOrEqual": (1, 0), "Less": (-1, -1), "LessOrEqual": (-1, 0)}
-
-
-def _condition(ctx: OpContext) -> Dim | None:
-    """The If condition as ``p`` with "then runs" exactly when ``p >= 0``: a comparison of two
-    tracked integer scalars (``x.shape[0] > 5``), possibly negated, read off the ops computing it."""
-    name = ctx.op.inputs[0] if ctx.num_inputs else ""
-    negated = False
-    made_by = producer(ctx, name) if name else None
-    while made_by is not None and made_by.op_type == "Not" and made_by.inputs:
-        negated = not negated  # not (p >= 0) is -p - 1 >= 0
-        made_by = producer(ctx, made_by.inputs[0])
-    if made_by is None or made_by.op_type not in _COMPARISONS or len(made_by.inputs) != 2:
-        return None
-    sides: list[Dim] = []
-    for side in made_by.inputs:
-        _, els = ctx.value(side)
-        if els is None or len(els) != 1:
-            return None
-        sides.append(ctx.canon(els[0]))
-    sign, const = _COMPARISONS[made_by.op_type]
-    p = add(mul(add(sides[0], mul(sides[1], -1)), sign), const)
-    return ctx.canon(add(mul(p, -1), -1) if negated else p)
+    merge_branches(ctx, [then_res, else_res], condition(ctx, ctx.op.inputs[0] if ctx.num_inputs else ""))
 
 
 @register(ONNX, "Loop")

@@ -8,11 +8,12 @@ https://onnx.ai/onnx/operators/ (Add, Sub, Mul, Div, Mod, Max, Min, Equal, Less,
 from __future__ import annotations
 
 from symshape.context import OpContext
-from symshape.expr import Dim
+from symshape.expr import Dim, mul
 from symshape.rules.onnx.elementwise_values import arith_elements, unary_elements
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared import float_values as fv
 from symshape.rules.shared.common import broadcast_elements, broadcast_shapes, normalize_axis
+from symshape.rules.shared.piecewise import condition, equality, piecewise
 
 UNARY = (
     "Abs",
@@ -213,4 +214,21 @@ def where(ctx: OpContext) -> None:
             return a if c else b
         return a if facts.prove_nonzero(c) else None
 
-    ctx.set_output(0, out, broadcast_elements(ctx, [0, 1, 2], pick))
+    elements = broadcast_elements(ctx, [0, 1, 2], pick)
+    if elements is None:
+        elements = _selected_by_comparison(ctx)
+    ctx.set_output(0, out, elements)
+
+
+def _selected_by_comparison(ctx: OpContext) -> tuple[Dim, ...] | None:
+    """One element chosen by a comparison of two tracked scalars (``Where(a < b, a, b)``, a Min
+    of shape values): exactly ``piecewise``, where the condition's own value is unknown."""
+    x, y = ctx.elements(1), ctx.elements(2)
+    if x is None or y is None or len(x) != 1 or len(y) != 1:
+        return None
+    a, b = x[0], y[0]
+    p = condition(ctx, ctx.op.inputs[0])
+    if p is not None:
+        return (piecewise(ctx, p, a, b),)
+    d = equality(ctx, ctx.op.inputs[0])  # a == b exactly when d >= 0 and -d >= 0
+    return None if d is None else (piecewise(ctx, d, piecewise(ctx, mul(d, -1), a, b), b),)

@@ -10,11 +10,24 @@ import numpy as np
 
 from symshape.context import OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, FloorDiv, exact_div, expand_mod, floordiv, mul, product, single_atom
+from symshape.expr import (
+    Dim,
+    FloorDiv,
+    add,
+    exact_div,
+    expand_mod,
+    floordiv,
+    mul,
+    product,
+    single_atom,
+    smax,
+    smin,
+)
 from symshape.rules.onnx.partial import set_partial
 from symshape.rules.onnx.shape_ops import shape_from_elements
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import broadcast_shapes, element_array, flat, static
+from symshape.rules.shared.piecewise import piecewise
 from symshape.rules.shared.relations import guard, prove_nonneg, simplest
 
 
@@ -24,15 +37,16 @@ def reshape(ctx: OpContext) -> None:
     inferred from the element count. https://onnx.ai/onnx/operators/onnx__Reshape.html
     """
     dims = ctx.shape(0)
-    if ctx.elements(1) is None and ctx.shape(1) == (1,):
+    els = ctx.elements(1)
+    if (els is None or not isinstance(els[0], int)) and ctx.shape(1) == (1,):
         # one target dim whatever its value (-1, a copy, the count itself): the element count
         ctx.set_output(0, [ctx.canon(product(dims))], ctx.elements(0))
         return
     computed = list(_shape_from_elements_signed(ctx))
     target = list(computed)
     allowzero = bool(ctx.attr("allowzero", 0))
-    infer_at = _copy_zeros(ctx, dims, target, allowzero)
     numel = ctx.canon(product(dims))
+    infer_at = _copy_zeros(ctx, dims, target, allowzero, _count_keeps_zero(ctx, computed, numel))
     if infer_at is not None:
         others = [(i, t) for i, t in enumerate(target) if i != infer_at]
         for i, t in others:  # -1 is only defined when every other target dim is non-zero: a fact
@@ -44,7 +58,9 @@ def reshape(ctx: OpContext) -> None:
                         expected="non-zero target dims next to a -1",
                         fix="fix the target shape",
                     )
-            elif _zero_is_invalid(ctx, dims, i, computed[i], allowzero):
+            elif allowzero:  # the spec forbids 0 with -1; onnxruntime infers from the non-zero dims
+                guard(ctx, t, ">=", 1, "reshape -1", f"target element {i} '{t}' is not 0 next to a -1")
+            elif _zero_is_invalid(ctx, dims, i, computed[i]):
                 ctx.assume_range(t, 1, None, "reshape -1 needs other dims >= 1")
         rest = ctx.canon(product(t for _, t in others))
         inferred = _quotient(ctx, numel, rest)
@@ -57,16 +73,29 @@ def reshape(ctx: OpContext) -> None:
     ctx.set_output(0, [ctx.canon(t) for t in target], ctx.elements(0))
 
 
-def _zero_is_invalid(ctx: OpContext, dims: tuple[Dim, ...], i: int, element: Dim, allowzero: bool) -> bool:
+def _zero_is_invalid(ctx: OpContext, dims: tuple[Dim, ...], i: int, element: Dim) -> bool:
     """Whether a 0 at target position ``i`` next to a -1 makes the op invalid (so ``>= 1`` is a
     fact). Not when a computed element that may be 0 would copy a different input dim: that case
-    is covered by the guard `_check_symbolic_target` lists."""
-    if allowzero or isinstance(element, int):  # a literal 0 copies dims[i]; that copy must be >= 1
+    is covered by `_symbolic_target`."""
+    if isinstance(element, int):  # a literal 0 copies dims[i]; that copy must be >= 1
         return True
     return i >= len(dims) or ctx.prove_eq(element, dims[i]) is True
 
 
-def _copy_zeros(ctx: OpContext, dims: tuple[Dim, ...], target: list[Dim], allowzero: bool) -> int | None:
+def _count_keeps_zero(ctx: OpContext, computed: list[Dim], numel: Dim) -> set[int]:
+    """Positions where a computed element 0 (a copy) still gives size 0: with no -1, a target
+    whose product is provably the element count and every other element provably ``>= 1`` has
+    count 0 there, so the copied dim must be 0 too wherever the program runs."""
+    if -1 in computed or ctx.prove_eq(product(computed), numel) is not True:
+        return set()
+    at_least_one = [not isinstance(t, int) and ctx.facts.prove_ge(t, 1) or (isinstance(t, int) and t >= 1)
+                    for t in computed]
+    return {i for i in range(len(computed)) if all(at_least_one[:i] + at_least_one[i + 1 :])}
+
+
+def _copy_zeros(
+    ctx: OpContext, dims: tuple[Dim, ...], target: list[Dim], allowzero: bool, kept: set[int]
+) -> int | None:
     """Replace each ``0`` by the input dim it copies (in place); return the position of ``-1``.
 
     A symbolic target element that may be 0 would copy instead of being 0: that is a guard.
@@ -74,7 +103,8 @@ def _copy_zeros(ctx: OpContext, dims: tuple[Dim, ...], target: list[Dim], allowz
     infer_at = None
     for i, t in enumerate(target):
         if not isinstance(t, int):
-            _check_symbolic_target(ctx, dims, i, t, allowzero)
+            tracked = ctx.elements(1) is not None
+            target[i] = t if i in kept else _symbolic_target(ctx, dims, i, t, allowzero, tracked)
         elif t == -1:
             if infer_at is not None:
                 raise ModelError(
@@ -103,19 +133,38 @@ def _copy_zeros(ctx: OpContext, dims: tuple[Dim, ...], target: list[Dim], allowz
     return infer_at
 
 
-def _check_symbolic_target(ctx: OpContext, dims: tuple[Dim, ...], i: int, t: Dim, allowzero: bool) -> None:
-    """A computed target element is taken as the size itself: it must not be -1 (inference)
-    nor, without ``allowzero``, 0 (a copy of input dim ``i``) unless that copy is the same."""
-    facts = ctx.facts
-    if facts.prove_ge(t, 1) or (i < len(dims) and ctx.prove_eq(t, dims[i])):
-        return
-    if not allowzero and i < len(dims) and prove_nonneg(ctx, t) and _zero_copies_zero(ctx, t, dims[i]):
-        return  # t = 0 copies a dim that is then 0 too: the dim is t either way
+def _symbolic_target(
+    ctx: OpContext, dims: tuple[Dim, ...], i: int, t: Dim, allowzero: bool, tracked: bool
+) -> Dim:
+    """The size a computed target element gives. It must not be -1 (inference): a guard unless
+    provably ``>= 0``. Without ``allowzero`` a 0 copies input dim ``i``: where ``t`` is computed
+    from tracked elements and ``t if t >= 1 else dims[i]`` is a Min or Max, that is the size
+    (``Max(n, 1)``); else a guard ``t >= 1``. Exact where it reads well, because a later rule may
+    turn a guarded dim's requirement into a fact that then discharges the guard, although the
+    program runs at ``t = 0``."""
+    if ctx.facts.prove_ge(t, 1) or (i < len(dims) and ctx.prove_eq(t, dims[i])):
+        return t
+    nonneg = prove_nonneg(ctx, t)
     if allowzero:
-        if not prove_nonneg(ctx, t):
+        if not nonneg:
             guard(ctx, t, ">=", 0, "reshape target", f"target element {i} '{t}' is not -1")
-        return
-    guard(ctx, t, ">=", 1, "reshape target", f"target element {i} '{t}' is neither 0 (a copy) nor -1")
+        return t
+    if i < len(dims) and nonneg and _zero_copies_zero(ctx, t, dims[i]):
+        return t  # t = 0 copies a dim that is then 0 too: the dim is t either way
+    exact = _copy_when_zero(ctx, t, dims[i]) if tracked and i < len(dims) else None
+    if exact is None:  # a fresh t stands for the size itself: the guard keeps it observable
+        guard(ctx, t, ">=", 1, "reshape target", f"target element {i} '{t}' is neither 0 (a copy) nor -1")
+        return t
+    if not nonneg:
+        guard(ctx, t, ">=", 0, "reshape target", f"target element {i} '{t}' is not -1")
+    return exact
+
+
+def _copy_when_zero(ctx: OpContext, t: Dim, d: Dim) -> Dim | None:
+    """``t if t >= 1 else d`` when `piecewise` finds it a Min or Max (None for the bracket
+    identity, which would make every later dim unreadable)."""
+    exact = piecewise(ctx, add(t, -1), t, d)
+    return exact if exact in (ctx.canon(smax(t, d)), ctx.canon(smin(t, d))) else None
 
 
 def _zero_copies_zero(ctx: OpContext, t: Dim, d: Dim) -> bool:

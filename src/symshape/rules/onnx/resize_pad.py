@@ -161,6 +161,8 @@ def _pad_elements(ctx: OpContext, pads: tuple[Dim, ...]) -> tuple[Dim, ...] | No
     mode = str(ctx.attr("mode", "constant"))
     if src is None or counts is None or len(counts) != 2 or mode != "constant" or min(counts) < 0:
         return None
+    if len(ctx.shape(0)) != 1:  # two pads also pad one axis of a higher-rank tensor (``axes``)
+        return None
     fill: tuple[Dim, ...] = (0,)
     if ctx.has_input(2):
         fill = ctx.elements(2) or ()

@@ -16,6 +16,7 @@ from __future__ import annotations
 from symshape.context import OpContext
 from symshape.expr import Dim, add, as_symbol, from_terms, mul, smax, smin
 from symshape.facts import Facts
+from symshape.rules.shared.producers import producer
 
 
 def under(facts: Facts, p: Dim, holds: bool) -> Facts | None:
@@ -80,3 +81,48 @@ def _multiple_of(d: Dim, p: Dim) -> tuple[int, int] | None:
     k = found // coeff
     rest = add(d, mul(p, -k))
     return (k, rest) if isinstance(rest, int) else None
+
+
+# a comparison as ``p >= 0`` over its two sides: (coefficient of lhs - rhs, constant)
+_COMPARISONS = {"Greater": (1, -1), "GreaterOrEqual": (1, 0), "Less": (-1, -1), "LessOrEqual": (-1, 0)}
+
+
+def condition(ctx: OpContext, name: str) -> Dim | None:
+    """The boolean value ``name`` as ``p`` with "true" exactly when ``p >= 0``: a comparison of
+    two tracked integer scalars (``x.shape[0] > 5``), possibly negated, read off the ops computing
+    it (an If condition, a Where selecting between shape values)."""
+    negated = False
+    made_by = producer(ctx, name) if name else None
+    while made_by is not None and made_by.op_type == "Not" and made_by.inputs:
+        negated = not negated  # not (p >= 0) is -p - 1 >= 0
+        made_by = producer(ctx, made_by.inputs[0])
+    if made_by is None or made_by.op_type not in _COMPARISONS:
+        return None
+    sides = _sides(ctx, made_by.inputs)
+    if sides is None:
+        return None
+    sign, const = _COMPARISONS[made_by.op_type]
+    p = add(mul(add(sides[0], mul(sides[1], -1)), sign), const)
+    return ctx.canon(add(mul(p, -1), -1) if negated else p)
+
+
+def equality(ctx: OpContext, name: str) -> Dim | None:
+    """``a - b`` when the boolean value ``name`` is ``Equal(a, b)`` of two tracked scalars."""
+    made_by = producer(ctx, name) if name else None
+    if made_by is None or made_by.op_type != "Equal":
+        return None
+    sides = _sides(ctx, made_by.inputs)
+    return None if sides is None else ctx.canon(add(sides[0], mul(sides[1], -1)))
+
+
+def _sides(ctx: OpContext, names: list[str]) -> tuple[Dim, Dim] | None:
+    """The one tracked element of each of two values."""
+    if len(names) != 2:
+        return None
+    out: list[Dim] = []
+    for side in names:
+        _, els = ctx.value(side)
+        if els is None or len(els) != 1:
+            return None
+        out.append(ctx.canon(els[0]))
+    return out[0], out[1]

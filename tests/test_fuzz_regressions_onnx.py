@@ -1,0 +1,103 @@
+"""Cases the ONNX program fuzzer (`tests.fuzz.onnx_programs`) found, each small and explicit,
+checked against onnxruntime at the sizes that broke the analysis before its fix."""
+
+from __future__ import annotations
+
+from onnx import helper
+
+from symshape.api import analyze_onnx
+from tests.oracle import assert_exact, assert_sound, check, const, make_model, tensor
+
+BIG = 2**63 - 1
+
+
+def test_a_reshape_copy_at_zero_then_pad_is_exact_not_a_fact() -> None:
+    """Seed 210: x [n, n, 1] reshaped to [-1, 1, n, 1] (n read from x's shape). At n = 0 the
+    target's n is a 0 that copies input dim 2 (= 1), so the dim is Max(n, 1); the old guard
+    ``n >= 1`` was turned into a fact by the Pad of -1 below and so vanished from the guards."""
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Slice", ["s", "one", "big", "zero"], ["tail"]),
+             helper.make_node("Concat", ["head", "tail"], ["target"], axis=0),
+             helper.make_node("Reshape", ["x", "target"], ["r"]),
+             helper.make_node("Pad", ["r", "pads", "", "two"], ["y"])]
+    inits = [const("one", [1]), const("big", [BIG]), const("zero", [0]), const("head", [-1, 1]),
+             const("pads", [0, -1]), const("two", [2])]
+    m = make_model(nodes, [tensor("x", ["n", "n", 1])], ["y"], inits)
+    analysis = analyze_onnx(m)
+    assert analysis.symbols()["n"]["range"] == [0, None]
+    assert analysis.guards() == []
+    assert_sound(check(m, [{"n": 0}, {"n": 1}, {"n": 3}], analysis=analysis))
+
+
+def test_where_on_a_shape_comparison_selects_exactly() -> None:
+    """Seed 204: Where(0 < n, 0, n) (a Min of shape values) fed an Expand target; the selected
+    element was unknown, so the Expand dim used a symbol no run could observe."""
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Gather", ["s", "zero"], ["n"], axis=0),
+             helper.make_node("Less", ["z", "n"], ["lt"]),
+             helper.make_node("Where", ["lt", "z", "n"], ["low"]),
+             helper.make_node("Greater", ["n", "two"], ["gt"]),
+             helper.make_node("Where", ["gt", "n", "two"], ["high"]),
+             helper.make_node("Concat", ["low", "high", "one"], ["target"], axis=0),
+             helper.make_node("Expand", ["x", "target"], ["y"])]
+    inits = [const("zero", [0]), const("z", [0]), const("two", [2]), const("one", [1])]
+    m = make_model(nodes, [tensor("x", ["n"])], ["y"], inits)
+    report = assert_exact(check(m, [{"n": 1}, {"n": 3}, {"n": 0}]))
+    assert [str(e) for e in report.analysis.elements("target") or ()] == ["0", "Max(2, n)", "1"]
+
+
+def test_a_one_element_reshape_target_is_the_element_count() -> None:
+    """A one-element target computed from the shape (``[a*b]``) is the element count whatever it
+    is: at a*b = 0 its 0 copies dim 0, which must then be 0 too (onnxruntime refuses a = 3, b = 0)."""
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("ReduceProd", ["s"], ["numel"], keepdims=1),
+             helper.make_node("Reshape", ["x", "numel"], ["y"])]
+    m = make_model(nodes, [tensor("x", ["a", "b"])], ["y"])
+    report = assert_exact(check(m, [{"a": 2, "b": 3}, {"a": 0, "b": 3}, {"a": 1, "b": 1}]))
+    assert [str(d) for d in report.analysis.shape("y") or ()] == ["a*b"]
+    assert report.analysis.guards() == []
+
+
+def test_where_on_an_equality_of_shape_values_selects_exactly() -> None:
+    """Seed 1030: Where(Equal(n / -3, 0), n / -3, 0) (ONNX Div truncates: -floor(n/3) here) fed an
+    Expand target; the Equal was not read, so the Expand dim used a symbol no run could observe."""
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Gather", ["s", "zero"], ["n"], axis=0),
+             helper.make_node("Div", ["n", "m3"], ["q"]),
+             helper.make_node("Equal", ["q", "zero"], ["eq"]),
+             helper.make_node("Where", ["eq", "q", "zero"], ["w"]),
+             helper.make_node("Equal", ["n", "two"], ["is2"]),
+             helper.make_node("Where", ["is2", "n", "one"], ["v"]),
+             helper.make_node("Concat", ["one", "w", "v"], ["target"], axis=0),
+             helper.make_node("Expand", ["x", "target"], ["y"])]
+    inits = [const("zero", [0]), const("m3", [-3]), const("two", [2]), const("one", [1])]
+    m = make_model(nodes, [tensor("x", ["n", 1, 1])], ["y"], inits)
+    report = assert_exact(check(m, [{"n": 0}, {"n": 1}, {"n": 2}, {"n": 4}]))
+    assert report.analysis.elements("w") == (0,)
+
+
+def test_allowzero_reshape_with_a_zero_next_to_minus_one_is_no_fact() -> None:
+    """Seed 8006: x [n] reshaped with allowzero=1 to [n, -1]. The spec forbids a 0 next to -1,
+    but onnxruntime runs it (n = 0 gives (0, 1)): ``n >= 1`` must be a listed guard, never a fact."""
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Concat", ["s", "m1"], ["target"], axis=0),
+             helper.make_node("Reshape", ["x", "target"], ["y"], allowzero=1)]
+    m = make_model(nodes, [tensor("x", ["n"])], ["y"], [const("m1", [-1])])
+    analysis = analyze_onnx(m)
+    assert analysis.symbols()["n"]["range"] == [0, None]
+    assert [g[0] for g in analysis.guards()] == ["n >= 1"]
+    report = check(m, [{"n": 2}, {"n": 0}], analysis=analysis)
+    origin = analysis.graph.guards[0].origin
+    assert report.mismatches == [f"{{'n': 0}}: guard from {origin} 'n >= 1' is false or undefined"]
+
+
+def test_pad_of_one_axis_of_a_two_dim_tensor_tracks_no_flat_elements() -> None:
+    """Seed 217: an empty [1, 0] int tensor padded by [0, 1] on axis 0 (``axes``) is [2, 0]; the
+    elements rule took the two pads for a 1-D pad and claimed one element."""
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Slice", ["s", "zero", "zero", "zero"], ["empty"]),
+             helper.make_node("Unsqueeze", ["empty", "zero"], ["u"]),
+             helper.make_node("Pad", ["u", "pads", "", "zero"], ["y"])]
+    m = make_model(nodes, [tensor("x", ["n"])], ["y"], [const("zero", [0]), const("pads", [0, 1])])
+    report = assert_exact(check(m, [{"n": 1}, {"n": 3}]))
+    assert report.analysis.shape("y") == (2, 0)
