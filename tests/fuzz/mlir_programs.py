@@ -14,9 +14,7 @@ to export, and a size jax refuses to run, is discarded, not counted.
 from __future__ import annotations
 
 import contextlib
-import os
 import pathlib
-import pickle
 import signal
 import time
 from collections.abc import Callable, Generator
@@ -28,6 +26,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from tests.fuzz import mlir_ops_more
+from tests.fuzz.isolation import forked
 from tests.fuzz.mlir_ops import OPS
 from tests.jax_oracle import Subject, check_at
 
@@ -238,28 +237,21 @@ def check_isolated(program: Program, envs: list[dict[str, int]], stats: Stats) -
     """`check_program` in a forked child: jax's C++ shape refinement can die of a signal (a
     SIGFPE folding a division by a dim that is 0), which must not end the run. A program whose
     child dies is discarded, as jax refused it."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: check, send the result, exit without running the parent's cleanup
-        os.close(read)
-        child = Stats()
+
+    def child() -> tuple[Stats, str | None]:
+        mine = Stats()
         try:
-            message = check_program(program, envs, child)
+            return mine, check_program(program, envs, mine)
         except Exception as error:  # noqa: BLE001 - reported as a failure, never lost as a died child
-            message = f"fuzzer error: {type(error).__name__}: {error}"
-        with os.fdopen(write, "wb") as pipe:
-            pickle.dump((child, message), pipe)
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as pipe:
-        data = pipe.read()
-    _, status = os.waitpid(pid, 0)
-    if not data or os.waitstatus_to_exitcode(status) != 0:
+            return mine, f"fuzzer error: {type(error).__name__}: {error}"
+
+    answer = forked(child)
+    if answer is None:
         stats.discarded += 1
         stats.refusals["jax died"] = stats.refusals.get("jax died", 0) + 1
         return None
-    child, message = pickle.loads(data)  # noqa: S301 - our own child's result
-    stats.merge(child)
+    mine, message = answer
+    stats.merge(mine)
     return message
 
 

@@ -15,7 +15,7 @@ import json
 import pathlib
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import onnx
 from hypothesis import HealthCheck, Phase, given, settings
@@ -28,6 +28,7 @@ from symshape.result import Analysis
 from tests.fuzz import onnx_ops_compute as compute
 from tests.fuzz import onnx_ops_shape as shape
 from tests.fuzz import onnx_ops_values as values
+from tests.fuzz.isolation import forked
 from tests.fuzz.onnx_graph import SYMBOLS, Graph
 from tests.oracle import Report, check, feeds_for, guards_hold
 from tests.oracle import run as run_model
@@ -87,13 +88,19 @@ class Tally:
     dims: int = 0  # dims compared
     unobservable: int = 0  # dims over a derived symbol no run binds (a claim nothing can refute)
     failures: int = 0
+    died: int = 0  # programs whose check killed its process (an onnxruntime abort): discarded
+
+    def add(self, other: Tally) -> None:
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
     def line(self) -> str:
         discarded = self.programs - self.kept
         rate = discarded / self.programs if self.programs else 0.0
         return (f"{self.programs} programs, {self.kept} kept, {discarded} discarded ({rate:.0%}), "
                 f"{self.samples} sizes run ({self.guarded} guarded, {self.refused} refused), "
-                f"{self.dims} dims checked ({self.unobservable} unobservable), {self.failures} failures")
+                f"{self.dims} dims checked ({self.unobservable} unobservable), {self.failures} failures"
+                + (f", {self.died} killed the runtime" if self.died else ""))
 
 
 def _refused(err: Exception) -> bool:
@@ -125,6 +132,30 @@ def check_program(p: Program, tally: Tally) -> str | None:
         tally.failures += 1
         return f"analysis crashed:\n{traceback.format_exc()}"
     return _check_runs(p, analysis, tally)
+
+
+def check_isolated(p: Program, tally: Tally, out: pathlib.Path) -> str | None:
+    """`check_program` in a forked child: an onnxruntime C++ assertion aborts the process, which
+    must end this program's check, not the run. Such a model is saved under ``out`` (a runtime
+    bug to report, not a finding against symshape) and discarded."""
+
+    def child() -> tuple[Tally, str | None]:
+        mine = Tally()
+        try:
+            return mine, check_program(p, mine)
+        except Exception:  # noqa: BLE001 - reported as a failure, never lost as a died child
+            mine.failures += 1
+            return mine, f"fuzzer error:\n{traceback.format_exc()}"
+
+    answer = forked(child)
+    if answer is None:
+        tally.programs += 1
+        tally.died += 1
+        save(out, f"onnxruntime-died-{tally.died}", p, "the check's process died (an onnxruntime abort?)")
+        return None
+    mine, message = answer
+    tally.add(mine)
+    return message
 
 
 def _check_runs(p: Program, analysis: Analysis | str, tally: Tally) -> str | None:
@@ -184,7 +215,7 @@ def save(out: pathlib.Path, case: str, p: Program, message: str) -> pathlib.Path
 
 def run(minutes: float, seed: int, out: pathlib.Path, batch: int = 20) -> int:
     """Fuzz for ``minutes``: hypothesis batches with seeds ``seed, seed+1, ...``; every failure is
-    shrunk and saved under ``out``. Returns the number of failures."""
+    saved, as drawn, under ``out``. Returns the number of failures."""
     stop = time.monotonic() + 60 * minutes
     tally, found = Tally(), 0
     start = time.monotonic()
@@ -192,7 +223,7 @@ def run(minutes: float, seed: int, out: pathlib.Path, batch: int = 20) -> int:
         if time.monotonic() >= stop:
             break
         last: list[Failure] = []
-        test = _batch_test(tally, last, stop, batch, seed + n)
+        test = _batch_test(tally, last, stop, batch, seed + n, out)
         try:
             test()
         except Exception as err:  # noqa: BLE001 - the failure (or hypothesis' report of it) is in `last`
@@ -210,7 +241,8 @@ def run(minutes: float, seed: int, out: pathlib.Path, batch: int = 20) -> int:
 UNHEALTHY = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large]
 
 
-def _batch_test(tally: Tally, last: list[Failure], stop: float, batch: int, seed: int):  # noqa: ANN202
+def _batch_test(tally: Tally, last: list[Failure], stop: float, batch: int, seed: int,  # noqa: ANN202
+                out: pathlib.Path | None = None):
     """One hypothesis run of ``batch`` programs, without shrinking: hypothesis may spend minutes
     shrinking a program whose every check runs onnxruntime, so the case is saved as drawn (the
     regression tests are the small hand-made versions)."""
@@ -222,7 +254,7 @@ def _batch_test(tally: Tally, last: list[Failure], stop: float, batch: int, seed
     def test(p: Program) -> None:
         if time.monotonic() >= stop:
             return
-        message = check_program(p, tally)
+        message = check_program(p, tally) if out is None else check_isolated(p, tally, out)
         if message is not None:
             last.append(Failure(p, message))
             raise last[-1]
