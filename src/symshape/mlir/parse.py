@@ -29,8 +29,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser, Span
+from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.utils.lexer import Input
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from symshape.errors import FIX_MODEL, ModelError, where_file
 
@@ -58,11 +60,20 @@ def make_context() -> Context:
     return ctx
 
 
+class _LinearLexer(MLIRLexer):
+    """xDSL's lexer with a string-literal pattern that cannot backtrack: xDSL's nests ``+`` in
+    ``*``, which takes exponential time on an unclosed string (found by the reader fuzzer; a
+    70-character unclosed string took minutes). The possessive form matches the same strings."""
+
+    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
+
+
 class _NamingParser(Parser):
     """A parser that remembers the text name of every SSA value it defines."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<unknown>") -> None:
         super().__init__(ctx, text, name)
+        self._parser_state = ParserState(_LinearLexer(Input(text, name)))
         self.value_names: dict[SSAValue, str] = {}
         self.op_offsets: dict[Operation, int] = {}
 

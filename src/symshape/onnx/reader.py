@@ -18,6 +18,7 @@ from onnx import numpy_helper
 
 from symshape.errors import ModelError, where_file, where_graph, where_initializer, where_op
 from symshape.onnx.checks import check_node, check_tensor, type_name
+from symshape.onnx.wellformed import check_opsets, check_text
 from symshape.program import ConstTensor, Op, Program, SourceDim, TensorType, Value
 
 MAX_CONST_ELEMENTS = 64
@@ -235,6 +236,8 @@ def model_to_program(model: onnx.ModelProto) -> Program:
             expected="an ONNX model with a graph",
             fix="give a complete model",
         )
+    check_opsets(model, "the model")
+    check_text(model.graph)
     opset = {("" if o.domain == "ai.onnx" else o.domain): int(o.version) for o in model.opset_import}
     program = graph_to_program(model.graph, opset)
     _check_order(program, set())
