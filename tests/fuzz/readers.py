@@ -30,6 +30,7 @@ import onnx
 
 from tests.fuzz.onnx_mutations import ROOT, SEED_MODELS, mutate_bytes, mutate_model
 from tests.fuzz.reader_check import check_call, check_cli
+from tests.fuzz.text_mutations import mutate_text
 
 SMALL_MODEL = ROOT / "src" / "symshape" / "examples" / "bert_tiny.onnx"
 SEED_MLIR = sorted((ROOT / "tests" / "mlir_inputs").glob("*.mlir")) + sorted(
@@ -53,10 +54,10 @@ def _write(tmp: Path, name: str, data: bytes) -> Path:
 
 
 def onnx_file(data: bytes, tmp: Path) -> str | None:
-    """``analyze`` (and, for inputs that byte 0 selects, ``annotate`` and ``--format json``) of
-    ``data`` as a model file."""
+    """``analyze``, ``annotate`` or ``analyze --format json`` (the length chooses, so the choice
+    takes no byte of the content) of ``data`` as a model file."""
     model = _write(tmp, "model.onnx", data)
-    way = data[0] % 3 if data else 0
+    way = len(data) % 3
     if way == 1:
         return check_cli(["annotate", str(model), "-o", str(tmp / "out.onnx")], [model])
     args = ["analyze", str(model)] + (["--format", "json"] if way == 2 else [])
@@ -71,9 +72,9 @@ def onnx_fields(data: bytes, tmp: Path) -> str | None:
 
 
 def mlir_file(data: bytes, tmp: Path) -> str | None:
-    """``analyze`` or ``opt`` (byte 0 chooses) of ``data`` as an ``.mlir`` file."""
+    """``analyze`` or ``opt`` (the length chooses) of ``data`` as an ``.mlir`` file."""
     module = _write(tmp, "module.mlir", data)
-    way = data[0] % 3 if data else 0
+    way = len(data) % 3
     if way == 1:
         return check_cli(["opt", str(module), "-p", "shape-optimization,fusion-groups"], [module])
     if way == 2:
@@ -84,7 +85,7 @@ def mlir_file(data: bytes, tmp: Path) -> str | None:
 def assume_fact(data: bytes, tmp: Path) -> str | None:
     """``analyze --assume TEXT`` (or ``--dim``, ``--likely``) on the small example model."""
     text = _text(data).replace("\x00", "")
-    option = ("--assume", "--assume", "--dim", "--likely")[data[0] % 4 if data else 0]
+    option = ("--assume", "--assume", "--dim", "--likely")[len(data) % 4]
     return check_cli(["analyze", str(SMALL_MODEL), f"{option}={text}"], [SMALL_MODEL])
 
 
@@ -185,10 +186,18 @@ def _random_run(minutes: float, seed: int, out: Path) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         while time.monotonic() < end:
             kind = KINDS[tried % len(KINDS)]
-            data = mutate_bytes(rng.choice(seeds[kind]), rng) if kind != "onnxfields" else rng.randbytes(8)
+            data = _mutated(kind, rng.choice(seeds[kind]), rng)
             check_one(kind, data, Path(tmp), out)
             tried += 1
     return tried
+
+
+def _mutated(kind: str, data: bytes, rng: random.Random) -> bytes:
+    if kind == "onnxfields":
+        return rng.randbytes(8)
+    if kind == "mlir" and rng.random() < 0.7:
+        return mutate_text(_text(data), rng).encode()
+    return mutate_bytes(data, rng)
 
 
 def _atheris_main(seconds: int, seed: int, out: Path) -> None:
