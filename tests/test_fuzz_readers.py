@@ -47,7 +47,7 @@ def expect_ok(problem: str | None, data: bytes) -> None:
 
 
 @seed(SEED)
-@fuzz(1500)
+@fuzz(1000)
 @given(dims)
 def test_parse_dim(text: str) -> None:
     data = text.encode("utf-8", "surrogatepass")

@@ -66,6 +66,7 @@ _STORAGE: dict[int, tuple[int, str, int]] = {
 
 
 _KNOWN_TYPES = frozenset(_T.DataType.values())
+_NEWEST = 2**31 - 1  # the largest opset version ONNX's schema lookup takes
 
 
 def type_name(elem_type: int) -> str:
@@ -118,10 +119,10 @@ def check_tensor(t: onnx.TensorProto, where: str, subject: str = "the tensor") -
 
 @functools.lru_cache(maxsize=512)
 def _schema(op_type: str, version: int, domain: str) -> defs.OpSchema | None:
-    if version <= 0:
-        return None
+    """The schema at ``version``; the newest for version 0 (a domain the model imports no opset
+    for: the rules run at their newest then too)."""
     try:
-        return defs.get_schema(op_type, version, domain)
+        return defs.get_schema(op_type, version if version > 0 else _NEWEST, domain)
     except defs.SchemaError:
         return None
 
