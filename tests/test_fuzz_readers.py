@@ -21,9 +21,12 @@ SEED = 11  # every hypothesis run below starts from this seed
 
 DIM_TOKENS = (
     "n", "batch", "seq", "h", "a.b", "_x", "0", "1", "2", "7", "4096", "10**6", "-", "+", "*", "/", "//", "%", "**",
-    "(", ")", ",", " ", "floor(", "ceiling(", "ceil(", "Max(", "Min(", "Mod(", "max(", "min(", "sqrt(", "99999999999999999999",
+    "(", ")", ",", " ", "floor(", "ceiling(", "ceil(", "Max(", "Min(", "Mod(", "max(", "min(", "sqrt(",
+    "99999999999999999999",
 )  # fmt: skip
-FACT_TOKENS = (*DIM_TOKENS, "==", "<=", ">=", "<", ">", "!=", "=", "~=", "..", "1..", "..8", ",", "\n", "\t", "é", "\x00")
+FACT_TOKENS = (
+    *DIM_TOKENS, "==", "<=", ">=", "<", ">", "!=", "=", "~=", "..", "1..", "..8", ",", "\n", "\t", "é", "\x00",
+)  # fmt: skip
 
 dims = st.one_of(st.lists(st.sampled_from(DIM_TOKENS), max_size=24).map("".join), st.text(max_size=40))
 facts = st.one_of(

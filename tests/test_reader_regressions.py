@@ -15,7 +15,8 @@ from symshape.mlir.parse import parse_module
 from symshape.parse import parse_dim
 from tests.fuzz.reader_check import check_cli, run_cli, time_limit
 from tests.fuzz.readers import SMALL_MODEL
-from tests.test_bad_input import assert_clean_error, run_cli as run_subprocess
+from tests.test_bad_input import assert_clean_error
+from tests.test_bad_input import run_cli as run_subprocess
 
 N = helper.make_node
 
@@ -59,6 +60,7 @@ def test_a_fact_with_a_newline_through_the_command_line() -> None:
 
 
 # ------------------------------------------------------------------- ONNX fields
+
 
 def test_an_opset_version_below_one_is_a_model_error() -> None:
     """Version -1 picked the oldest rule of every op (Slice-1 then read a missing attribute)."""

@@ -144,8 +144,9 @@ def _initializer(m: onnx.ModelProto, rng: random.Random) -> bool:
     elif choice == 3:
         t.data_location = TensorProto.EXTERNAL
         entry = t.external_data.add()
-        entry.key, entry.value = rng.choice((("location", "missing.bin"), ("location", "../../etc/passwd"),
-                                             ("offset", "-1"), ("length", "x")))
+        entry.key, entry.value = rng.choice(
+            (("location", "missing.bin"), ("location", "../../etc/passwd"), ("offset", "-1"), ("length", "x"))
+        )
     elif choice == 4:
         t.ClearField("raw_data")
         t.int64_data.extend(rng.choice(_ODD_INTS) for _ in range(rng.randint(0, 3)))

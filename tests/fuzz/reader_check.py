@@ -25,7 +25,7 @@ import os
 import signal
 import sys
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from types import FrameType
@@ -41,7 +41,7 @@ class Hang(BaseException):  # noqa: N818 - a signal, not an error of the code un
 
 
 @contextmanager
-def time_limit(seconds: float = TIME_LIMIT) -> Iterator[None]:
+def time_limit(seconds: float = TIME_LIMIT) -> Generator[None, None, None]:
     """Raise `Hang` in the main thread when the block runs over ``seconds``."""
 
     def expire(signum: int, frame: FrameType | None) -> None:
@@ -63,7 +63,7 @@ def fingerprint(path: Path) -> tuple[str, int, int]:
 
 
 @contextmanager
-def _debug_env() -> Iterator[None]:
+def _debug_env() -> Generator[None, None, None]:
     old = os.environ.get("SYMSHAPE_DEBUG")
     os.environ["SYMSHAPE_DEBUG"] = "1"
     try:

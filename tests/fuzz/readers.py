@@ -167,14 +167,25 @@ def run(minutes: float, seed: int, out: Path) -> int:
     try:
         import atheris  # noqa: F401 - only whether it is there
     except ImportError:
-        _random_run(minutes, seed, out)
+        (out / "atheris.log").write_text(f"Done {_random_run(minutes, seed, out)} runs (random, no atheris)\n")
     else:
         seconds = max(1, int(minutes * 60))
         cmd = [sys.executable, "-m", "tests.fuzz.readers", str(seconds), str(seed), str(out)]
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
         with (out / "atheris.log").open("w") as log:
             subprocess.run(cmd, cwd=ROOT, env=env, stdout=log, stderr=log, timeout=seconds + 600, check=False)
-    return len(set(out.glob("*.bin")) - before)
+    failures = len(set(out.glob("*.bin")) - before)
+    counts = (out / "counts.txt").read_text() if (out / "counts.txt").exists() else "?"
+    print(f"readers: {_runs(out)} inputs in {minutes:g} min (by kind, to the last 100: {counts}); "
+          f"{failures} failing inputs written to {out}")  # fmt: skip
+    return failures
+
+
+def _runs(out: Path) -> str:
+    """libFuzzer's own count of inputs run ("Done N runs"), from the child's log."""
+    log = out / "atheris.log"
+    done = [ln for ln in log.read_text(errors="replace").splitlines() if ln.startswith("Done ")] if log.exists() else []
+    return done[-1].split()[1] if done else "?"
 
 
 def _random_run(minutes: float, seed: int, out: Path) -> int:

@@ -17,8 +17,8 @@ import onnx
 from onnx import numpy_helper
 
 from symshape.errors import ModelError, where_file, where_graph, where_initializer, where_op
-from symshape.onnx.cycles import cycle_text, cycle_through
 from symshape.onnx.checks import check_node, check_tensor, type_name
+from symshape.onnx.cycles import cycle_text, cycle_through
 from symshape.onnx.wellformed import check_opsets, check_text
 from symshape.program import ConstTensor, Op, Program, SourceDim, TensorType, Value
 
