@@ -115,3 +115,29 @@ def test_an_unclosed_string_through_the_command_line(tmp_path: Path) -> None:
     path.write_text('func.func @f() {\n  %0 = "' + "a, " * 40 + "\n}\n")
     assert check_cli(["analyze", str(path)], [path]) is None
     assert_clean_error(run_subprocess("opt", str(path)), "before closing string literal")
+
+
+# ------------------------------------------------------------- numbers and products too large
+
+
+@pytest.mark.parametrize("text", ["9" * 5000, "n*" + "9" * 5000])
+def test_an_integer_of_5000_digits_is_a_syntax_error(text: str) -> None:
+    """Python's int() refuses over 4300 digits (ValueError)."""
+    with pytest.raises(ExpressionSyntaxError, match="has 5000 digits, expected at most 1000 digits"):
+        parse_dim(text)
+
+
+@pytest.mark.parametrize(
+    ("option", "text"), [("--dim", "batch=1.." + "9" * 5000), ("--assume", "batch=1.." + "9" * 5000),
+                         ("--likely", "batch=1," + "9" * 5000), ("--assume", "batch~=" + "9" * 5000)]
+)  # fmt: skip
+def test_a_size_of_5000_digits_is_a_user_fact_error(option: str, text: str) -> None:
+    line = one_error_line(["analyze", str(SMALL_MODEL), option, text])
+    assert "a number has 5000 digits, expected at most 1000 digits" in line
+
+
+@pytest.mark.parametrize("text", ["((n+1)**64)**64", "*".join(f"(a{i}+b{i})" for i in range(30))])
+def test_a_product_that_expands_too_far_is_refused_quickly(text: str) -> None:
+    """Multiplying out took minutes (a product of 30 sums has 2**30 terms)."""
+    with time_limit(10), pytest.raises(ExpressionSyntaxError, match="the product expands to more than 4096 terms"):
+        parse_dim(text)
