@@ -141,3 +141,11 @@ def test_a_product_that_expands_too_far_is_refused_quickly(text: str) -> None:
     """Multiplying out took minutes (a product of 30 sums has 2**30 terms)."""
     with time_limit(10), pytest.raises(ExpressionSyntaxError, match="the product expands to more than 4096 terms"):
         parse_dim(text)
+
+
+def test_deeply_nested_regions_do_not_crash_the_process(tmp_path: Path) -> None:
+    """xDSL refuses 5000 nested regions (RecursionError as a parse error); the text then went to
+    jaxlib's MLIR parser, which overflowed the C stack: a segmentation fault, no message at all."""
+    path = tmp_path / "deep.mlir"
+    path.write_text('"test.op"() ({\n' * 5000 + "}) : () -> ()\n" * 5000)
+    assert_clean_error(run_subprocess("analyze", str(path)), "RecursionError")

@@ -35,6 +35,8 @@ from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from symshape.errors import FIX_MODEL, ModelError, where_file
+from symshape.mlir.clean import balanced_end
+from symshape.mlir.clean import clean_text as clean_text
 
 _NAMES: weakref.WeakKeyDictionary[ModuleOp, dict[SSAValue, str]] = weakref.WeakKeyDictionary()
 _FOREIGN_PROPERTIES: weakref.WeakSet[Operation] = weakref.WeakSet()
@@ -246,94 +248,32 @@ def source_names(module: ModuleOp) -> dict[SSAValue, str]:
     return _NAMES.get(module, {})
 
 
-# ------------------------------------------------------------------------- clean up
-
-
-_OPAQUE_STRING = re.compile(r'#([A-Za-z_][\w$.]*)<"((?:[^"\\]|\\.)*)">')
-_LOC_ALIAS_LINE = re.compile(r"^#loc[\w$.]*\s*=\s*$", re.M)
-
-
-def clean_text(text: str) -> str:
-    """Drop locations and unquote ``#dialect<"body">`` attributes, leaving strings untouched."""
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            j = _string_end(text, i)
-            out.append(text[i:j])
-            i = j
-        elif text.startswith("loc(", i) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.$#")):
-            i = _balanced_end(text, i + 3)
-        elif c == "#" and (m := _OPAQUE_STRING.match(text, i)):
-            out.append(f"#{m.group(1)}<{m.group(2)}>")
-            i = m.end()
-        elif c == "#" and (m := _DIALECT_ATTR.match(text, i)):
-            j = _angle_end(text, m.end())  # one line per attribute body, so printing is stable
-            out.append(_NEWLINE_RUN.sub(" ", text[i:j]))
-            i = j
-        else:
-            out.append(c)
-            i += 1
-    return _LOC_ALIAS_LINE.sub("", "".join(out))
-
-
-_DIALECT_ATTR = re.compile(r"#[A-Za-z_][\w.]*<")
-_NEWLINE_RUN = re.compile(r"\s*\n\s*")
-
-
-def _angle_end(text: str, start: int) -> int:
-    """The index after the ``>`` closing the ``<`` just before ``start`` (``->`` is not one)."""
-    depth, i, n = 1, start, len(text)
-    while i < n and depth:
-        c = text[i]
-        if c == '"':
-            i = _string_end(text, i)
-            continue
-        if c == "<":
-            depth += 1
-        elif c == ">" and text[i - 1] != "-":
-            depth -= 1
-        i += 1
-    return i
-
-
-def _string_end(text: str, start: int) -> int:
-    i = start + 1
-    while i < len(text):
-        if text[i] == "\\":
-            i += 2
-            continue
-        if text[i] == '"':
-            return i + 1
-        i += 1
-    return len(text)
-
-
-def _balanced_end(text: str, open_at: int) -> int:
-    """The index after the ``)`` matching the ``(`` at ``open_at`` (strings skipped)."""
-    depth = 0
-    i = open_at
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            i = _string_end(text, i)
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(text)
-
-
 # ------------------------------------------------------------ the jaxlib fallback
+
+
+MAX_JAXLIB_DEPTH = 200
+"""Deeper bracket nesting is not given to jaxlib: MLIR's C++ parser recurses per level and a few
+thousand nested regions overflow the C stack, killing the process (found by the reader fuzzer)."""
+_BRACKET = re.compile(r"[][(){}]")
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest nesting of ``()``, ``[]`` and ``{}`` in ``text`` (brackets in strings and
+    comments count too: the estimate errs towards deep)."""
+    depth = peak = 0
+    for m in _BRACKET.finditer(text):
+        if m.group() in "([{":
+            depth += 1
+            peak = max(peak, depth)
+        else:
+            depth -= 1
+    return peak
 
 
 def jax_generic_text(text: str) -> str | None:
     """``text`` printed in generic form by jaxlib's MLIR (stablehlo and chlo loaded), or None."""
+    if nesting_depth(text) > MAX_JAXLIB_DEPTH:
+        return None
     try:
         jax_mlir = importlib.import_module("jax._src.interpreters.mlir")
         ir = importlib.import_module("jax._src.lib.mlir").ir
@@ -388,5 +328,5 @@ def _rename_like_source(module: ModuleOp, source: str) -> None:
 
 def _arg_names(source: str, start: int) -> list[str]:
     """The ``%names`` of a function signature starting after its ``(``."""
-    end = _balanced_end(source, start - 1)
+    end = balanced_end(source, start - 1)
     return re.findall(r"%([\w$.-]+)\s*:", source[start:end])
