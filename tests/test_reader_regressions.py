@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import onnx
 import pytest
-from onnx import AttributeProto, helper
+from onnx import AttributeProto, helper, numpy_helper
 
 from symshape.api import analyze_onnx
 from symshape.errors import ExpressionSyntaxError, ModelError
@@ -149,3 +150,19 @@ def test_deeply_nested_regions_do_not_crash_the_process(tmp_path: Path) -> None:
     path = tmp_path / "deep.mlir"
     path.write_text('"test.op"() ({\n' * 5000 + "}) : () -> ()\n" * 5000)
     assert_clean_error(run_subprocess("analyze", str(path)), "RecursionError")
+
+
+# ------------------------------------------------ found, not fixed here (rules/ is not ours)
+
+
+@pytest.mark.xfail(strict=True, raises=IndexError, reason="rules/shared/float_values.broadcast: [0] with [1]")
+@pytest.mark.parametrize("op", ["Add", "Sub", "Mul", "Div"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int64])
+def test_an_empty_constant_broadcast_with_a_length_one_constant(op: str, dtype: type) -> None:
+    """Broadcasting [0] with [1] gives [0]; the element rule took max(0, 1) elements and read
+    past the empty side."""
+    inits = [numpy_helper.from_array(np.ones((0,), dtype), "a"), numpy_helper.from_array(np.ones((1,), dtype), "b")]
+    g = helper.make_graph(
+        [N(op, ["a", "b"], ["y"], name="n")], "g", [], [helper.make_tensor_value_info("y", 1, None)], inits
+    )
+    assert analyze_onnx(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])).shape("y") == (0,)

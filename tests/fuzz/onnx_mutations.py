@@ -9,12 +9,14 @@ odd opsets). The test models in ``tests/models`` and the bundled example are the
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import onnx
-from onnx import AttributeProto, GraphProto, NodeProto, TensorProto
+from onnx import AttributeProto, GraphProto, NodeProto, TensorProto, numpy_helper
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED_MODELS = sorted((ROOT / "tests" / "models").glob("*.onnx")) + [
@@ -155,6 +157,27 @@ def _initializer(m: onnx.ModelProto, rng: random.Random) -> bool:
     return True
 
 
+def _constants(m: onnx.ModelProto, rng: random.Random) -> bool:
+    """Odd values in a small integer constant (an initializer or a Constant node's tensor): the
+    shapes, axes, starts and ends the rules read, same length so the tensor stays well formed."""
+    g = _some_graph(m, rng)
+    tensors = [t for t in g.initializer if t.data_type in (TensorProto.INT64, TensorProto.INT32)]
+    tensors += [a.t for n in g.node if n.op_type == "Constant" for a in n.attribute if a.type == AttributeProto.TENSOR]
+    tensors = [t for t in tensors if t.data_type in (TensorProto.INT64, TensorProto.INT32) and math.prod(t.dims) <= 64]
+    if not tensors:
+        return False
+    t = rng.choice(tensors)
+    arr = numpy_helper.to_array(t).copy()
+    if arr.size:
+        info = np.iinfo(arr.dtype)
+        flat = arr.reshape(-1)
+        odd = [v for v in _ODD_INTS if info.min <= v <= info.max]
+        for _ in range(rng.randint(1, arr.size)):
+            flat[rng.randrange(arr.size)] = rng.choice(odd)
+    t.CopyFrom(numpy_helper.from_array(arr, t.name))
+    return True
+
+
 def _attribute(m: onnx.ModelProto, rng: random.Random) -> bool:
     node = _some_node(m, rng)
     if node is None:
@@ -239,6 +262,8 @@ _EDITS: list[tuple[str, _Edit]] = [
     ("elem_type", _elem_type),
     ("initializer", _initializer),
     ("attribute", _attribute),
+    ("constants", _constants),
+    ("constants", _constants),
     ("dangling", _dangling),
     ("nodes", _nodes),
     ("opset", _opset),
