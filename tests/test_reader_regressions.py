@@ -166,3 +166,23 @@ def test_an_empty_constant_broadcast_with_a_length_one_constant(op: str, dtype: 
         [N(op, ["a", "b"], ["y"], name="n")], "g", [], [helper.make_tensor_value_info("y", 1, None)], inits
     )
     assert analyze_onnx(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])).shape("y") == (0,)
+
+
+def test_an_untyped_attribute_is_a_model_error() -> None:
+    """An attribute of type UNDEFINED was skipped by the checks and read as None by the rules
+    (LayerNormalization's axis: TypeError comparing None)."""
+    g = helper.make_graph(
+        [N("Softmax", ["x"], ["y"], name="sm", axis=1)],
+        "g",
+        [helper.make_tensor_value_info("x", 1, ["n", 3])],
+        [helper.make_tensor_value_info("y", 1, None)],
+    )
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.graph.node[0].attribute[0].type = AttributeProto.UNDEFINED
+    for opsets in ([helper.make_opsetid("", 17)], []):  # without an opset import: the newest schema
+        del m.opset_import[:]
+        m.opset_import.extend(opsets)
+        with pytest.raises(
+            ModelError, match=r"Softmax \(node 'sm'\): attribute 'axis' is untyped \(None\), expected an int"
+        ):
+            analyze_onnx(m)

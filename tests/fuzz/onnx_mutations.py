@@ -60,13 +60,17 @@ def graphs(graph: GraphProto) -> list[GraphProto]:
     return found
 
 
-def mutate_model(model: onnx.ModelProto, rng: random.Random) -> tuple[onnx.ModelProto, list[str]]:
-    """A copy of ``model`` with one to three field edits, and their names."""
+def mutate_model(
+    model: onnx.ModelProto, rng: random.Random, skip: tuple[str, ...] = ()
+) -> tuple[onnx.ModelProto, list[str]]:
+    """A copy of ``model`` with one to three field edits (none of the kinds in ``skip``), and
+    their names."""
     m = onnx.ModelProto()
     m.CopyFrom(model)
     done: list[str] = []
+    edits = [e for e in _EDITS if e[0] not in skip]
     for _ in range(rng.randint(1, 3)):
-        name, edit = rng.choice(_EDITS)
+        name, edit = rng.choice(edits)
         if edit(m, rng):
             done.append(name)
     return m, done

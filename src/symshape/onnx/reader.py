@@ -222,7 +222,7 @@ def _node_op(node: onnx.NodeProto, index: int, opset: dict[str, int], dtypes: di
         v = _attr_value(a, opset, where, dtypes)
         if isinstance(v, Program):
             subgraphs[a.name] = v
-        else:
+        elif v is not None:  # a kind no rule reads (untyped, sparse, type protos): as if absent
             attrs[a.name] = v
     return Op(domain, op_type, name, list(node.input), list(node.output), attrs, opset.get(domain, 0), subgraphs)
 
