@@ -167,7 +167,13 @@ def _constants(m: onnx.ModelProto, rng: random.Random) -> bool:
     g = _some_graph(m, rng)
     tensors = [t for t in g.initializer if t.data_type in (TensorProto.INT64, TensorProto.INT32)]
     tensors += [a.t for n in g.node if n.op_type == "Constant" for a in n.attribute if a.type == AttributeProto.TENSOR]
-    tensors = [t for t in tensors if t.data_type in (TensorProto.INT64, TensorProto.INT32) and math.prod(t.dims) <= 64]
+    tensors = [
+        t
+        for t in tensors
+        if t.data_type in (TensorProto.INT64, TensorProto.INT32)
+        and math.prod(t.dims) <= 64
+        and t.data_location != TensorProto.EXTERNAL  # an earlier edit may point it at a file
+    ]
     if not tensors:
         return False
     t = rng.choice(tensors)

@@ -239,6 +239,7 @@ def _atheris_main(seconds: int, seed: int, out: Path) -> None:
             (out / "counts.txt").write_text(repr(counts))
 
     args = [sys.argv[0], f"-max_total_time={seconds}", f"-seed={seed}", "-timeout=60", "-rss_limit_mb=6144"]
+    args += [f"-artifact_prefix={out}/"]  # a crash of the harness itself lands in ``out`` too
     args += [f"-max_len={max(len(p.read_bytes()) for p in corpus.iterdir())}", str(corpus)]
     atheris.Setup(args, one_input)
     try:
