@@ -31,6 +31,20 @@ def compose(where: str, found: str, expected: str, fix: str) -> str:
     return FORMAT.format(where=where, found=found, expected=expected, fix=fix)
 
 
+def one_line(text: str) -> str:
+    """``text`` with every character that would break the line or the terminal (newlines, tabs,
+    other control characters) written as an escape, so an error quoting hostile input (a fact or
+    a file name with a newline) stays one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else _escape(c) for c in text)
+
+
+def _escape(c: str) -> str:
+    code = ord(c)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
 class SymshapeError(Exception):
     """Root of every error symshape raises on purpose.
 
@@ -41,7 +55,7 @@ class SymshapeError(Exception):
     anchor = "symshapeerror"
 
     def __init__(self, /, *, where: str, found: str, expected: str, fix: str) -> None:
-        self.message = compose(where, found, expected, fix)
+        self.message = one_line(compose(where, found, expected, fix))
         super().__init__(self.message)
         self.where = where
         self.found = found

@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from symshape.errors import ExpressionSyntaxError
-from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mod, mul, smax, smin, sym
+from symshape.expr import Dim, Expr, add, ceildiv, exact_div, floordiv, mod, mul, smax, smin, sym
 
 _TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_.]*)|(\*\*|//|[-+*/%(),]))")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
 _MAX_POWER = 64
+MAX_DIGITS = 1000  # Python refuses int() of over 4300 digits; no size needs a tenth of that
+_MAX_TERMS = 4096  # a product of sums expands: (a1+b1)*...*(a30+b30) would have 2**30 terms
 _FIX = "write it in sympy syntax, e.g. 'batch*seq', 'floor(h/2) + 1', 'Max(a, b)', 'Mod(n, 8)'"
 _CHARACTERS = "names, integers, + - * / // % ** , and parentheses"
 _FUNCTIONS = "floor(x), ceiling(x), Max(a, ...), Min(a, ...) or Mod(a, b)"
@@ -71,6 +73,8 @@ class _Parser:
                 pos += len(stripped[pos:]) - len(stripped[pos:].lstrip())
                 self.fail(f"unexpected character {stripped[pos : pos + 1]!r} at {pos}", _CHARACTERS)
             num, name, op = m.groups()
+            if num and len(num) > MAX_DIGITS:
+                self.fail(f"the integer at {m.start(1)} has {len(num)} digits", f"at most {MAX_DIGITS} digits")
             self.tokens.append(num or name or op)
             self.kinds.append("num" if num else "name" if name else "op")
             pos = m.end()
@@ -93,6 +97,14 @@ class _Parser:
         if isinstance(v, _Frac) and v.num == 0 or v == 0:
             self.fail("division by zero", "a divisor that is not zero")
         return v
+
+    def _small_product(self, a: _Val, b: _Val) -> None:
+        """Fail before a product whose expansion could exceed `_MAX_TERMS` terms (it would hang)."""
+        if _size(a) * _size(b) > _MAX_TERMS:
+            self.fail(
+                f"the product expands to more than {_MAX_TERMS} terms",
+                "an expression with fewer products of sums (a product of sums is multiplied out)",
+            )
 
     def parse(self) -> Dim:
         if not self.tokens:
@@ -126,6 +138,7 @@ class _Parser:
             op = self._take()
             right = self._unary()
             if op == "*":
+                self._small_product(left, right)
                 left = _combine_mul(left, right)
             elif op == "/":
                 left = _combine_div(left, self._nonzero(right))
@@ -156,6 +169,7 @@ class _Parser:
             result: Dim = 1
             b = self._whole(base)
             for _ in range(int(exp_tok)):
+                self._small_product(result, b)
                 result = mul(result, b)
             return result
         return base
@@ -196,6 +210,13 @@ class _Parser:
             self._nonzero(whole[1])
             return mod(whole[0], whole[1])
         self.fail(f"unknown function {fn}() with {len(args)} argument(s)", _FUNCTIONS)
+
+
+def _size(v: _Val) -> int:
+    """Terms of ``v`` once multiplied out (of numerator times denominator for a fraction)."""
+    if isinstance(v, _Frac):
+        return _size(v.num) * _size(v.den)
+    return len(v.terms) if isinstance(v, Expr) else 1
 
 
 def _combine_add(a: _Val, b: _Val, sign: int) -> _Val:

@@ -29,10 +29,14 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser, Span
+from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.utils.lexer import Input
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from symshape.errors import FIX_MODEL, ModelError, where_file
+from symshape.mlir.clean import balanced_end
+from symshape.mlir.clean import clean_text as clean_text
 
 _NAMES: weakref.WeakKeyDictionary[ModuleOp, dict[SSAValue, str]] = weakref.WeakKeyDictionary()
 _FOREIGN_PROPERTIES: weakref.WeakSet[Operation] = weakref.WeakSet()
@@ -58,11 +62,20 @@ def make_context() -> Context:
     return ctx
 
 
+class _LinearLexer(MLIRLexer):
+    """xDSL's lexer with a string-literal pattern that cannot backtrack: xDSL's nests ``+`` in
+    ``*``, which takes exponential time on an unclosed string (found by the reader fuzzer; a
+    70-character unclosed string took minutes). The possessive form matches the same strings."""
+
+    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
+
+
 class _NamingParser(Parser):
     """A parser that remembers the text name of every SSA value it defines."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<unknown>") -> None:
         super().__init__(ctx, text, name)
+        self._parser_state = ParserState(_LinearLexer(Input(text, name)))
         self.value_names: dict[SSAValue, str] = {}
         self.op_offsets: dict[Operation, int] = {}
 
@@ -235,94 +248,32 @@ def source_names(module: ModuleOp) -> dict[SSAValue, str]:
     return _NAMES.get(module, {})
 
 
-# ------------------------------------------------------------------------- clean up
-
-
-_OPAQUE_STRING = re.compile(r'#([A-Za-z_][\w$.]*)<"((?:[^"\\]|\\.)*)">')
-_LOC_ALIAS_LINE = re.compile(r"^#loc[\w$.]*\s*=\s*$", re.M)
-
-
-def clean_text(text: str) -> str:
-    """Drop locations and unquote ``#dialect<"body">`` attributes, leaving strings untouched."""
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            j = _string_end(text, i)
-            out.append(text[i:j])
-            i = j
-        elif text.startswith("loc(", i) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.$#")):
-            i = _balanced_end(text, i + 3)
-        elif c == "#" and (m := _OPAQUE_STRING.match(text, i)):
-            out.append(f"#{m.group(1)}<{m.group(2)}>")
-            i = m.end()
-        elif c == "#" and (m := _DIALECT_ATTR.match(text, i)):
-            j = _angle_end(text, m.end())  # one line per attribute body, so printing is stable
-            out.append(_NEWLINE_RUN.sub(" ", text[i:j]))
-            i = j
-        else:
-            out.append(c)
-            i += 1
-    return _LOC_ALIAS_LINE.sub("", "".join(out))
-
-
-_DIALECT_ATTR = re.compile(r"#[A-Za-z_][\w.]*<")
-_NEWLINE_RUN = re.compile(r"\s*\n\s*")
-
-
-def _angle_end(text: str, start: int) -> int:
-    """The index after the ``>`` closing the ``<`` just before ``start`` (``->`` is not one)."""
-    depth, i, n = 1, start, len(text)
-    while i < n and depth:
-        c = text[i]
-        if c == '"':
-            i = _string_end(text, i)
-            continue
-        if c == "<":
-            depth += 1
-        elif c == ">" and text[i - 1] != "-":
-            depth -= 1
-        i += 1
-    return i
-
-
-def _string_end(text: str, start: int) -> int:
-    i = start + 1
-    while i < len(text):
-        if text[i] == "\\":
-            i += 2
-            continue
-        if text[i] == '"':
-            return i + 1
-        i += 1
-    return len(text)
-
-
-def _balanced_end(text: str, open_at: int) -> int:
-    """The index after the ``)`` matching the ``(`` at ``open_at`` (strings skipped)."""
-    depth = 0
-    i = open_at
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            i = _string_end(text, i)
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(text)
-
-
 # ------------------------------------------------------------ the jaxlib fallback
+
+
+MAX_JAXLIB_DEPTH = 200
+"""Deeper bracket nesting is not given to jaxlib: MLIR's C++ parser recurses per level and a few
+thousand nested regions overflow the C stack, killing the process (found by the reader fuzzer)."""
+_BRACKET = re.compile(r"[][(){}]")
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest nesting of ``()``, ``[]`` and ``{}`` in ``text`` (brackets in strings and
+    comments count too: the estimate errs towards deep)."""
+    depth = peak = 0
+    for m in _BRACKET.finditer(text):
+        if m.group() in "([{":
+            depth += 1
+            peak = max(peak, depth)
+        else:
+            depth -= 1
+    return peak
 
 
 def jax_generic_text(text: str) -> str | None:
     """``text`` printed in generic form by jaxlib's MLIR (stablehlo and chlo loaded), or None."""
+    if nesting_depth(text) > MAX_JAXLIB_DEPTH:
+        return None
     try:
         jax_mlir = importlib.import_module("jax._src.interpreters.mlir")
         ir = importlib.import_module("jax._src.lib.mlir").ir
@@ -377,5 +328,5 @@ def _rename_like_source(module: ModuleOp, source: str) -> None:
 
 def _arg_names(source: str, start: int) -> list[str]:
     """The ``%names`` of a function signature starting after its ``(``."""
-    end = _balanced_end(source, start - 1)
+    end = balanced_end(source, start - 1)
     return re.findall(r"%([\w$.-]+)\s*:", source[start:end])

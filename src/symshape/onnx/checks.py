@@ -6,7 +6,9 @@ facts to prove: an attribute of the wrong type (``axis=1.5``), a missing require
 input, too many inputs or outputs, an initializer whose element type the op does not accept (a
 float ``shape`` for Reshape), an initializer whose stored data does not match its dims. (The
 element types of graph inputs are not checked: only constants are.) Ops without a registered
-schema (custom domains, com.microsoft) are not checked.
+schema (custom domains, com.microsoft) are not checked. A node of a domain the model imports no
+opset for has its attribute and constant types checked against the newest schema (the rules
+run at their newest there), its missing inputs and attributes left to the rules' own checks.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from symshape.errors import ModelError
 
 _A = onnx.AttributeProto
 _KIND: dict[int, str] = {
+    _A.UNDEFINED: "untyped",
     _A.FLOAT: "a float",
     _A.INT: "an int",
     _A.STRING: "a string",
@@ -66,6 +69,7 @@ _STORAGE: dict[int, tuple[int, str, int]] = {
 
 
 _KNOWN_TYPES = frozenset(_T.DataType.values())
+_NEWEST = 2**31 - 1  # the largest opset version ONNX's schema lookup takes
 
 
 def type_name(elem_type: int) -> str:
@@ -118,10 +122,11 @@ def check_tensor(t: onnx.TensorProto, where: str, subject: str = "the tensor") -
 
 @functools.lru_cache(maxsize=512)
 def _schema(op_type: str, version: int, domain: str) -> defs.OpSchema | None:
-    if version <= 0:
-        return None
+    """The schema at ``version``; the newest for version 0 (a domain the model imports no opset
+    for: the rules run at their newest then too, so the types they read are checked; `check_node`
+    leaves missing inputs and attributes to the rules there)."""
     try:
-        return defs.get_schema(op_type, version, domain)
+        return defs.get_schema(op_type, version if version > 0 else _NEWEST, domain)
     except defs.SchemaError:
         return None
 
@@ -146,8 +151,9 @@ def check_node(node: onnx.NodeProto, domain: str, version: int, where: str, dtyp
     )
     if key in _PASSED:  # the checks depend only on this signature; exporters repeat a few thousand times
         return
-    _check_attributes(node, schema, where)
-    _check_arity(node, schema, where)
+    _check_attributes(node, schema, where, version > 0)
+    if version > 0:  # without an opset import, what is missing is left to the rules' own checks
+        _check_arity(node, schema, where)
     _check_input_types(node, schema, where, dtypes)
     _PASSED.add(key)
 
@@ -155,11 +161,11 @@ def check_node(node: onnx.NodeProto, domain: str, version: int, where: str, dtyp
 _PASSED: set[tuple[object, ...]] = set()
 
 
-def _check_attributes(node: onnx.NodeProto, schema: defs.OpSchema, where: str) -> None:
+def _check_attributes(node: onnx.NodeProto, schema: defs.OpSchema, where: str, required: bool) -> None:
     present = {a.name for a in node.attribute}
     for a in node.attribute:
         spec = schema.attributes.get(a.name)
-        if spec is None or a.ref_attr_name or a.type == _A.UNDEFINED:
+        if spec is None or a.ref_attr_name:
             continue
         expected = _SCHEMA_KIND.get(spec.type, 0)
         if expected != a.type:
@@ -170,7 +176,7 @@ def _check_attributes(node: onnx.NodeProto, schema: defs.OpSchema, where: str) -
                 fix=_FIX,
             )
     for name, spec in schema.attributes.items():
-        if spec.required and name not in present:
+        if required and spec.required and name not in present:
             expected = _KIND.get(_SCHEMA_KIND.get(spec.type, 0), "a value")
             raise ModelError(
                 where=where, found=f"the {name} attribute is required but missing", expected=expected, fix=_FIX

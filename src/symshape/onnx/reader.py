@@ -18,6 +18,8 @@ from onnx import numpy_helper
 
 from symshape.errors import ModelError, where_file, where_graph, where_initializer, where_op
 from symshape.onnx.checks import check_node, check_tensor, type_name
+from symshape.onnx.cycles import cycle_text, cycle_through
+from symshape.onnx.wellformed import check_opsets, check_text
 from symshape.program import ConstTensor, Op, Program, SourceDim, TensorType, Value
 
 MAX_CONST_ELEMENTS = 64
@@ -220,7 +222,7 @@ def _node_op(node: onnx.NodeProto, index: int, opset: dict[str, int], dtypes: di
         v = _attr_value(a, opset, where, dtypes)
         if isinstance(v, Program):
             subgraphs[a.name] = v
-        else:
+        elif v is not None:  # a kind no rule reads (untyped, sparse, type protos): as if absent
             attrs[a.name] = v
     return Op(domain, op_type, name, list(node.input), list(node.output), attrs, opset.get(domain, 0), subgraphs)
 
@@ -235,6 +237,8 @@ def model_to_program(model: onnx.ModelProto) -> Program:
             expected="an ONNX model with a graph",
             fix="give a complete model",
         )
+    check_opsets(model, "the model")
+    check_text(model.graph)
     opset = {("" if o.domain == "ai.onnx" else o.domain): int(o.version) for o in model.opset_import}
     program = graph_to_program(model.graph, opset)
     _check_order(program, set())
@@ -246,17 +250,11 @@ def _check_order(program: Program, outer: set[str], scope: str = "") -> None:
     local = set(program.inputs) | {n for n, v in program.values.items() if v.is_initializer}
     known = outer | local
     made: dict[str, str] = {}
-    for op in program.ops:
+    for index, op in enumerate(program.ops):
         where = where_op(op.dialect, op.op_type, f"{scope}{op.name}")
         for name in op.inputs:
             if name and name not in known:
-                raise ModelError(
-                    where=where,
-                    found=f"input '{name}' is used before any node produces it",
-                    expected="a graph input, an initializer or the output of an earlier node (the graph is not "
-                    "topologically sorted or the value is undefined)",
-                    fix="run onnx.checker or re-export the model",
-                )
+                raise _undefined(program, index, name, where)
         for key, sub in op.subgraphs.items():
             _check_order(sub, known, f"{scope}{op.name}/{key}/")
         for o in op.outputs:
@@ -280,6 +278,25 @@ def _check_order(program: Program, outer: set[str], scope: str = "") -> None:
                 expected="outputs that the graph defines",
                 fix="fix the graph's outputs or re-export the model",
             )
+
+
+def _undefined(program: Program, index: int, name: str, where: str) -> ModelError:
+    """The error for an input no earlier node makes: a cycle (named by its values) or not."""
+    cycle = cycle_through(program.ops, index, name)
+    if cycle is not None:
+        return ModelError(
+            where=where,
+            found=f"input '{name}' is on a cycle: {cycle_text(cycle)}",
+            expected="an acyclic graph (each value computed from graph inputs, initializers and earlier nodes)",
+            fix="cut the cycle at one of those values or re-export the model",
+        )
+    return ModelError(
+        where=where,
+        found=f"input '{name}' is used before any node produces it",
+        expected="a graph input, an initializer or the output of an earlier node (the graph is not "
+        "topologically sorted or the value is undefined)",
+        fix="run onnx.checker or re-export the model",
+    )
 
 
 def elem_types(model: onnx.ModelProto) -> dict[str, int]:

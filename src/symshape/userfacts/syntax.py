@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from symshape.errors import ExpressionSyntaxError, UserFactError, where_fact, where_option
 from symshape.expr import Dim
-from symshape.parse import parse_dim
+from symshape.parse import MAX_DIGITS, parse_dim
 from symshape.userfacts.values import (
     LIKELY_FACT,
     LIKELY_OPTION,
@@ -46,7 +46,7 @@ def parse_fact(text: str) -> Fact:
     if ".." in text:
         raise _not_a_range(where_fact(text))
     m = _LIKELY.match(text)
-    values = _sizes(m.group(2)) if m else ()
+    values = _sizes(m.group(2), where_fact(text)) if m else ()
     if m and values:
         return Likely(m.group(1), values)
     if "~=" in text:
@@ -71,23 +71,36 @@ def parse_range(text: str, where: str | None = None) -> Range:
     m = _RANGE.match(text)
     if not m:
         raise _not_a_range(place)
-    name, lo, hi = m.group(1), m.group(2), m.group(3)
-    if lo is not None and hi is not None and int(lo) > int(hi):
-        raise empty_range(place, int(lo), int(hi))
-    return Range(name, None if lo is None else int(lo), None if hi is None else int(hi))
+    name = m.group(1)
+    lo, hi = (None if end is None else _int(end, place) for end in (m.group(2), m.group(3)))
+    if lo is not None and hi is not None and lo > hi:
+        raise empty_range(place, lo, hi)
+    return Range(name, lo, hi)
 
 
 def parse_likely(text: str) -> Likely:
     """``NAME=V1,V2,...`` (``--likely``)."""
     m = _LIKELY_OPTION.match(text)
-    values = _sizes(m.group(2)) if m else ()
+    values = _sizes(m.group(2), where_option("--likely", text)) if m else ()
     if not m or not values:
         raise bad_likely(where_option("--likely", text), LIKELY_OPTION)
     return Likely(m.group(1), values)
 
 
-def _sizes(text: str) -> tuple[int, ...]:
-    return tuple(int(v) for v in text.replace(" ", "").split(",") if v)
+def _sizes(text: str, where: str) -> tuple[int, ...]:
+    return tuple(_int(v, where) for v in re.sub(r"\s", "", text).split(",") if v)
+
+
+def _int(text: str, where: str) -> int:
+    """``int(text)``, or UserFactError for a number too long to be a size."""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise UserFactError(
+            where=where,
+            found=f"a number has {len(text.lstrip('-'))} digits",
+            expected=f"at most {MAX_DIGITS} digits",
+            fix="give sizes as plain integers",
+        )
+    return int(text)
 
 
 def _not_a_range(where: str) -> UserFactError:

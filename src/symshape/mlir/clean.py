@@ -1,0 +1,88 @@
+# pyright: strict
+"""Clean MLIR text before xDSL reads it: drop locations (``loc(...)`` and the ``#loc`` aliases
+that ``jax.export`` writes after their uses, which xDSL cannot resolve), unquote old opaque
+attributes (``#mhlo<"precision DEFAULT">``) and put each dialect attribute body on one line.
+Strings are left untouched."""
+
+from __future__ import annotations
+
+import re
+
+_OPAQUE_STRING = re.compile(r'#([A-Za-z_][\w$.]*)<"((?:[^"\\]|\\.)*)">')
+_LOC_ALIAS_LINE = re.compile(r"^#loc[\w$.]*\s*=\s*$", re.M)
+
+
+def clean_text(text: str) -> str:
+    """Drop locations and unquote ``#dialect<"body">`` attributes, leaving strings untouched."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = _string_end(text, i)
+            out.append(text[i:j])
+            i = j
+        elif text.startswith("loc(", i) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.$#")):
+            i = balanced_end(text, i + 3)
+        elif c == "#" and (m := _OPAQUE_STRING.match(text, i)):
+            out.append(f"#{m.group(1)}<{m.group(2)}>")
+            i = m.end()
+        elif c == "#" and (m := _DIALECT_ATTR.match(text, i)):
+            j = _angle_end(text, m.end())  # one line per attribute body, so printing is stable
+            out.append(_NEWLINE_RUN.sub(" ", text[i:j]))
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return _LOC_ALIAS_LINE.sub("", "".join(out))
+
+
+_DIALECT_ATTR = re.compile(r"#[A-Za-z_][\w.]*<")
+_NEWLINE_RUN = re.compile(r"\s*\n\s*")
+
+
+def _angle_end(text: str, start: int) -> int:
+    """The index after the ``>`` closing the ``<`` just before ``start`` (``->`` is not one)."""
+    depth, i, n = 1, start, len(text)
+    while i < n and depth:
+        c = text[i]
+        if c == '"':
+            i = _string_end(text, i)
+            continue
+        if c == "<":
+            depth += 1
+        elif c == ">" and text[i - 1] != "-":
+            depth -= 1
+        i += 1
+    return i
+
+
+def _string_end(text: str, start: int) -> int:
+    i = start + 1
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == '"':
+            return i + 1
+        i += 1
+    return len(text)
+
+
+def balanced_end(text: str, open_at: int) -> int:
+    """The index after the ``)`` matching the ``(`` at ``open_at`` (strings skipped)."""
+    depth = 0
+    i = open_at
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            i = _string_end(text, i)
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(text)
