@@ -18,9 +18,6 @@ from tests.fuzz.onnx_mutations import SEED_MODELS, mutate_bytes
 from tests.fuzz.text_mutations import mutate_text
 
 SEED = 11  # every hypothesis run below starts from this seed
-# Edits of constant contents find a bug in rules/shared/float_values.broadcast (the strict xfail
-# in tests/test_reader_regressions.py); the long run keeps them. Empty this when that is fixed.
-SKIPPED_EDITS = ("constants",)
 
 DIM_TOKENS = (
     "n", "batch", "seq", "h", "a.b", "_x", "0", "1", "2", "7", "4096", "10**6", "-", "+", "*", "/", "//", "%", "**",
@@ -88,7 +85,7 @@ def test_onnx_bytes(tmp_path: Path, model: Path, rng: random.Random) -> None:
 @fuzz(400)
 @given(st.binary(min_size=1, max_size=8))
 def test_onnx_fields(tmp_path: Path, key: bytes) -> None:
-    expect_ok(readers.onnx_fields(key, tmp_path, skip=SKIPPED_EDITS), key)
+    expect_ok(readers.onnx_fields(key, tmp_path), key)
 
 
 @seed(SEED)

@@ -12,6 +12,7 @@ from onnx import AttributeProto, helper, numpy_helper
 
 from symshape.api import analyze_onnx
 from symshape.errors import ExpressionSyntaxError, ModelError
+from symshape.mlir.frontend import analyze_mlir_text
 from symshape.mlir.parse import parse_module
 from symshape.parse import parse_dim
 from tests.fuzz.reader_check import check_cli, run_cli, time_limit
@@ -152,10 +153,9 @@ def test_deeply_nested_regions_do_not_crash_the_process(tmp_path: Path) -> None:
     assert_clean_error(run_subprocess("analyze", str(path)), "RecursionError")
 
 
-# ------------------------------------------------ found, not fixed here (rules/ is not ours)
+# ------------------------------------------------ found in the rules
 
 
-@pytest.mark.xfail(strict=True, raises=IndexError, reason="rules/shared/float_values.broadcast: [0] with [1]")
 @pytest.mark.parametrize("op", ["Add", "Sub", "Mul", "Div"])
 @pytest.mark.parametrize("dtype", [np.float32, np.int64])
 def test_an_empty_constant_broadcast_with_a_length_one_constant(op: str, dtype: type) -> None:
@@ -186,3 +186,30 @@ def test_an_untyped_attribute_is_a_model_error() -> None:
             ModelError, match=r"Softmax \(node 'sm'\): attribute 'axis' is untyped \(None\), expected an int"
         ):
             analyze_onnx(m)
+
+
+def test_gemm_with_a_c_of_rank_three_is_a_model_error() -> None:
+    """C must broadcast to (M, N): a rank-3 C made the bias check's zip raise ValueError."""
+    g = helper.make_graph(
+        [N("Gemm", ["a", "b", "c"], ["y"], name="gemm")], "g",
+        [helper.make_tensor_value_info("a", 1, [2, 3]), helper.make_tensor_value_info("b", 1, [3, 4]),
+         helper.make_tensor_value_info("c", 1, [1, 2, 4])],
+        [helper.make_tensor_value_info("y", 1, None)],
+    )
+    with pytest.raises(ModelError, match="C of rank 3"):
+        analyze_onnx(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]))
+
+
+@pytest.mark.parametrize("attr", ["batch_group_count", "feature_group_count"])
+def test_a_convolution_group_count_of_zero_is_a_model_error(attr: str) -> None:
+    """``batch_group_count = 0`` divided the batch by zero (ZeroDivisionError)."""
+    counts = {"batch_group_count": 1, "feature_group_count": 1, attr: 0}
+    text = (
+        "func.func @main(%x: tensor<2x3x8xf32>, %w: tensor<4x3x3xf32>) -> tensor<2x4x6xf32> {\n"
+        '  %0 = "stablehlo.convolution"(%x, %w) <{batch_group_count = COUNT_B : i64, '
+        "dimension_numbers = #stablehlo.conv<[b, f, 0]x[o, i, 0]->[b, f, 0]>, "
+        "feature_group_count = COUNT_F : i64}> : (tensor<2x3x8xf32>, tensor<4x3x3xf32>) -> tensor<2x4x6xf32>\n"
+        "  return %0 : tensor<2x4x6xf32>\n}\n"
+    ).replace("COUNT_B", str(counts["batch_group_count"])).replace("COUNT_F", str(counts["feature_group_count"]))
+    with pytest.raises(ModelError, match=f"{attr} = 0"):
+        analyze_mlir_text(text)

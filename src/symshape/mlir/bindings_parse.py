@@ -23,6 +23,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from symshape.mlir.clean import MAX_MLIR_DEPTH, nesting_depth
+
 __all__ = ["TextNames", "available_bindings", "parse_with_bindings", "strip_locations"]
 
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|(?<![\w.$#])loc\(')
@@ -108,6 +110,8 @@ def _context(which: str) -> Any:
 def parse_with_bindings(text: str, which: str) -> tuple[Any, TextNames] | None:
     """The module ``text`` holds (parsed and verified by MLIR) and its value names; None when
     MLIR refuses it (the caller reads it with xDSL, which says why in symshape's words)."""
+    if nesting_depth(text) > MAX_MLIR_DEPTH:
+        return None
     ctx = _context(which)
     ir: Any = importlib.import_module("iree.compiler.ir" if which == "iree" else "jaxlib.mlir.ir")
     clean = strip_locations(text)

@@ -86,3 +86,23 @@ def balanced_end(text: str, open_at: int) -> int:
                 return i + 1
         i += 1
     return len(text)
+
+
+MAX_MLIR_DEPTH = 200
+"""Deeper bracket nesting is not given to MLIR's own parser (jaxlib, IREE): it recurses per
+level and a few thousand nested regions overflow the C stack, killing the process (found by the
+reader fuzzer)."""
+_BRACKET = re.compile(r"[][(){}]")
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest nesting of ``()``, ``[]`` and ``{}`` in ``text`` (brackets in strings and
+    comments count too: the estimate errs towards deep)."""
+    depth = peak = 0
+    for m in _BRACKET.finditer(text):
+        if m.group() in "([{":
+            depth += 1
+            peak = max(peak, depth)
+        else:
+            depth -= 1
+    return peak

@@ -35,7 +35,7 @@ from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from symshape.errors import FIX_MODEL, ModelError, where_file
-from symshape.mlir.clean import balanced_end
+from symshape.mlir.clean import MAX_MLIR_DEPTH, balanced_end, nesting_depth
 from symshape.mlir.clean import clean_text as clean_text
 
 _NAMES: weakref.WeakKeyDictionary[ModuleOp, dict[SSAValue, str]] = weakref.WeakKeyDictionary()
@@ -251,28 +251,9 @@ def source_names(module: ModuleOp) -> dict[SSAValue, str]:
 # ------------------------------------------------------------ the jaxlib fallback
 
 
-MAX_JAXLIB_DEPTH = 200
-"""Deeper bracket nesting is not given to jaxlib: MLIR's C++ parser recurses per level and a few
-thousand nested regions overflow the C stack, killing the process (found by the reader fuzzer)."""
-_BRACKET = re.compile(r"[][(){}]")
-
-
-def nesting_depth(text: str) -> int:
-    """The deepest nesting of ``()``, ``[]`` and ``{}`` in ``text`` (brackets in strings and
-    comments count too: the estimate errs towards deep)."""
-    depth = peak = 0
-    for m in _BRACKET.finditer(text):
-        if m.group() in "([{":
-            depth += 1
-            peak = max(peak, depth)
-        else:
-            depth -= 1
-    return peak
-
-
 def jax_generic_text(text: str) -> str | None:
     """``text`` printed in generic form by jaxlib's MLIR (stablehlo and chlo loaded), or None."""
-    if nesting_depth(text) > MAX_JAXLIB_DEPTH:
+    if nesting_depth(text) > MAX_MLIR_DEPTH:
         return None
     try:
         jax_mlir = importlib.import_module("jax._src.interpreters.mlir")

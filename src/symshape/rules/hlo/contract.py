@@ -169,6 +169,9 @@ def convolution(ctx: OpContext) -> None:
         padding = ctx.require_elements(2)
     groups = (ints(ctx, "feature_group_count", [1]) or [1])[0]
     batch_groups = (ints(ctx, "batch_group_count", [1]) or [1])[0]
+    for name, count in (("feature_group_count", groups), ("batch_group_count", batch_groups)):
+        if count < 1:
+            raise ModelError(where=ctx.where(), found=f"{name} = {count}", expected=f"{name} >= 1", fix=FIX_MODEL)
     feature = nums["input_feature_dimension"][0]
     ctx.eq(
         lhs[feature],

@@ -65,6 +65,11 @@ def gemm(ctx: OpContext) -> None:
     ctx.eq(k, k2, "contraction", (ctx.dim_name(0, 0 if ta else 1), ctx.dim_name(1, 1 if tb else 0)))
     out = (m, n)
     c = ctx.shape_or_none(2)
+    if c is not None and len(c) > 2:
+        raise ModelError(
+            where=ctx.where(), found=f"C of rank {len(c)}", expected="C of rank 0, 1 or 2 (it broadcasts to (M, N))",
+            fix=FIX_MODEL,
+        )
     if c is not None:  # C broadcasts to (M, N) one way: each of its dims is 1 or equal
         for axis, (od, cd) in enumerate(zip(out[2 - len(c) :], c, strict=True)):
             if isinstance(cd, int) and cd == 1:

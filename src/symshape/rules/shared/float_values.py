@@ -100,7 +100,7 @@ def broadcast(op: str, a: tuple[Rational, ...], b: tuple[Rational, ...]) -> tupl
     """``combine`` over two vectors of equal length, or a scalar and a vector."""
     if len(a) != len(b) and 1 not in (len(a), len(b)):
         return None
-    n = max(len(a), len(b))
+    n = 0 if 0 in (len(a), len(b)) else max(len(a), len(b))  # an empty side broadcasts to empty
     out: list[Rational] = []
     for k in range(n):
         r = combine(op, a[k if len(a) > 1 else 0], b[k if len(b) > 1 else 0])
