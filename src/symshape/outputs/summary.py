@@ -31,9 +31,9 @@ def print_summary(result: Analysis, *, all_values: bool = False, console: Consol
     _unresolved(console, result)
     _fresh_symbols(console, result)
     _warnings(console, result)
-    if all_values:
-        for name in result.value_names():
-            console.print(f"  {escape(name)}: {_dims(result.shape(name) or ())}")
+    if all_values:  # one print: rich costs ~0.6 ms a call, a minute for 100k values
+        rows = (f"  {escape(name)}: {_dims(result.shape(name) or ())}" for name in result.value_names())
+        console.print("\n".join(rows))
 
 
 def _inputs(console: Console, result: Analysis, all_values: bool) -> None:
