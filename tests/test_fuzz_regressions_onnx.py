@@ -6,7 +6,8 @@ from __future__ import annotations
 from onnx import helper
 
 from symshape.api import analyze_onnx
-from tests.oracle import assert_exact, assert_sound, check, const, make_model, tensor
+from symshape.expr import sym
+from tests.oracle import assert_exact, assert_sound, check, const, guards_hold, make_model, tensor
 
 BIG = 2**63 - 1
 
@@ -78,17 +79,32 @@ def test_where_on_an_equality_of_shape_values_selects_exactly() -> None:
 
 def test_allowzero_reshape_with_a_zero_next_to_minus_one_is_no_fact() -> None:
     """Seed 8006: x [n] reshaped with allowzero=1 to [n, -1]. The spec forbids a 0 next to -1,
-    but onnxruntime runs it (n = 0 gives (0, 1)): ``n >= 1`` must be a listed guard, never a fact."""
+    but onnxruntime runs it (n = 0 gives (0, 1)): ``n >= 1`` must never be a fact. Onnxruntime
+    infers that -1 from the non-zero dims, so the zero cancels and the -1 is exact: 1."""
     nodes = [helper.make_node("Shape", ["x"], ["s"]),
              helper.make_node("Concat", ["s", "m1"], ["target"], axis=0),
              helper.make_node("Reshape", ["x", "target"], ["y"], allowzero=1)]
     m = make_model(nodes, [tensor("x", ["n"])], ["y"], [const("m1", [-1])])
     analysis = analyze_onnx(m)
     assert analysis.symbols()["n"]["range"] == [0, None]
+    assert analysis.guards() == [] and analysis.shape("y") == (sym("n"), 1)
+    assert_exact(check(m, [{"n": 2}, {"n": 0}, {"n": 1}], analysis=analysis))
+
+
+def test_allowzero_reshape_keeps_its_guard_where_zeros_do_not_cancel() -> None:
+    """x [n, m] reshaped with allowzero=1 to [n, -1]: at n = 2, m = 0 onnxruntime gives (2, 0)
+    but at n = 0 it drops only n's zero, and m may be 0 too: the guard ``n >= 1`` stays."""
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Slice", ["s", "zero", "one"], ["first"]),
+             helper.make_node("Concat", ["first", "m1"], ["target"], axis=0),
+             helper.make_node("Reshape", ["x", "target"], ["y"], allowzero=1)]
+    m = make_model(nodes, [tensor("x", ["n", "m"])], ["y"], [const("m1", [-1]), const("zero", [0]), const("one", [1])])
+    analysis = analyze_onnx(m)
     assert [g[0] for g in analysis.guards()] == ["n >= 1"]
-    report = check(m, [{"n": 2}, {"n": 0}], analysis=analysis)
-    origin = analysis.graph.guards[0].origin
-    assert report.mismatches == [f"{{'n': 0}}: guard from {origin} 'n >= 1' is false or undefined"]
+    assert_exact(check(m, [{"n": 2, "m": 3}, {"n": 2, "m": 0}], analysis=analysis))
+    report = check(m, [{"n": 0, "m": 0}], analysis=analysis)  # onnxruntime: (0, 1); the claim: m = 0
+    assert "'y' dim 1 = 'm' = 0, observed 1" in " ".join(report.mismatches)
+    assert not guards_hold(analysis, {"n": 0, "m": 0})
 
 
 def test_pad_of_one_axis_of_a_two_dim_tensor_tracks_no_flat_elements() -> None:

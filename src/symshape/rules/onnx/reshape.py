@@ -49,6 +49,9 @@ def reshape(ctx: OpContext) -> None:
     infer_at = _copy_zeros(ctx, dims, target, allowzero, _count_keeps_zero(ctx, computed, numel))
     if infer_at is not None:
         others = [(i, t) for i, t in enumerate(target) if i != infer_at]
+        rest = ctx.canon(product(t for _, t in others))
+        inferred = _quotient(ctx, numel, rest)
+        zeros_cancel = allowzero and inferred is not None and _zeros_cancel(ctx, dims, [t for _, t in others])
         for i, t in others:  # -1 is only defined when every other target dim is non-zero: a fact
             if isinstance(t, int):
                 if t == 0:
@@ -58,12 +61,11 @@ def reshape(ctx: OpContext) -> None:
                         expected="non-zero target dims next to a -1",
                         fix="fix the target shape",
                     )
-            elif allowzero:  # the spec forbids 0 with -1; onnxruntime infers from the non-zero dims
-                guard(ctx, t, ">=", 1, "reshape -1", f"target element {i} '{t}' is not 0 next to a -1")
+            elif allowzero:  # the spec forbids 0 with -1; onnxruntime infers it from the non-zero dims
+                if not zeros_cancel:
+                    guard(ctx, t, ">=", 1, "reshape -1", f"target element {i} '{t}' is not 0 next to a -1")
             elif _zero_is_invalid(ctx, dims, i, computed[i]):
                 ctx.assume_range(t, 1, None, "reshape -1 needs other dims >= 1")
-        rest = ctx.canon(product(t for _, t in others))
-        inferred = _quotient(ctx, numel, rest)
         if inferred is None:
             inferred = ctx.canon(floordiv(numel, rest))
             ctx.eq(mul(inferred, rest), numel, "reshape -1", ("the reshaped element count", "the input element count"))
@@ -71,6 +73,23 @@ def reshape(ctx: OpContext) -> None:
     else:
         ctx.eq(product(target), numel, "reshape element count", ("the target element count", "the input element count"))
     ctx.set_output(0, [ctx.canon(t) for t in target], ctx.elements(0))
+
+
+def _zeros_cancel(ctx: OpContext, dims: tuple[Dim, ...], others: list[Dim]) -> bool:
+    """Whether onnxruntime's -1 next to an allowzero 0 is the exact quotient anyway: it infers
+    the -1 as (product of the non-zero input dims) / (product of the non-zero target dims), so
+    when every target element that may be 0 is an input dim of its own (matched one to one) and
+    every other dim on both sides is ``>= 1``, the zeros drop out in pairs and the -1 is the
+    quotient without them: no guard is needed (``view(batch, seq, -1, 64)`` at ``batch = 0``)."""
+    unmatched = list(dims)
+    for t in others:
+        if isinstance(t, int) or ctx.facts.prove_ge(t, 1):
+            continue
+        j = next((j for j, d in enumerate(unmatched) if ctx.prove_eq(t, d) is True), None)
+        if j is None:
+            return False
+        del unmatched[j]
+    return all(isinstance(d, int) and d >= 1 or not isinstance(d, int) and ctx.facts.prove_ge(d, 1) for d in unmatched)
 
 
 def _zero_is_invalid(ctx: OpContext, dims: tuple[Dim, ...], i: int, element: Dim) -> bool:
