@@ -72,12 +72,7 @@ def _type_of_text(text: str) -> TensorType:
 
 def named_attrs(op: Any) -> dict[str, Any]:
     """Every attribute of an op (inherent and discardable) as Python values."""
-    attrs = op.attributes
-    out: dict[str, Any] = {}
-    for i in range(len(attrs)):
-        named = attrs[i]
-        out[named.name] = binding_attr(named.attr)
-    return out
+    return _dictionary(op.attributes)
 
 
 def binding_attr(attr: Any) -> Any:
@@ -111,6 +106,7 @@ def _dense_elements(attr: Any) -> ConstTensor:
 
 
 def _dictionary(attr: Any) -> dict[str, Any]:
+    """A ``DictAttr``, or an op's attributes: name -> Python value."""
     out: dict[str, Any] = {}
     for i in range(len(attr)):
         named = attr[i]

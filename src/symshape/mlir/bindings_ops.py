@@ -6,11 +6,11 @@ asks for by name, as the Python values of `symshape.mlir.bindings_attributes`.""
 from __future__ import annotations
 
 import sys
-from typing import Any, cast
+from typing import Any
 
 from symshape.mlir.bindings_attributes import binding_attr
 
-__all__ = ["BlockOps", "arg_attr", "attr", "entry_block", "is_private", "owner_op"]
+__all__ = ["BlockOps", "attr", "owner_op"]
 
 
 class BlockOps:
@@ -50,30 +50,9 @@ class BlockOps:
         return total
 
 
-def entry_block(fn: Any) -> Any:
-    """The first block of an op's first region, or None (a function declaration)."""
-    blocks = list(fn.regions[0].blocks) if len(fn.regions) else []
-    return blocks[0] if blocks else None
-
-
 def attr(op: Any, name: str) -> Any:
     """The Python value of attribute ``name`` of ``op``, or None."""
     return binding_attr(op.attributes[name]) if name in op.attributes else None
-
-
-def is_private(fn: Any) -> bool:
-    """Whether a function is ``private`` (a single call of it is inlined)."""
-    return attr(fn, "sym_visibility") == "private"
-
-
-def arg_attr(fn: Any, index: int, key: str) -> str | None:
-    """The non-empty string attribute ``key`` of ``fn``'s argument ``index`` (`jax_export.arg_attr`)."""
-    attrs = attr(fn, "arg_attrs")
-    if not isinstance(attrs, list) or index >= len(cast("list[Any]", attrs)):
-        return None
-    entry = cast("list[Any]", attrs)[index]
-    value = cast("dict[str, Any]", entry).get(key) if isinstance(entry, dict) else None
-    return value if isinstance(value, str) and value else None
 
 
 def owner_op(value: Any) -> Any:

@@ -12,25 +12,16 @@ ModelError naming the op, not a silently partial analysis.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
-
-from xdsl.dialects.builtin import ModuleOp
+from typing import TYPE_CHECKING, Any
 
 from symshape.analysis import ProgressFn, analyze
 from symshape.errors import ModelError, UserFactError, where_fact, where_file
-from symshape.mlir.attributes import (  # re-exported: frontend users read attributes through it
-    DialectAttr,
-    op_attrs,
-    op_full_name,
-    py_attr,
-    tensor_type,
-)
 from symshape.mlir.jax_export import label_names
-from symshape.mlir.opt import verify
-from symshape.mlir.parse import parse_module, read_mlir_text
 from symshape.mlir.program_builder import FuncView, module_to_programs, symbol_stem
 from symshape.program import Op, Program, TensorType, Value
 from symshape.result import Analysis
@@ -40,7 +31,21 @@ __all__ = ["DialectAttr", "FuncView", "analyze_mlir_file", "analyze_mlir_text", 
            "declared_symbols", "facts_for", "function_symbol", "module_to_programs", "op_attrs", "op_full_name",
            "py_attr", "tensor_type"]
 
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
+
+    from symshape.mlir.attributes import DialectAttr, op_attrs, op_full_name, py_attr, tensor_type
+
 _IDENT_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
+_ATTRIBUTES = ("DialectAttr", "op_attrs", "op_full_name", "py_attr", "tensor_type")
+
+
+def __getattr__(name: str) -> Any:
+    """The attribute readers re-exported from `symshape.mlir.attributes`, imported on first use:
+    they import xDSL, which a module read through the MLIR bindings never needs (0.6 s)."""
+    if name in _ATTRIBUTES:
+        return getattr(importlib.import_module("symshape.mlir.attributes"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def declared_symbols(view: FuncView) -> set[str]:
@@ -85,6 +90,8 @@ def analyze_module(module: ModuleOp, facts: Sequence[Fact | str] = (), progress:
 
     A user fact applies to the functions that declare all of its symbols.
     """
+    from symshape.mlir.opt import verify
+
     out: dict[str, Analysis] = {}
     verify(module, source or "<module>")
     views = module_to_programs(module)
@@ -181,6 +188,9 @@ def _text_views(text: str, source: str, reader: str) -> list[FuncView]:
         views = read_views(text)
         if views is not None:
             return views
+    from symshape.mlir.opt import verify
+    from symshape.mlir.parse import parse_module
+
     module = parse_module(text, source=source)
     verify(module, source)
     return module_to_programs(module)
@@ -190,6 +200,8 @@ def analyze_mlir_file(
     path: str | Path, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
 ) -> Analysis:
     """Analyze an ``.mlir`` file (see `analyze_mlir_text`)."""
+    from symshape.mlir.parse import read_mlir_text
+
     path = Path(path)
     text = read_mlir_text(path)
     return analyze_mlir_text(text, facts, progress, source=str(path))

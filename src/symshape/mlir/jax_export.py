@@ -17,20 +17,15 @@ a fact.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
-from xdsl.dialects import func
-from xdsl.dialects.builtin import DYNAMIC_INDEX, StringAttr
-from xdsl.dialects.builtin import TensorType as XTensorType
-from xdsl.ir import BlockArgument, Operation
-
 from symshape.expr import sym
-from symshape.mlir.attributes import attr_value, is_tensor, op_full_name, split_top
+from symshape.mlir.attributes import split_top
+from symshape.mlir.ir_adapter import DeclaredDims, IRReader, arg_attr, entry_block
 from symshape.program import SourceDim
-from symshape.userfacts import Fact, Relation
+from symshape.userfacts import Relation
 
-__all__ = ["arg_attr", "jax_arg_dims", "jax_dim_text", "jax_specs", "label_names"]
+__all__ = ["jax_arg_dims", "jax_dim_text", "jax_dims", "jax_specs", "label_names", "spec_dims"]
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 _FUNCTIONS = {"floor", "ceiling", "Mod", "Max", "Min"}
@@ -40,16 +35,6 @@ _NAME = re.compile(r"[A-Za-z_]\w*")
 def label_names(label: str) -> set[str]:
     """The symbol names in a declared dim label (``2*b + s`` -> b, s; function names excluded)."""
     return set(_WORD.findall(label)) - _FUNCTIONS
-
-
-def arg_attr(fn: func.FuncOp, index: int, key: str) -> str | None:
-    """The non-empty string attribute ``key`` of ``fn``'s argument ``index``, else None."""
-    attrs = fn.arg_attrs
-    if attrs is None or index >= len(attrs.data):
-        return None
-    entry = attrs.data[index]
-    value = entry.data.get(key)
-    return value.data if isinstance(value, StringAttr) and value.data else None
 
 
 # ------------------------------------------------------------------ the specifications jax quotes
@@ -128,8 +113,14 @@ def _call(name: str, args: list[str]) -> str:
 # ------------------------------------------------------------------ the arguments' declared dims
 
 
-def jax_arg_dims(fn: func.FuncOp, funcs: dict[str, func.FuncOp] | None = None,
-                 ) -> tuple[dict[int, tuple[SourceDim, ...]], list[Fact]]:
+def jax_arg_dims(fn: Any, funcs: dict[str, Any] | None = None) -> DeclaredDims:
+    """`jax_dims` of an xDSL ``func.func`` (the callees by name in ``funcs``)."""
+    from symshape.mlir.xdsl_ir import XdslIR
+
+    return jax_dims(XdslIR(None), fn, funcs or {})
+
+
+def jax_dims(ir: IRReader, fn: Any, funcs: dict[str, Any]) -> DeclaredDims:
     """Declared dims of ``fn``'s arguments named the way ``jax.export`` named them, and the
     facts ``v >= 1`` for each dimension variable ``v`` (jax checks them before running).
 
@@ -137,90 +128,94 @@ def jax_arg_dims(fn: func.FuncOp, funcs: dict[str, func.FuncOp] | None = None,
     (see the module docstring), else from a call passing ``get_dimension_size`` of an argument
     to a callee argument marked ``jax.global_constant = "b"``.
     """
-    block = fn.body.blocks.first
+    block = entry_block(ir, fn)
     if block is None:
         return {}, []
-    declared = _spec_dims_by_arg(fn, block)
+    args = ir.block_args(block)
+    declared = _spec_dims_by_arg(ir, fn, block)
     if not declared:
-        for (i, axis), name in sorted(_call_dim_names(block, funcs or {}).items()):
-            arg_type = block.args[i].type
-            if not isinstance(arg_type, XTensorType):
+        for (i, axis), name in sorted(_call_dim_names(ir, block, funcs).items()):
+            dims = ir.value_type(args[i]).dims
+            if dims is None or not ir.is_tensor(args[i]):
                 continue
-            base = declared.get(i) or tuple(None if d == DYNAMIC_INDEX else int(d) for d in arg_type.get_shape())
+            base = declared.get(i) or dims
             declared[i] = tuple(name if k == axis and d is None else d for k, d in enumerate(base))
     names = {n for dims in declared.values() for d in dims if isinstance(d, str) for n in label_names(d)}
     return declared, [Relation(sym(n), ">=", 1) for n in sorted(names)]
 
 
-def _spec_dims_by_arg(fn: func.FuncOp, block: Any) -> dict[int, tuple[SourceDim, ...]]:
+def _specs(ir: IRReader, block: Any) -> list[tuple[str, str]] | None:
+    """The specifications the first ``shape_assertion`` message of ``block`` quotes."""
+    for op in ir.ops(block):
+        if ir.op_name(op).endswith(".custom_call"):
+            message = ir.attr(op, "error_message")
+            specs = jax_specs(message) if isinstance(message, str) else None
+            if specs is not None:
+                return specs
+    return None
+
+
+def _spec_dims_by_arg(ir: IRReader, fn: Any, block: Any) -> dict[int, tuple[SourceDim, ...]]:
     """Argument index -> dims, from the specifications; empty if they do not fit the arguments
     (a count or a rank that differs, a static dim the specification contradicts)."""
-    specs: list[tuple[str, str]] | None = None
-    for op in block.ops:
-        if op_full_name(op).endswith(".custom_call"):
-            message = op.attributes.get("error_message")
-            if isinstance(message, StringAttr):
-                specs = jax_specs(message.data)
-                if specs is not None:
-                    break
+    specs = _specs(ir, block)
     if not specs:
         return {}
-    symbolic = [
-        (i, tuple(a.type.get_shape()))
-        for i, a in enumerate(block.args)
-        if is_tensor(a.type) and DYNAMIC_INDEX in a.type.get_shape() and arg_attr(fn, i, "jax.global_constant") is None
-    ]
+    symbolic: list[tuple[int, tuple[SourceDim, ...]]] = []
+    for i, arg in enumerate(ir.block_args(block)):
+        dims = ir.value_type(arg).dims
+        if (dims is not None and None in dims and ir.is_tensor(arg)
+                and arg_attr(ir, fn, i, "jax.global_constant") is None):
+            symbolic.append((i, dims))
     if len(symbolic) != len(specs):
         return {}
     declared: dict[int, tuple[SourceDim, ...]] = {}
     for (index, shape), (_, text) in zip(symbolic, specs, strict=True):
-        dims = _spec_dims(text, shape)
+        dims = spec_dims(text, shape)
         if dims is None:
             return {}
         declared[index] = dims
     return declared
 
 
-def _call_dim_names(block: Any, funcs: dict[str, func.FuncOp]) -> dict[tuple[int, int], str]:
+def _call_dim_names(ir: IRReader, block: Any, funcs: dict[str, Any]) -> dict[tuple[int, int], str]:
     """``(argument, axis) -> name`` from ``call @f(get_dimension_size %arg, dim = a)`` where
     the callee's parameter has ``jax.global_constant = "name"``."""
     out: dict[tuple[int, int], str] = {}
-    for op in block.ops:
-        if op_full_name(op) != "func.call":
+    index_of = {a: i for i, a in enumerate(ir.block_args(block))}
+    for op in ir.ops(block):
+        if ir.op_name(op) != "func.call":
             continue
-        callee = funcs.get(attr_value(op, "callee"))
+        callee = funcs.get(ir.attr(op, "callee"))
         if callee is None:
             continue
-        for k, operand in enumerate(op.operands):
-            name = arg_attr(callee, k, "jax.global_constant")
-            source = operand.owner
-            if not name or not _NAME.fullmatch(name) or not isinstance(source, Operation):
+        for k, operand in enumerate(ir.operands(op)):
+            name = arg_attr(ir, callee, k, "jax.global_constant")
+            source = ir.defining_op(operand)
+            if not name or not _NAME.fullmatch(name) or source is None:
                 continue
-            if op_full_name(source).endswith(".get_dimension_size") and source.operands:
-                arg = source.operands[0]
-                axis = attr_value(source, "dimension")
-                if isinstance(arg, BlockArgument) and arg.owner is block and isinstance(axis, int):
-                    out.setdefault((arg.index, axis), name)
+            operands = ir.operands(source)
+            if ir.op_name(source).endswith(".get_dimension_size") and operands:
+                arg = index_of.get(operands[0]) if ir.defining_op(operands[0]) is None else None
+                axis = ir.attr(source, "dimension")
+                if arg is not None and isinstance(axis, int):
+                    out.setdefault((arg, axis), name)
     return out
 
 
-def _spec_dims(text: str, shape: tuple[int, ...]) -> tuple[SourceDim, ...] | None:
-    """The dims of one specification (``b, s, 8``) against the argument's static shape."""
-    parts = list(_spec_parts(text))
+def spec_dims(text: str, shape: tuple[SourceDim, ...]) -> tuple[SourceDim, ...] | None:
+    """The dims of one specification (``b, s, 8``) against the argument's shape (None for ``?``)."""
+    parts = split_top(text)
     if len(parts) != len(shape):
         return None
     dims: list[SourceDim] = []
     for part, static in zip(parts, shape, strict=True):
         if re.fullmatch(r"-?\d+", part):
-            if static != DYNAMIC_INDEX and static != int(part):
+            if static is not None and static != int(part):
                 return None
             dims.append(int(part))
-        elif static != DYNAMIC_INDEX:
+        elif static is not None:
             return None
         else:
             dims.append(jax_dim_text(part))
     return tuple(dims)
-
-
-def _spec_parts(text: str) -> Iterator[str]:
-    yield from (p.strip() for p in split_top(text))
