@@ -51,21 +51,7 @@ def reshape(ctx: OpContext) -> None:
         others = [(i, t) for i, t in enumerate(target) if i != infer_at]
         rest = ctx.canon(product(t for _, t in others))
         inferred = _quotient(ctx, numel, rest)
-        zeros_cancel = allowzero and inferred is not None and _zeros_cancel(ctx, dims, [t for _, t in others])
-        for i, t in others:  # -1 is only defined when every other target dim is non-zero: a fact
-            if isinstance(t, int):
-                if t == 0:
-                    raise ModelError(
-                        where=ctx.where(),
-                        found=f"target element {i} is 0 next to a -1, which makes the -1 ambiguous",
-                        expected="non-zero target dims next to a -1",
-                        fix="fix the target shape",
-                    )
-            elif allowzero:  # the spec forbids 0 with -1; onnxruntime infers it from the non-zero dims
-                if not zeros_cancel:
-                    guard(ctx, t, ">=", 1, "reshape -1", f"target element {i} '{t}' is not 0 next to a -1")
-            elif _zero_is_invalid(ctx, dims, i, computed[i]):
-                ctx.assume_range(t, 1, None, "reshape -1 needs other dims >= 1")
+        inferred = _require_others_nonzero(ctx, dims, computed, others, allowzero=allowzero, inferred=inferred)
         if inferred is None:
             inferred = ctx.canon(floordiv(numel, rest))
             ctx.eq(mul(inferred, rest), numel, "reshape -1", ("the reshaped element count", "the input element count"))
@@ -75,21 +61,59 @@ def reshape(ctx: OpContext) -> None:
     ctx.set_output(0, [ctx.canon(t) for t in target], ctx.elements(0))
 
 
-def _zeros_cancel(ctx: OpContext, dims: tuple[Dim, ...], others: list[Dim]) -> bool:
-    """Whether onnxruntime's -1 next to an allowzero 0 is the exact quotient anyway: it infers
-    the -1 as (product of the non-zero input dims) / (product of the non-zero target dims), so
-    when every target element that may be 0 is an input dim of its own (matched one to one) and
-    every other dim on both sides is ``>= 1``, the zeros drop out in pairs and the -1 is the
-    quotient without them: no guard is needed (``view(batch, seq, -1, 64)`` at ``batch = 0``)."""
-    unmatched = list(dims)
+def _require_others_nonzero(
+    ctx: OpContext, dims: tuple[Dim, ...], computed: list[Dim], others: list[tuple[int, Dim]], *, allowzero: bool,
+    inferred: Dim | None,
+) -> Dim | None:
+    """-1 is only defined when every other target dim is non-zero: a fact of the program, or with
+    ``allowzero`` (the spec forbids 0 with -1; onnxruntime infers it from the non-zero dims) what
+    onnxruntime's -1 needs, or its exact value. Returns the -1's value (None: not a quotient)."""
+    pairs = _zeros_pair_up(ctx, dims, [t for _, t in others]) if allowzero and inferred is not None else None
+    if pairs is not None and inferred is not None:
+        zeroable, maybe_zero = pairs
+        if len(maybe_zero) == 1 and ctx.prove_eq(inferred, maybe_zero[0]) is True:
+            # the -1 copies the one input dim left: 1 where it and an element are both 0
+            return ctx.canon(smax(inferred, add(1, mul(smin(1, *zeroable), -1))))
+        if maybe_zero:
+            reason = "the -1 next to an allowzero 0 is the quotient unless another input dim is 0 too"
+            guard(ctx, smax(smin(*zeroable), smin(*maybe_zero)), ">=", 1, "reshape -1", reason)
+    for i, t in others:
+        if isinstance(t, int):
+            if t == 0:
+                raise ModelError(
+                    where=ctx.where(),
+                    found=f"target element {i} is 0 next to a -1, which makes the -1 ambiguous",
+                    expected="non-zero target dims next to a -1",
+                    fix="fix the target shape",
+                )
+        elif allowzero:
+            if pairs is None:
+                guard(ctx, t, ">=", 1, "reshape -1", f"target element {i} '{t}' is not 0 next to a -1")
+        elif _zero_is_invalid(ctx, dims, i, computed[i]):
+            ctx.assume_range(t, 1, None, "reshape -1 needs other dims >= 1")
+    return inferred
+
+
+def _zeros_pair_up(ctx: OpContext, dims: tuple[Dim, ...], others: list[Dim]) -> tuple[list[Dim], list[Dim]] | None:
+    """The target elements next to an allowzero -1 that may be 0, and the other input dims that
+    may be 0, when the first are input dims of their own (matched one to one): None otherwise.
+
+    Onnxruntime infers that -1 as (product of the non-zero input dims) / (product of the non-zero
+    target dims), so paired zeros drop out together and the -1 is the quotient unless one of the
+    other input dims is 0 too (``view(batch, seq, -1, 64)`` at ``batch = 0`` is exact;
+    ``view(-1, seq)`` of ``[batch, seq]`` at ``batch = seq = 0`` gives 1)."""
+    unmatched, zeroable = list(dims), list[Dim]()
     for t in others:
         if isinstance(t, int) or ctx.facts.prove_ge(t, 1):
             continue
         j = next((j for j, d in enumerate(unmatched) if ctx.prove_eq(t, d) is True), None)
         if j is None:
-            return False
-        del unmatched[j]
-    return all(isinstance(d, int) and d >= 1 or not isinstance(d, int) and ctx.facts.prove_ge(d, 1) for d in unmatched)
+            return None
+        zeroable.append(unmatched.pop(j))
+    maybe_zero = [d for d in unmatched if not (isinstance(d, int) and d >= 1 or ctx.facts.prove_ge(d, 1))]
+    if maybe_zero and (not zeroable or any(isinstance(d, int) for d in maybe_zero)):
+        return None
+    return zeroable, maybe_zero
 
 
 def _zero_is_invalid(ctx: OpContext, dims: tuple[Dim, ...], i: int, element: Dim) -> bool:

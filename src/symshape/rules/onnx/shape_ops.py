@@ -116,6 +116,9 @@ def gather(ctx: OpContext) -> None:
     indices = ctx.shape(1)
     axis = normalize_axis(ctx, ctx.attr("axis", 0), len(data))
     out = data[:axis] + indices + data[axis + 1 :]
+    idx = ctx.const_ints(1)
+    if idx and not isinstance(data[axis], int):  # known indices must be in bounds: the program's fact
+        ctx.assume_range(data[axis], max(max(idx) + 1, -min(idx)), None, "gather indices in bounds")
     ctx.set_output(0, out, _gather_elements(ctx, axis))
 
 
