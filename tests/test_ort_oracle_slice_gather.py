@@ -202,3 +202,19 @@ def test_slice(r: Row) -> None:
 @pytest.mark.parametrize("r", GATHER + SPACE)
 def test_gather_scatter_and_space_depth(r: Row) -> None:
     run_row(r)
+
+
+@pytest.mark.parametrize("index", [0, 2, -3])
+def test_gather_with_known_indices_needs_the_axis_to_cover_them(index: int) -> None:
+    """BERT's CLS token ``x[:, 0]``: onnxruntime refuses an index past the axis, so the axis dim
+    is at least ``index + 1`` (or ``-index`` from the end), stated as the symbol's range."""
+    from symshape.api import analyze_onnx
+    from tests.oracle import make_model, run
+
+    model = make_model([helper.make_node("Gather", ["x", "i"], ["y"], axis=1)], [tensor("x", ["b", "s"])], ["y"],
+                       [const("i", [index])])
+    low = index + 1 if index >= 0 else -index
+    assert analyze_onnx(model).symbols()["s"]["range"] == [low, None]
+    run(model, {"x": np.zeros((2, low), np.float32)})
+    with pytest.raises(Exception, match="out of data bounds|indices"):
+        run(model, {"x": np.zeros((2, low - 1), np.float32)})
