@@ -44,10 +44,9 @@ SWIN_BAD = [
 ]
 EXTRA_BAD: dict[str, list[tuple[Env, str, str, int]]] = {"swin_ts": SWIN_BAD, "swin_dynamo": SWIN_BAD}
 ORT_LENIENT = {
-    # onnxruntime skips empty inputs of a Concat and infers a -1 next to a 0 with allowzero=1;
-    # the ONNX spec requires matching non-axis dims and forbids the ambiguous -1. (Where the
-    # zeros cancel, as in the dynamo BERT, GPT-2, LLaMA, T5, ViT and Swin views, the -1 is exact and no
-    # requirement is printed.)
+    # onnxruntime skips empty inputs of a Concat; the ONNX spec requires matching non-axis dims.
+    # (A -1 next to an allowzero 0, which the spec forbids too, is no requirement: the analysis
+    # infers it from the non-zero dims as onnxruntime does.)
     ("swin_ts", "height", 1),
     ("swin_dynamo", "height", 1),
 }
