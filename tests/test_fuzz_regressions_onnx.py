@@ -133,3 +133,20 @@ def test_pad_of_one_axis_of_a_two_dim_tensor_tracks_no_flat_elements() -> None:
     m = make_model(nodes, [tensor("x", ["n"])], ["y"], [const("zero", [0]), const("pads", [0, 1])])
     report = assert_exact(check(m, [{"n": 1}, {"n": 3}]))
     assert report.analysis.shape("y") == (2, 0)
+
+
+def test_the_allowzero_minus_one_broadcast_with_its_own_dim_is_that_dim() -> None:
+    """position_ids.view(-1, seq) + x[batch, seq] (GPT-2's dynamo export): the view's first dim
+    is ``Max(batch, 1 - Min(1, seq))``, and broadcast with ``batch`` it is ``batch`` at every
+    size (1 at batch = seq = 0 broadcasts to 0)."""
+    nodes = [helper.make_node("Shape", ["p"], ["s"]),
+             helper.make_node("Slice", ["s", "one", "two"], ["last"]),
+             helper.make_node("Concat", ["m1", "last"], ["target"], axis=0),
+             helper.make_node("Reshape", ["p", "target"], ["v"], allowzero=1),
+             helper.make_node("Add", ["v", "x"], ["y"])]
+    m = make_model(nodes, [tensor("p", ["batch", "seq"]), tensor("x", ["batch", "seq"])], ["y"],
+                   [const("m1", [-1]), const("one", [1]), const("two", [2])])
+    analysis = analyze_onnx(m)
+    assert analysis.guards() == [] and analysis.shape("y") == (sym("batch"), sym("seq"))
+    sizes = [{"batch": b, "seq": s} for b in (0, 1, 3) for s in (0, 1, 4)]
+    assert_exact(check(m, sizes, analysis=analysis))

@@ -9,7 +9,7 @@ import numpy as np
 
 from symshape.context import GiveUp, OpContext
 from symshape.errors import ContradictionError, ModelError
-from symshape.expr import Dim, Expr, mul, smax, smin
+from symshape.expr import Dim, Expr, add, mul, smax, smin
 from symshape.expr_piecewise import minmax_args
 
 ElementArray = np.ndarray[Any, np.dtype[np.object_]]
@@ -75,8 +75,27 @@ def broadcast_dim(ctx: OpContext, dims: Sequence[Dim], axis: int) -> Dim:
         return _broadcast_to_const(ctx, consts[0], symbolic)
     if _clamped_pair(ctx, symbolic):
         return broadcast_dim(ctx, [ctx.canon(d) for d in dims], axis)
+    symbolic = _drop_absorbed_max(ctx, symbolic)
+    if len(symbolic) == 1:
+        return symbolic[0]
     absorbing = _already_broadcast(ctx, symbolic)
     return absorbing if absorbing is not None else _broadcast_symbolic(ctx, symbolic)
+
+
+def _drop_absorbed_max(ctx: OpContext, symbolic: list[Expr]) -> list[Expr]:
+    """Drop each ``Max(b, c...)`` broadcast with ``b`` itself where every ``c`` is 0 or 1: for
+    ``b >= 1`` it is ``b``, and for ``b = 0`` it is 0 or 1, which broadcasts to 0. So the pair is
+    ``b`` (onnxruntime's allowzero -1, ``Max(batch, 1 - Min(1, seq))``, added to ``batch``)."""
+    def absorbed(d: Expr) -> bool:
+        parts = minmax_args(d)
+        if parts is None or not parts[0]:
+            return False
+        inside = [a for a in parts[1] if any(a is e for e in symbolic)]
+        rest = [a for a in parts[1] if not any(a is e for e in symbolic)]
+        return bool(inside) and all(ctx.prove_ge(a, 0) and ctx.prove_ge(add(1, mul(a, -1)), 0) for a in rest)
+
+    kept = [d for d in symbolic if not absorbed(d)]
+    return kept or symbolic
 
 
 def _already_broadcast(ctx: OpContext, symbolic: Sequence[Expr]) -> Expr | None:
