@@ -37,10 +37,10 @@ def test_generated_onnx_programs_match_onnxruntime() -> None:
 
 def test_the_long_run_saves_each_failing_case(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``python -m tests.fuzz`` writes the model, its sizes and the message of a failing case."""
-    def fails(p: Program, tally: Tally) -> str:
+    def fails(p: Program, tally: Tally, out: Path) -> str:
         return "'y' dim 0 = 'n' = 3, observed 4"
 
-    monkeypatch.setattr(onnx_programs, "check_program", fails)
+    monkeypatch.setattr(onnx_programs, "check_isolated", fails)
     assert onnx_programs.run(0.02, 7, tmp_path, batch=3) >= 1
     case = sorted(tmp_path.iterdir())[0]
     assert sorted(f.name for f in case.iterdir()) == ["message.txt", "model.onnx", "sizes.json"]

@@ -26,7 +26,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from tests.fuzz import mlir_ops_more
-from tests.fuzz.isolation import forked
+from tests.fuzz.isolation import isolated
 from tests.fuzz.mlir_ops import OPS
 from tests.jax_oracle import Subject, check_at
 
@@ -233,19 +233,19 @@ def check_subject(subject: Subject, envs: list[dict[str, int]], stats: Stats) ->
     return None
 
 
+def _check_in_worker(program: Program, envs: list[dict[str, int]]) -> tuple[Stats, str | None]:
+    mine = Stats()
+    try:
+        return mine, check_program(program, envs, mine)
+    except Exception as error:  # noqa: BLE001 - reported as a failure, never lost as a died worker
+        return mine, f"fuzzer error: {type(error).__name__}: {error}"
+
+
 def check_isolated(program: Program, envs: list[dict[str, int]], stats: Stats) -> str | None:
-    """`check_program` in a forked child: jax's C++ shape refinement can die of a signal (a
+    """`check_program` in a worker process: jax's C++ shape refinement can die of a signal (a
     SIGFPE folding a division by a dim that is 0), which must not end the run. A program whose
-    child dies is discarded, as jax refused it."""
-
-    def child() -> tuple[Stats, str | None]:
-        mine = Stats()
-        try:
-            return mine, check_program(program, envs, mine)
-        except Exception as error:  # noqa: BLE001 - reported as a failure, never lost as a died child
-            return mine, f"fuzzer error: {type(error).__name__}: {error}"
-
-    answer = forked(child)
+    worker dies is discarded, as jax refused it."""
+    answer = isolated(_check_in_worker, program, envs)
     if answer is None:
         stats.discarded += 1
         stats.refusals["jax died"] = stats.refusals.get("jax died", 0) + 1

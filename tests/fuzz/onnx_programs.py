@@ -28,7 +28,7 @@ from symshape.result import Analysis
 from tests.fuzz import onnx_ops_compute as compute
 from tests.fuzz import onnx_ops_shape as shape
 from tests.fuzz import onnx_ops_values as values
-from tests.fuzz.isolation import forked
+from tests.fuzz.isolation import isolated
 from tests.fuzz.onnx_graph import SYMBOLS, Graph
 from tests.oracle import Report, check, feeds_for, guards_hold
 from tests.oracle import run as run_model
@@ -134,20 +134,20 @@ def check_program(p: Program, tally: Tally) -> str | None:
     return _check_runs(p, analysis, tally)
 
 
+def _check_in_worker(p: Program) -> tuple[Tally, str | None]:
+    mine = Tally()
+    try:
+        return mine, check_program(p, mine)
+    except Exception:  # noqa: BLE001 - reported as a failure, never lost as a died worker
+        mine.failures += 1
+        return mine, f"fuzzer error:\n{traceback.format_exc()}"
+
+
 def check_isolated(p: Program, tally: Tally, out: pathlib.Path) -> str | None:
-    """`check_program` in a forked child: an onnxruntime C++ assertion aborts the process, which
-    must end this program's check, not the run. Such a model is saved under ``out`` (a runtime
-    bug to report, not a finding against symshape) and discarded."""
-
-    def child() -> tuple[Tally, str | None]:
-        mine = Tally()
-        try:
-            return mine, check_program(p, mine)
-        except Exception:  # noqa: BLE001 - reported as a failure, never lost as a died child
-            mine.failures += 1
-            return mine, f"fuzzer error:\n{traceback.format_exc()}"
-
-    answer = forked(child)
+    """`check_program` in a worker process: an onnxruntime C++ assertion aborts the process,
+    which must end this program's check, not the run. Such a model is saved under ``out`` (a
+    runtime bug to report, not a finding against symshape) and discarded."""
+    answer = isolated(_check_in_worker, p)
     if answer is None:
         tally.programs += 1
         tally.died += 1
