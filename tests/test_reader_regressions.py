@@ -213,3 +213,50 @@ def test_a_convolution_group_count_of_zero_is_a_model_error(attr: str) -> None:
     ).replace("COUNT_B", str(counts["batch_group_count"])).replace("COUNT_F", str(counts["feature_group_count"]))
     with pytest.raises(ModelError, match=f"{attr} = 0"):
         analyze_mlir_text(text)
+
+
+@pytest.mark.parametrize("numbers", ["[b, f, 1]x[o, i, 0]->[b, f, 0]", "[b, f, 0]x[o, 0]->[b, f, 0]"])
+def test_malformed_convolution_dimension_numbers_are_a_model_error(numbers: str) -> None:
+    """A spatial index or a kernel label missing from the compact form: ``list.index`` raised."""
+    text = (
+        "func.func @main(%x: tensor<2x3x8xf32>, %w: tensor<4x3x3xf32>) -> tensor<2x4x6xf32> {\n"
+        '  %0 = "stablehlo.convolution"(%x, %w) <{batch_group_count = 1 : i64, '
+        f"dimension_numbers = #stablehlo.conv<{numbers}>, "
+        "feature_group_count = 1 : i64}> : (tensor<2x3x8xf32>, tensor<4x3x3xf32>) -> tensor<2x4x6xf32>\n"
+        "  return %0 : tensor<2x4x6xf32>\n}\n"
+    )
+    with pytest.raises(ModelError, match="dimension_numbers"):
+        analyze_mlir_text(text)
+
+
+@pytest.mark.parametrize(("opset", "lengths"), [(9, (2, 1, 2)), (13, (2, 2, 1))])
+def test_slice_bounds_of_different_lengths_are_a_model_error(opset: int, lengths: tuple[int, int, int]) -> None:
+    """axes, starts and ends of different lengths (attributes before opset 10, inputs after):
+    the per-axis ``zip(strict=True)`` raised ValueError."""
+    axes, starts, ends = ([0, 1][:k] for k in lengths)
+    if opset < 10:
+        nodes = [N("Slice", ["x"], ["y"], name="slice", axes=axes, starts=starts, ends=ends)]
+        inits = []
+    else:
+        nodes = [N("Slice", ["x", "starts", "ends", "axes"], ["y"], name="slice")]
+        inits = [numpy_helper.from_array(np.array(v, np.int64), name)
+                 for name, v in (("starts", starts), ("ends", ends), ("axes", axes))]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", 1, ["n", 4])],
+                          [helper.make_tensor_value_info("y", 1, None)], inits)
+    with pytest.raises(ModelError, match=r"2 axes, \d starts, \d ends"):
+        analyze_onnx(helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)]))
+
+
+def test_a_dim_beyond_int64_is_annotated_as_a_label(tmp_path: Path) -> None:
+    """Two [2**62] tensors concatenated: the dim 2**63 overflows ONNX's int64 dim_value, whose
+    protobuf setter raised "Value out of range"; annotate writes it as a dim_param."""
+    shape = numpy_helper.from_array(np.array([2**62], np.int64), "shape")
+    g = helper.make_graph(
+        [N("ConstantOfShape", ["shape"], ["c"], name="fill"), N("Concat", ["c", "c"], ["y"], name="cat", axis=0)],
+        "g", [], [helper.make_tensor_value_info("y", 1, None)], [shape])
+    model = tmp_path / "big.onnx"
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), model)
+    out = tmp_path / "out.onnx"
+    assert run_cli(["annotate", str(model), "-o", str(out)])[0] == 0
+    (dim,) = onnx.load(out).graph.output[0].type.tensor_type.shape.dim
+    assert dim.dim_param == str(2**63)

@@ -23,6 +23,8 @@ from symshape.parse import is_identifier, parse_dim
 from symshape.result import Analysis
 from symshape.userfacts import Fact
 
+INT64_MAX = 2**63 - 1  # the largest dim_value ONNX's protobuf holds
+
 
 def annotate_file(
     path: Path,
@@ -138,10 +140,10 @@ def _set_dims(vi: onnx.ValueInfoProto, dims: list[int | str]) -> None:
     del shape.dim[:]
     for d in dims:
         dim = shape.dim.add()
-        if isinstance(d, int):
+        if isinstance(d, int) and 0 <= d <= INT64_MAX:
             dim.dim_value = d
-        else:
-            dim.dim_param = d
+        else:  # a symbol, or a number no int64 dim_value holds (an overflowing model): a label
+            dim.dim_param = str(d)
 
 
 def _relocate_external_data(model: onnx.ModelProto, src_dir: Path, dst_dir: Path) -> None:

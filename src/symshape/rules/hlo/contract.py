@@ -158,7 +158,15 @@ def convolution(ctx: OpContext) -> None:
     the kernel's times ``feature_group_count`` (a fact). https://openxla.org/stablehlo/spec#convolution
     """
     lhs, rhs = ctx.shape(0), ctx.shape(1)
-    nums = conv_numbers(ctx.attr("dimension_numbers"))
+    try:
+        nums = conv_numbers(ctx.attr("dimension_numbers"))
+    except (ValueError, KeyError) as error:  # a label missing from the compact form, or a field
+        raise ModelError(
+            where=ctx.where(),
+            found=f"dimension_numbers {ctx.attr('dimension_numbers')} ({error})",
+            expected="[b, 0, ..., f]x[0, ..., i, o]->[b, 0, ..., f]: b, f, i, o and every spatial index once",
+            fix=FIX_MODEL,
+        ) from None
     spatial_in, spatial_k = nums["input_spatial_dimensions"], nums["kernel_spatial_dimensions"]
     n = len(spatial_in)
     strides = ints(ctx, "window_strides", [1] * n) or [1] * n

@@ -96,6 +96,14 @@ def slice_op(ctx: OpContext) -> None:
         out: list[Dim | None] = [None if a in picked else d for a, d in enumerate(dims)]
         set_partial(ctx, 0, out, "slice", "the slice bounds or steps are not known")
         return
+    lengths = {len(picked), len(starts), len(ends), len(steps)}
+    if len(lengths) > 1:
+        raise ModelError(
+            where=ctx.where(),
+            found=f"{len(picked)} axes, {len(starts)} starts, {len(ends)} ends and {len(steps)} steps",
+            expected="one start, end and step per sliced axis",
+            fix="give axes, starts, ends and steps the same length",
+        )
     src = element_array(ctx, 0) if ctx.elements(0) is not None else None
     for axis, s, e, k in zip(picked, starts, ends, steps, strict=True):
         length, begin = slice_length(ctx, dims[axis], s, e, k, axis)
