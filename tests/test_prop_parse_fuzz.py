@@ -65,6 +65,12 @@ def _written(draw: st.DrawFn, depth: int = 3) -> str:
     return f"{left}{space}{draw(st.sampled_from(['+', '-', '*']))}{space}{right}"
 
 
+def _escaped(c: str) -> str:
+    """How an error quotes a control character (docs/errors.md): ``\\xNN``, ``\\uNNNN``, ``\\UNNNNNNNN``."""
+    code = ord(c)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
 def check_text(text: str) -> Dim | None:
     """Parse ``text``; the only failure allowed is ExpressionSyntaxError with the usual shape.
     When it parses, its value at each of ``ENVS`` must be Python's value of the same text."""
@@ -72,7 +78,9 @@ def check_text(text: str) -> Dim | None:
         d = parse_dim(text)
     except ExpressionSyntaxError as err:
         message = str(err)
-        assert message.startswith(f"dimension expression '{text}': "), message
+        shown = "".join(c if c.isprintable() else _escaped(c) for c in text)
+        assert message.isprintable(), message  # one line: control characters in the text are escaped
+        assert message.startswith(f"dimension expression '{shown}': "), message
         assert err.where == f"dimension expression '{text}'" and ", expected " in message, message
         assert message.endswith("(see docs/errors.md#expressionsyntaxerror)"), message
         return None

@@ -260,3 +260,14 @@ def test_a_dim_beyond_int64_is_annotated_as_a_label(tmp_path: Path) -> None:
     assert run_cli(["annotate", str(model), "-o", str(out)])[0] == 0
     (dim,) = onnx.load(out).graph.output[0].type.tensor_type.shape.dim
     assert dim.dim_param == str(2**63)
+
+
+def test_a_convolution_without_dimension_numbers_is_a_model_error() -> None:
+    text = (
+        "func.func @main(%x: tensor<2x3x8xf32>, %w: tensor<4x3x3xf32>) -> tensor<2x4x6xf32> {\n"
+        '  %0 = "stablehlo.convolution"(%x, %w) <{batch_group_count = 1 : i64, feature_group_count = 1 : i64}> '
+        ": (tensor<2x3x8xf32>, tensor<4x3x3xf32>) -> tensor<2x4x6xf32>\n"
+        "  return %0 : tensor<2x4x6xf32>\n}\n"
+    )
+    with pytest.raises(ModelError, match="dimension_numbers"):
+        analyze_mlir_text(text)

@@ -37,6 +37,12 @@ _LINE_DEF = re.compile(r'^[ \t]*((?:%[\w$.-]+(?::\d+)?[ \t]*,[ \t]*)*%[\w$.-]+(?
                        r"(?:[^\n]*\) (applies) )?", re.M)
 
 
+# A generic op with properties: ``"mhlo.conv"(%a, %b) <{...}>``. An op the context does not
+# register keeps them where the Python bindings cannot read them (``op.attributes`` lists
+# discardable attributes only).
+_WITH_PROPERTIES = re.compile(r'"([\w.$-]+)"\([^()]*\)\s*(?:\[[^\]]*\]\s*)?<\{')
+
+
 def _same_op(written: str, name: str) -> bool:
     """Whether the text's op name is ``name`` (``call`` is ``func.call`` in a function: an op of
     the enclosing op's dialect may leave the dialect out)."""
@@ -109,10 +115,13 @@ def _context(which: str) -> Any:
 
 def parse_with_bindings(text: str, which: str) -> tuple[Any, TextNames] | None:
     """The module ``text`` holds (parsed and verified by MLIR) and its value names; None when
-    MLIR refuses it (the caller reads it with xDSL, which says why in symshape's words)."""
+    MLIR refuses it (the caller reads it with xDSL, which says why in symshape's words) or when
+    an op these bindings do not register has properties (``<{...}>``), which they cannot read."""
     if nesting_depth(text) > MAX_MLIR_DEPTH:
         return None
     ctx = _context(which)
+    if any(not ctx.is_registered_operation(name) for name in set(_WITH_PROPERTIES.findall(text))):
+        return None  # their properties would be lost: the next bindings, or xDSL, read them
     ir: Any = importlib.import_module("iree.compiler.ir" if which == "iree" else "jaxlib.mlir.ir")
     clean = strip_locations(text)
     try:

@@ -135,8 +135,17 @@ def _fix_signature(fn: func.FuncOp) -> None:
     ins = [a.type for a in entry.args]
     returns = [op for op in fn.body.walk() if isinstance(op, func.ReturnOp) and op.parent_op() is fn]
     outs = list(fn.function_type.outputs.data)
-    if returns and all([v.type for v in r.arguments] == [v.type for v in returns[0].arguments] for r in returns):
-        outs = [v.type for v in returns[0].arguments]
+    for k, declared in enumerate(outs):
+        returned = {r.arguments[k].type for r in returns if k < len(r.arguments)}
+        if len(returned) == 1:
+            outs[k] = returned.pop()
+        else:  # blocks return different encodings: each is cast back to the declared type
+            for r in returns:
+                value = r.arguments[k]
+                if value.type != declared and is_tensor(declared) and is_tensor(value.type):
+                    cast = tensor.CastOp(value, declared)
+                    Rewriter.insert_op(cast, InsertPoint.before(r))
+                    r.operands[k] = cast.dest
     fn.function_type = FunctionType.from_lists(ins, outs)
 
 

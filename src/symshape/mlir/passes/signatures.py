@@ -19,7 +19,7 @@ from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from symshape.mlir.attributes import is_tensor
-from symshape.mlir.passes.constraint_save import callee_name
+from symshape.mlir.passes.constraint_save import SAME_TYPE_OPERANDS, callee_name
 from symshape.mlir.passes.function_shapes import FunctionShapes
 from symshape.mlir.passes.ir_utils import data_functions, op_name, with_type
 from symshape.mlir.passes.materialize import FoldCast
@@ -37,9 +37,12 @@ def restores_dynamic(source: Attribute, dest: Attribute) -> bool:
     return len(a) == len(b) and all(y in (x, DYNAMIC_INDEX) for x, y in zip(a, b, strict=True))
 
 
-def takes_refined(user: Operation, fn: func.FuncOp, refine_signature: bool) -> bool:
-    """Whether ``user`` may read a value whose type has more static sizes than it declared (a
-    return only when the signature may change and it is the function's one return)."""
+def takes_refined(user: Operation, index: int, fn: func.FuncOp, refine_signature: bool) -> bool:
+    """Whether ``user`` may read a value whose type has more static sizes than it declared as
+    its operand ``index`` (a return only when the signature may change and it is the function's
+    one return; never an operand whose type must equal its siblings', `SAME_TYPE_OPERANDS`)."""
+    if index in SAME_TYPE_OPERANDS.get(op_name(user).split(".", 1)[-1], ()):
+        return False
     if isinstance(user, func.ReturnOp):
         returns = [op for op in top_level_ops(fn) if isinstance(op, func.ReturnOp)]
         return refine_signature and returns == [user]
@@ -54,7 +57,7 @@ def drop_restoring_casts(fs: FunctionShapes, rewriter: Rewriter, refine_signatur
         if not isinstance(op, tensor.CastOp) or not restores_dynamic(op.source.type, op.dest.type):
             continue
         for use in list(op.dest.uses):
-            if takes_refined(use.operation, fs.func, refine_signature):
+            if takes_refined(use.operation, use.index, fs.func, refine_signature):
                 use.operation.operands[use.index] = op.source
         if not op.dest.uses:
             rewriter.erase_op(op)
@@ -83,7 +86,7 @@ def refine_arguments(fs: FunctionShapes, rewriter: Rewriter) -> int:
             if isinstance(user, tensor.CastOp) and user.dest.type == new:
                 user.dest.replace_all_uses_with(value)  # the entry cast refine_types made
                 rewriter.erase_op(user)
-            elif not (takes_refined(user, fs.func, True) or isinstance(user, func.CallOp)):
+            elif not (takes_refined(user, use.index, fs.func, True) or isinstance(user, func.CallOp)):
                 cast = tensor.CastOp(value, old)
                 rewriter.insert_op(cast, InsertPoint.before(user))
                 user.operands[use.index] = cast.dest
@@ -112,7 +115,7 @@ def finish_signatures(module: ModuleOp, refine: bool) -> None:
         for op in top_level_ops(fn):
             if isinstance(op, tensor.CastOp) and restores_dynamic(op.source.type, op.dest.type):
                 for use in list(op.dest.uses):
-                    if takes_refined(use.operation, fn, True):
+                    if takes_refined(use.operation, use.index, fn, True):
                         use.operation.operands[use.index] = op.source
                 if not op.dest.uses:
                     rewriter.erase_op(op)

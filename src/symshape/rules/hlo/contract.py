@@ -114,6 +114,9 @@ def reduce(ctx: OpContext) -> None:
         ctx.set_output(i, out)
 
 
+_CONV_FIELDS = ("input_batch_dimension", "input_feature_dimension", "input_spatial_dimensions",
+                "kernel_input_feature_dimension", "kernel_output_feature_dimension", "kernel_spatial_dimensions",
+                "output_batch_dimension", "output_feature_dimension", "output_spatial_dimensions")
 _COMPACT = re.compile(r"\[([^\]]*)\]x\[([^\]]*)\]->\[([^\]]*)\]")
 
 
@@ -123,7 +126,11 @@ def conv_numbers(value: object) -> dict[str, list[int]]:
     m = _COMPACT.search(str(fields.get("value", "")))
     if m is None:
         raw = {k.replace("raw", "").strip(): v for k, v in fields.items()}
-        return {k: ([v] if isinstance(v, int) else list(v)) for k, v in raw.items()}
+        nums = {k: ([v] if isinstance(v, int) else list(v)) for k, v in raw.items()}
+        missing = [k for k in _CONV_FIELDS if k not in nums]
+        if missing:
+            raise KeyError(missing[0])
+        return nums
     lhs, rhs, out = ([w.strip() for w in g.split(",")] for g in m.groups())
 
     def spatial(words: list[str]) -> list[int]:
@@ -160,14 +167,14 @@ def convolution(ctx: OpContext) -> None:
     lhs, rhs = ctx.shape(0), ctx.shape(1)
     try:
         nums = conv_numbers(ctx.attr("dimension_numbers"))
-    except (ValueError, KeyError) as error:  # a label missing from the compact form, or a field
+        spatial_in, spatial_k = nums["input_spatial_dimensions"], nums["kernel_spatial_dimensions"]
+    except (ValueError, KeyError) as error:  # missing, a label missing from the compact form, a field
         raise ModelError(
             where=ctx.where(),
             found=f"dimension_numbers {ctx.attr('dimension_numbers')} ({error})",
             expected="[b, 0, ..., f]x[0, ..., i, o]->[b, 0, ..., f]: b, f, i, o and every spatial index once",
             fix=FIX_MODEL,
         ) from None
-    spatial_in, spatial_k = nums["input_spatial_dimensions"], nums["kernel_spatial_dimensions"]
     n = len(spatial_in)
     strides = ints(ctx, "window_strides", [1] * n) or [1] * n
     ld = ints(ctx, "lhs_dilation", [1] * n) or [1] * n
