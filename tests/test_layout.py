@@ -215,3 +215,15 @@ def test_every_error_class_has_a_section_in_docs_errors_md():
     for cls in _all_error_classes():
         assert "anchor" in vars(cls), f"{cls.__name__} inherits its docs anchor; give it its own"
         assert cls.anchor in anchors, f"docs/errors.md has no section '#{cls.anchor}' for {cls.__name__}"
+
+
+def test_analyzing_an_onnx_model_imports_neither_xdsl_nor_a_runtime():
+    """The whole-process cost of ``symshape analyze model.onnx`` (issue 9): no xDSL, onnxruntime,
+    sympy, jax or IREE import on the way."""
+    model = str(Path(__file__).parent / "models" / "gpt2_past_ts.onnx")
+    code = ("import contextlib, io, sys\nfrom symshape.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    main(['analyze', {model!r}, '--format', 'json'], standalone_mode=False)\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'xdsl', 'onnxruntime', 'sympy', 'jax', 'iree'}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout

@@ -25,8 +25,6 @@ print(json.dumps({ "bindings": "symshape.mlir.bindings_reader" in sys.modules,
 
 
 @pytest.mark.needs_iree
-@pytest.mark.xfail(strict=True, reason="symshape.mlir.attributes (DialectAttr, dialect_attr, split_top, MAX_CONST) "
-                   "and symshape.mlir.parse (read_mlir_text) import xDSL at the top; see the dedupe report")
 @pytest.mark.parametrize("name", ["jax_attention.mlir", "jax_while.mlir"])
 def test_analyze_through_the_bindings_imports_no_xdsl(name: str):
     env = {**os.environ, "SYMSHAPE_MLIR_BINDINGS": "iree", "SYMSHAPE_MLIR_READER": "bindings"}

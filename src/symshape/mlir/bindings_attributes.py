@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from symshape.mlir.attributes import MAX_CONST, DialectAttr, dialect_attr
+from symshape.mlir.attr_values import MAX_CONST, DialectAttr, dialect_attr
 from symshape.program import ConstTensor, SourceDim, TensorType
 
 __all__ = ["binding_attr", "binding_type", "clear_caches", "named_attrs", "type_text"]

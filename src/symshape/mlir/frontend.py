@@ -34,7 +34,8 @@ __all__ = ["DialectAttr", "FuncView", "analyze_mlir_file", "analyze_mlir_text", 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
 
-    from symshape.mlir.attributes import DialectAttr, op_attrs, op_full_name, py_attr, tensor_type
+    from symshape.mlir.attr_values import DialectAttr
+    from symshape.mlir.attributes import op_attrs, op_full_name, py_attr, tensor_type
 
 _IDENT_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
 _ATTRIBUTES = ("DialectAttr", "op_attrs", "op_full_name", "py_attr", "tensor_type")
@@ -200,7 +201,7 @@ def analyze_mlir_file(
     path: str | Path, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
 ) -> Analysis:
     """Analyze an ``.mlir`` file (see `analyze_mlir_text`)."""
-    from symshape.mlir.parse import read_mlir_text
+    from symshape.mlir.mlir_file import read_mlir_text
 
     path = Path(path)
     text = read_mlir_text(path)

@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from symshape.expr import sym
-from symshape.mlir.attributes import split_top
+from symshape.mlir.attr_values import split_top
 from symshape.mlir.ir_adapter import DeclaredDims, IRReader, arg_attr, entry_block
 from symshape.program import SourceDim
 from symshape.userfacts import Relation

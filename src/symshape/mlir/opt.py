@@ -32,7 +32,7 @@ __all__ = ["PASSES", "SPLIT_MARKER", "get_all_passes", "main", "make_pass", "par
 
 def parse_file(path: Path) -> tuple[Context, ModuleOp]:
     """Parse ``path`` with every dialect symshape knows (unknown ops stay unregistered)."""
-    from symshape.mlir.parse import read_mlir_text
+    from symshape.mlir.mlir_file import read_mlir_text
 
     return parse_text(read_mlir_text(path), str(path))
 
@@ -107,7 +107,7 @@ def run_opt(
     tests of invalid IR).
     """
     specs = _specs(passes)  # fail before parsing on a typo in the pipeline
-    from symshape.mlir.parse import read_mlir_text
+    from symshape.mlir.mlir_file import read_mlir_text
 
     typed = as_facts(facts)
     text = read_mlir_text(path)

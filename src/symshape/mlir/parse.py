@@ -23,7 +23,6 @@ import importlib
 import re
 import weakref
 from collections.abc import Sequence
-from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -111,29 +110,6 @@ class _NamingParser(Parser):
         else:
             for i, v in enumerate(values):
                 self.value_names[v] = f"{name}#{i}"
-
-
-def read_mlir_text(path: str | Path) -> str:
-    """The text of an ``.mlir`` file; ModelError when it cannot be read or is not UTF-8."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as err:
-        raise ModelError(
-            where=where_file(path),
-            found=f"cannot read it ({err.strerror or err})",
-            expected="a readable .mlir file",
-            fix="check the path and its permissions",
-        ) from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise ModelError(
-            where=where_file(path),
-            found=f"it is not UTF-8 text (byte 0x{data[err.start]:02x} on line {line})",
-            expected="MLIR text in UTF-8",
-            fix="check that this is the .mlir text and not bytecode or another file",
-        ) from None
 
 
 def _first_line(err: Exception) -> str:

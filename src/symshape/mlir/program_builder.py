@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symshape.errors import ModelError, where_op
-from symshape.mlir.attributes import DialectAttr
+from symshape.mlir.attr_values import DialectAttr
 from symshape.mlir.ir_adapter import IRReader, arg_attr, entry_block, is_private
 from symshape.mlir.jax_export import jax_dims
 from symshape.program import Op, Program, TensorType, Value

@@ -1,0 +1,62 @@
+"""The attribute values both MLIR readers give the rules (xDSL's and the bindings'), in plain
+Python: kept apart from `symshape.mlir.attributes` so that the bindings reader never imports
+xDSL (its import alone costs ~0.6 s)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+MAX_CONST = 64
+
+
+@dataclass(frozen=True)
+class DialectAttr:
+    """An attribute of an unregistered dialect: ``#stablehlo.dot<...>`` -> name and fields."""
+
+    name: str
+    fields: dict[str, Any]
+    text: str
+
+
+def dialect_attr(name: str, body: str) -> DialectAttr:
+    """``#stablehlo.dot<lhs_contracting_dimensions = [1], ...>`` and ``#stablehlo<comparison_direction GE>``."""
+    text = body.strip()
+    short = name.split(".", 1)[1] if "." in name else name
+    if "=" not in text:
+        return DialectAttr(short, {"value": text}, text)
+    fields: dict[str, Any] = {}
+    for part in split_top(text):
+        key, _, value = part.partition("=")
+        fields[key.strip()] = _field_value(value.strip())
+    return DialectAttr(short, fields, text)
+
+
+def split_top(text: str) -> list[str]:
+    """``text`` split at the commas outside brackets, stripped, empty parts dropped."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for i, c in enumerate(text):
+        if c in "[(<{":
+            depth += 1
+        elif c in "])>}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p for p in (p.strip() for p in parts) if p]
+
+
+def _field_value(text: str) -> Any:
+    if text.startswith("[") and text.endswith("]"):
+        items = split_top(text[1:-1])
+        try:
+            return [int(i) for i in items]
+        except ValueError:
+            return items
+    try:
+        return int(text)
+    except ValueError:
+        return text
