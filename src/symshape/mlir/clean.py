@@ -15,28 +15,31 @@ _LOC_ALIAS_LINE = re.compile(r"^#loc[\w$.]*\s*=\s*$", re.M)
 def clean_text(text: str) -> str:
     """Drop locations and unquote ``#dialect<"body">`` attributes, leaving strings untouched."""
     out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            j = _string_end(text, i)
-            out.append(text[i:j])
+    i = 0
+    while (m := _SPECIAL.search(text, i)) is not None:  # jump to the next string, location or attribute
+        k = m.start()
+        out.append(text[i:k])
+        if text[k] == '"':
+            j = _string_end(text, k)
+            out.append(text[k:j])
             i = j
-        elif text.startswith("loc(", i) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.$#")):
-            i = balanced_end(text, i + 3)
-        elif c == "#" and (m := _OPAQUE_STRING.match(text, i)):
-            out.append(f"#{m.group(1)}<{m.group(2)}>")
-            i = m.end()
-        elif c == "#" and (m := _DIALECT_ATTR.match(text, i)):
-            j = _angle_end(text, m.end())  # one line per attribute body, so printing is stable
-            out.append(_NEWLINE_RUN.sub(" ", text[i:j]))
+        elif text[k] == "l":
+            i = balanced_end(text, k + 3)
+        elif om := _OPAQUE_STRING.match(text, k):
+            out.append(f"#{om.group(1)}<{om.group(2)}>")
+            i = om.end()
+        elif dm := _DIALECT_ATTR.match(text, k):
+            j = _angle_end(text, dm.end())  # one line per attribute body, so printing is stable
+            out.append(_NEWLINE_RUN.sub(" ", text[k:j]))
             i = j
         else:
-            out.append(c)
-            i += 1
+            out.append("#")
+            i = k + 1
+    out.append(text[i:])
     return _LOC_ALIAS_LINE.sub("", "".join(out))
 
 
+_SPECIAL = re.compile(r'["#]|(?<![\w.$#])loc\(')
 _DIALECT_ATTR = re.compile(r"#[A-Za-z_][\w.]*<")
 _NEWLINE_RUN = re.compile(r"\s*\n\s*")
 

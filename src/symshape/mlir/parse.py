@@ -22,7 +22,8 @@ from __future__ import annotations
 import importlib
 import re
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -69,6 +70,9 @@ class _LinearLexer(MLIRLexer):
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
 
 
+T = TypeVar("T")
+
+
 class _NamingParser(Parser):
     """A parser that remembers the text name of every SSA value it defines."""
 
@@ -77,6 +81,30 @@ class _NamingParser(Parser):
         self._parser_state = ParserState(_LinearLexer(Input(text, name)))
         self.value_names: dict[SSAValue, str] = {}
         self.op_offsets: dict[Operation, int] = {}
+        self._memo: dict[str, tuple[Any]] = {}
+
+    def memo_rest_of_line(self, parse: Callable[[], T]) -> T:
+        """``parse()`` of the text from here to the end of the line (a trailing ``loc(...)``
+        left out), memoized by that text: an op's type spec is its line's tail, a module has few
+        distinct ones, and xDSL's type parser was half of the read of a 10k-op module. A parse
+        that stops elsewhere is not memoized. The values must be immutable (types are)."""
+        lexer = self._parser_state.lexer
+        text = lexer.input.content
+        start = self._current_token.span.start
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        at_loc = text.rfind(" loc(", start, end)
+        key = text[start:end if at_loc < 0 else at_loc].rstrip()
+        found = self._memo.get(key)
+        if found is not None:
+            stop = start + len(key)
+            lexer.pos = stop
+            self._parser_state.current_token = lexer.lex()
+            return found[0]
+        value = parse()
+        if text[start:self._current_token.span.start].rstrip() == key:
+            self._memo[key] = (value,)
+        return value
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """The module, or an empty one for a text without ops (as ``mlir-opt`` reads it)."""

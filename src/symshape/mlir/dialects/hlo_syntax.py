@@ -59,7 +59,24 @@ def parse_type_spec(parser: Parser) -> tuple[list[Attribute] | None, list[Attrib
     """After ``:``: ``(A, B) -> R``, ``A, B -> R``, ``A -> (R1, R2)`` or a plain list ``A[, B]``.
 
     Returns (operand types, result types, plain types); the first two are None without ``->``.
+    Memoized by its text when the parser offers it (symshape's does: `memo_rest_of_line`).
     """
+    memo = getattr(parser, "memo_rest_of_line", None)
+    if memo is None:
+        return _parse_type_spec(parser)
+    ins, outs, plain = memo(lambda: _frozen(_parse_type_spec(parser)))
+    return (None if ins is None else list(ins), None if outs is None else list(outs), list(plain))
+
+
+_Frozen = tuple[tuple[Attribute, ...] | None, tuple[Attribute, ...] | None, tuple[Attribute, ...]]
+
+
+def _frozen(spec: tuple[list[Attribute] | None, list[Attribute] | None, list[Attribute]]) -> _Frozen:
+    ins, outs, plain = spec
+    return (None if ins is None else tuple(ins), None if outs is None else tuple(outs), tuple(plain))
+
+
+def _parse_type_spec(parser: Parser) -> tuple[list[Attribute] | None, list[Attribute] | None, list[Attribute]]:
     if parser.parse_optional_punctuation("(") is not None:
         ins: list[Attribute] = []
         if parser.parse_optional_punctuation(")") is None:
