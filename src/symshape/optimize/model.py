@@ -1,0 +1,152 @@
+"""`optimize_model` and `optimize_file`: the passes in order, on a model or a file."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import onnx
+
+from symshape.analysis import ProgressFn, analyze, gc_paused
+from symshape.expr import Dim, Expr
+from symshape.expr_atoms import Sym
+from symshape.io import refuse_overwrite, write_bytes_atomic, write_failed
+from symshape.onnx.annotate import annotate_model
+from symshape.onnx.reader import elem_types, load_model, model_to_program
+from symshape.optimize.emit import Emitter, Source
+from symshape.optimize.fold import fold_values, known_values
+from symshape.optimize.graph_edit import remove_dead
+from symshape.optimize.guarded import GuardCheck
+from symshape.optimize.summary import Summary, shape_nodes
+from symshape.result import Analysis
+from symshape.userfacts import Fact
+
+MIN_OPSET_FOR_CHAINS = 13  # Squeeze takes its axes as an input from opset 13
+
+
+def optimize_model(
+    model: onnx.ModelProto, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
+) -> tuple[onnx.ModelProto, Summary]:
+    """A copy of ``model`` with known shape values folded, proven no-ops removed, dead nodes
+    dropped and every value's shape written as value_info. ``facts`` are assumed true of every
+    input the optimized model will see (the summary says which guards were in play)."""
+    with gc_paused():
+        program = model_to_program(model)
+    result = analyze(program, facts=facts, progress=progress)
+    return optimize_with(model, result)
+
+
+def optimize_with(model: onnx.ModelProto, result: Analysis) -> tuple[onnx.ModelProto, Summary]:
+    """`optimize_model` given the analysis of ``model``. Folding is kept only when it makes the
+    model smaller: an export whose shape computation is already minimal (the dynamo exporter's
+    ``Shape(start, end)`` per dim) would otherwise get a second one."""
+    folded = _passes(model, result, fold=True)
+    if folded[1].nodes_after <= folded[1].nodes_before:
+        return folded
+    plain = _passes(model, result, fold=False)
+    plain[1].fold_skipped = True
+    return plain if plain[1].nodes_after < folded[1].nodes_after else folded
+
+
+def _passes(model: onnx.ModelProto, result: Analysis, *, fold: bool) -> tuple[onnx.ModelProto, Summary]:
+    from symshape.optimize.redundant import bypass_redundant
+
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    graph = out.graph
+    summary = Summary(nodes_before=len(graph.node), shape_nodes_before=shape_nodes(model))
+    types = elem_types(model)
+    guard = GuardCheck(graph, result)
+    summary.guards = [cond for cond, _, _ in guard.guards]
+    if fold:
+        emitter = _emitter(out, result)
+        fold_values(graph, known_values(graph, result, types, guard, summary), emitter, summary)
+        _prepend(graph, emitter)
+    bypass_redundant(graph, result, types, guard, summary)
+    for node in remove_dead(graph):
+        summary.removed[node.op_type] += 1
+    summary.annotated = annotate_model(out, result)
+    _prune_value_info(graph)
+    summary.nodes_after = len(graph.node)
+    summary.shape_nodes_after = shape_nodes(out)
+    return out, summary
+
+
+def optimize_file(
+    path: Path, out: Path, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
+) -> Summary:
+    """Optimize the model at ``path`` and write it atomically to ``out`` (never over the input);
+    external weights are not loaded: the output points at the original files."""
+    if Path(out).resolve() == Path(path).resolve():
+        raise refuse_overwrite(out, path, "input model")
+    model = load_model(path)
+    optimized, summary = optimize_model(model, facts=facts, progress=progress)
+    _relocate_external_data(optimized, Path(path).parent, Path(out).parent)
+    try:
+        write_bytes_atomic(Path(out), optimized.SerializeToString())
+    except OSError as err:
+        raise write_failed(out, err) from None
+    return summary
+
+
+def _emitter(model: onnx.ModelProto, result: Analysis) -> Emitter:
+    graph = model.graph
+    initialized = {t.name for t in graph.initializer}
+    sources: dict[str, Source] = {}
+    ranks: dict[str, int] = {}
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
+    for vi in graph.input:
+        dims = result.shape(vi.name)
+        if vi.name in initialized or dims is None:
+            continue
+        ranks[vi.name] = len(dims)
+        for axis, d in enumerate(dims):
+            name = _symbol(d)
+            if name is not None and opset >= MIN_OPSET_FOR_CHAINS:
+                sources.setdefault(name, (vi.name, axis))
+    taken = {n.name for n in graph.node} | {o for n in graph.node for o in n.output} | initialized
+    taken |= {vi.name for vi in graph.input} | {vi.name for vi in graph.output}
+    facts = result.graph.facts
+    return Emitter(sources, ranks, lambda d: facts.prove_ge(result.private(d)), taken)
+
+
+def _symbol(d: Dim) -> str | None:
+    if isinstance(d, Expr) and len(d.terms) == 1:
+        mono, coeff = d.terms[0]
+        if coeff == 1 and len(mono) == 1 and isinstance(mono[0], Sym):
+            return mono[0].name
+    return None
+
+
+def _prepend(graph: onnx.GraphProto, emitter: Emitter) -> None:
+    """New nodes read only graph inputs, initializers and each other: they go first."""
+    if emitter.nodes:
+        rest = list(graph.node)
+        del graph.node[:]
+        graph.node.extend(emitter.nodes + rest)
+    graph.initializer.extend(emitter.initializers)
+
+
+def _prune_value_info(graph: onnx.GraphProto) -> None:
+    """Drop value_info of values no node writes any more."""
+    written = {o for n in graph.node for o in n.output}
+    kept = [vi for vi in graph.value_info if vi.name in written]
+    del graph.value_info[:]
+    graph.value_info.extend(kept)
+
+
+def _relocate_external_data(model: onnx.ModelProto, src_dir: Path, dst_dir: Path) -> None:
+    """Point the main graph's external-data locations at the original files (as `symshape
+    annotate` does; its helper is private to it)."""
+    if src_dir.resolve() == dst_dir.resolve():
+        return
+    tensors = list(model.graph.initializer) + [
+        a.t for n in model.graph.node for a in n.attribute if a.HasField("t")
+    ]
+    for tensor in tensors:
+        if tensor.data_location != onnx.TensorProto.EXTERNAL:
+            continue
+        for entry in tensor.external_data:
+            if entry.key == "location":
+                entry.value = os.path.relpath((src_dir / entry.value).resolve(), dst_dir.resolve())

@@ -1,0 +1,125 @@
+"""Remove nodes the analysis proves compute their input unchanged.
+
+Bypassed: ``Identity``; ``Cast`` to the input's own type; ``Expand``, ``Tile``, ``Reshape``,
+``Flatten``, ``Squeeze``, ``Unsqueeze`` whose output shape is proven equal to the input's (a
+chain of reshape-like ops back to an operand of the same shape: Squeeze/Unsqueeze pairs that
+cancel); ``Where`` whose condition is a proven constant and whose chosen branch has the output's
+shape; ``Max``/``Min``/``And``/``Or`` of one value with itself. Readers then read the input. A graph
+output keeps its name: the input is renamed to it when that is safe, else the node stays.
+"""
+
+from __future__ import annotations
+
+import onnx
+
+from symshape.optimize.graph_edit import pinned_names, producers
+from symshape.optimize.guarded import GuardCheck
+from symshape.optimize.summary import Summary
+from symshape.result import Analysis
+
+_RESHAPES = frozenset({"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"})
+_SAME_SHAPE = frozenset({"Expand", "Tile"}) | _RESHAPES
+_IDEMPOTENT = frozenset({"Max", "Min", "And", "Or"})
+_STANDARD = frozenset({"", "ai.onnx"})
+
+
+def bypass_redundant(
+    graph: onnx.GraphProto, analysis: Analysis, types: dict[str, int], guard: GuardCheck, summary: Summary
+) -> None:
+    """Rewire the readers of every proven no-op node to its input (dead nodes are left for
+    `graph_edit.remove_dead`)."""
+    pinned = pinned_names(graph)
+    inputs = {vi.name for vi in graph.input} | {t.name for t in graph.initializer}
+    made_by = producers(graph)
+    alias: dict[str, str] = {}
+    for node in graph.node:
+        for k, i in enumerate(node.input):
+            if i in alias:
+                node.input[k] = alias[i]
+        if node.domain not in _STANDARD or len(node.output) != 1 or not node.output[0]:
+            continue
+        out = node.output[0]
+        source = _same_value(node, analysis, types, made_by)
+        if source is None or guard.blocked(out):
+            if source is not None:
+                summary.refused_for_guards += 1
+            continue
+        if out in pinned:
+            if source in pinned or source in inputs or source not in made_by:
+                continue  # keep the node: the output name must stay and the input cannot take it
+            _rename(graph, source, out, made_by)
+            made_by[out] = made_by.pop(source)
+            for k, v in alias.items():
+                if v == source:
+                    alias[k] = out
+            node.output[0] = f"{out}/symshape_bypassed"
+        else:
+            alias[out] = source
+        summary.bypassed[node.op_type] += 1
+    for o in graph.output:
+        if o.name in alias:  # only pinned names are graph outputs, and those were never aliased
+            raise AssertionError(o.name)
+
+
+def _rename(graph: onnx.GraphProto, old: str, new: str, made_by: dict[str, onnx.NodeProto]) -> None:
+    producer = made_by[old]
+    for k, o in enumerate(producer.output):
+        if o == old:
+            producer.output[k] = new
+    for node in graph.node:
+        for k, i in enumerate(node.input):
+            if i == old:
+                node.input[k] = new
+
+
+def _same_value(
+    node: onnx.NodeProto, analysis: Analysis, types: dict[str, int], made_by: dict[str, onnx.NodeProto]
+) -> str | None:
+    """The input that ``node``'s output provably equals, or None."""
+    op = node.op_type
+    out = node.output[0]
+    ins = [i for i in node.input]
+    if not ins or not ins[0]:
+        return None
+    if op == "Identity":
+        return ins[0]
+    if op == "Cast":
+        to = next((a.i for a in node.attribute if a.name == "to"), None)
+        src_type = types.get(ins[0])
+        return ins[0] if to is not None and src_type is not None and to == src_type == types.get(out) else None
+    if op in _SAME_SHAPE:
+        return _reshape_source(node, analysis, made_by) if op in _RESHAPES else _if_same(analysis, out, ins[0])
+    if op == "Where" and len(ins) == 3:
+        cond = analysis.elements(ins[0])
+        if cond is None or not cond or not all(isinstance(c, int) for c in cond):
+            return None
+        if all(c == 1 for c in cond):
+            return _if_same(analysis, out, ins[1])
+        if all(c == 0 for c in cond):
+            return _if_same(analysis, out, ins[2])
+        return None
+    if op in _IDEMPOTENT and len(set(ins)) == 1:
+        return _if_same(analysis, out, ins[0])
+    return None
+
+
+def _if_same(analysis: Analysis, out: str, source: str) -> str | None:
+    return source if analysis.same_shape(out, source) is True else None
+
+
+def _reshape_source(node: onnx.NodeProto, analysis: Analysis, made_by: dict[str, onnx.NodeProto]) -> str | None:
+    """The farthest value up a chain of reshape-like ops (row-major order kept) with the same
+    shape as ``node``'s output: that chain computes it unchanged."""
+    out = node.output[0]
+    found: str | None = None
+    current: onnx.NodeProto | None = node
+    for _ in range(8):
+        if current is None or current.op_type not in _RESHAPES or current.domain not in _STANDARD:
+            break
+        data = current.input[0] if current.input else ""
+        if not data:
+            break
+        if analysis.same_shape(out, data) is True:
+            found = data
+        current = made_by.get(data)
+    return found
