@@ -38,6 +38,7 @@ class Emitter:
         self.initializers: list[onnx.TensorProto] = []
         self._consts: dict[tuple[int, tuple[int, ...], tuple[int, ...]], str] = {}
         self._shapes: dict[str, str] = {}
+        self._gathers: dict[tuple[str, tuple[int, ...], bool], str] = {}
         self._exprs: dict[Dim, str | None] = {}
         self._vectors: dict[tuple[Dim, ...], str | None] = {}
         self._scalars: dict[Dim, str | None] = {}
@@ -113,8 +114,11 @@ class Emitter:
         """A 0-D int64 tensor holding ``d``."""
         if d in self._scalars:
             return self._scalars[d]
+        src = self._source(d)
         if isinstance(d, int):
             out: str | None = self.constant([d], [])
+        elif src is not None:
+            out = self._gather(src[0], [src[1]], scalar=True)
         else:
             vec = self.expr(d)
             out = None if vec is None else self.node("Squeeze", [vec, self.constant([0], [1])])
@@ -136,11 +140,19 @@ class Emitter:
                 return self.sources.get(mono[0].name)
         return None
 
-    def _gather(self, graph_input: str, axes: list[int]) -> str:
-        shape = self.shape_of(graph_input)
-        if axes == list(range(self.ranks.get(graph_input, -1))):
-            return shape
-        return self.node("Gather", [shape, self.constant(axes, [len(axes)])], axis=0)
+    def _gather(self, graph_input: str, axes: list[int], scalar: bool = False) -> str:
+        """Dims ``axes`` of a graph input as a vector (one axis and ``scalar``: a 0-D tensor)."""
+        key = (graph_input, tuple(axes), scalar)
+        name = self._gathers.get(key)
+        if name is None:
+            shape = self.shape_of(graph_input)
+            if not scalar and axes == list(range(self.ranks.get(graph_input, -1))):
+                name = shape
+            else:
+                index = self.constant(axes, [] if scalar else [len(axes)])
+                name = self.node("Gather", [shape, index], axis=0)
+            self._gathers[key] = name
+        return name
 
     def _sum(self, d: Expr) -> str | None:
         acc: str | None = None

@@ -82,7 +82,7 @@ def optimize_file(
         raise refuse_overwrite(out, path, "input model")
     model = load_model(path)
     optimized, summary = optimize_model(model, facts=facts, progress=progress)
-    _relocate_external_data(optimized, Path(path).parent, Path(out).parent)
+    relocate_external_data(optimized, Path(path).parent, Path(out).parent)
     try:
         write_bytes_atomic(Path(out), optimized.SerializeToString())
     except OSError as err:
@@ -136,7 +136,7 @@ def _prune_value_info(graph: onnx.GraphProto) -> None:
     graph.value_info.extend(kept)
 
 
-def _relocate_external_data(model: onnx.ModelProto, src_dir: Path, dst_dir: Path) -> None:
+def relocate_external_data(model: onnx.ModelProto, src_dir: Path, dst_dir: Path) -> None:
     """Point the main graph's external-data locations at the original files (as `symshape
     annotate` does; its helper is private to it)."""
     if src_dir.resolve() == dst_dir.resolve():
