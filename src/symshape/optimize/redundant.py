@@ -10,7 +10,10 @@ output keeps its name: the input is renamed to it when that is safe, else the no
 
 from __future__ import annotations
 
+import math
+
 import onnx
+from onnx import numpy_helper
 
 from symshape.optimize.graph_edit import pinned_names, producers
 from symshape.optimize.guarded import GuardCheck
@@ -21,6 +24,7 @@ _RESHAPES = frozenset({"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"}
 _SAME_SHAPE = frozenset({"Expand", "Tile"}) | _RESHAPES
 _IDEMPOTENT = frozenset({"Max", "Min", "And", "Or"})
 _STANDARD = frozenset({"", "ai.onnx"})
+_SMALL = 64  # elements of an initializer worth reading as a condition
 
 
 def bypass_redundant(
@@ -31,6 +35,7 @@ def bypass_redundant(
     pinned = pinned_names(graph)
     inputs = {vi.name for vi in graph.input} | {t.name for t in graph.initializer}
     made_by = producers(graph)
+    small = {t.name: t for t in graph.initializer if math.prod(t.dims) <= _SMALL and t.name not in inputs}
     alias: dict[str, str] = {}
     for node in graph.node:
         for k, i in enumerate(node.input):
@@ -39,7 +44,7 @@ def bypass_redundant(
         if node.domain not in _STANDARD or len(node.output) != 1 or not node.output[0]:
             continue
         out = node.output[0]
-        source = _same_value(node, analysis, types, made_by)
+        source = _same_value(node, analysis, types, made_by, small)
         if source is None or guard.blocked(out):
             if source is not None:
                 summary.refused_for_guards += 1
@@ -73,7 +78,11 @@ def _rename(graph: onnx.GraphProto, old: str, new: str, made_by: dict[str, onnx.
 
 
 def _same_value(
-    node: onnx.NodeProto, analysis: Analysis, types: dict[str, int], made_by: dict[str, onnx.NodeProto]
+    node: onnx.NodeProto,
+    analysis: Analysis,
+    types: dict[str, int],
+    made_by: dict[str, onnx.NodeProto],
+    small: dict[str, onnx.TensorProto],
 ) -> str | None:
     """The input that ``node``'s output provably equals, or None."""
     op = node.op_type
@@ -90,7 +99,7 @@ def _same_value(
     if op in _SAME_SHAPE:
         return _reshape_source(node, analysis, made_by) if op in _RESHAPES else _if_same(analysis, out, ins[0])
     if op == "Where" and len(ins) == 3:
-        cond = analysis.elements(ins[0])
+        cond = _elements(ins[0], analysis, small)
         if cond is None or not cond or not all(isinstance(c, int) for c in cond):
             return None
         if all(c == 1 for c in cond):
@@ -101,6 +110,13 @@ def _same_value(
     if op in _IDEMPOTENT and len(set(ins)) == 1:
         return _if_same(analysis, out, ins[0])
     return None
+
+
+def _elements(name: str, analysis: Analysis, small: dict[str, onnx.TensorProto]) -> tuple[object, ...] | None:
+    """The elements of ``name``: the analysis's, or a small initializer's (folding made it)."""
+    if name in small:
+        return tuple(int(v) for v in numpy_helper.to_array(small[name]).reshape(-1))
+    return analysis.elements(name)
 
 
 def _if_same(analysis: Analysis, out: str, source: str) -> str | None:
