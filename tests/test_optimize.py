@@ -184,3 +184,34 @@ def test_cli_verify_and_one_line_errors(tmp_path: Path) -> None:
     assert "outputs identical (bitwise)" in result.output and "Expand 1" in result.output
     bad = CliRunner().invoke(main, ["optimize", str(src), "-o", str(src)])
     assert bad.exit_code != 0 and isinstance(bad.exception, OutputError)
+
+
+def test_unsqueeze_chain_becomes_one() -> None:
+    nodes = [
+        helper.make_node("Unsqueeze", ["x", "ax1"], ["u1"]),
+        helper.make_node("Unsqueeze", ["u1", "axm1"], ["u2"]),
+        helper.make_node("Unsqueeze", ["u2", "ax0"], ["u3"]),
+        helper.make_node("Neg", ["u3"], ["y"]),
+    ]
+    inits = [const("ax1", [1]), const("axm1", [-1]), const("ax0", [0])]
+    model = make_model(nodes, [tensor("x", ["a", "b"])], [tensor("y", [1, "a", 1, "b", 1])], inits)
+    assert ops(optimized(model)) == Counter({"Unsqueeze": 1, "Neg": 1})
+
+
+def test_neutral_integer_operands_are_removed() -> None:
+    nodes = [
+        helper.make_node("Mul", ["x", "one"], ["m"]),
+        helper.make_node("Add", ["zero", "m"], ["p"]),
+        helper.make_node("Neg", ["p"], ["y"]),
+    ]
+    inits = [const("one", 1), const("zero", [0])]
+    model = make_model(nodes, [tensor("x", ["a", "b"], I64)], [tensor("y", ["a", "b"], I64)], inits)
+    assert ops(optimized(model)) == Counter({"Neg": 1})
+
+
+def test_float_add_of_zero_is_kept() -> None:
+    """-0.0 + 0.0 is +0.0: the Add is not a no-op on floats."""
+    nodes = [helper.make_node("Add", ["x", "zero"], ["y"])]
+    inits = [helper.make_tensor("zero", F, [], [0.0])]
+    model = make_model(nodes, [tensor("x", ["a"])], [tensor("y", ["a"])], inits)
+    assert ops(optimized(model, [{"a": 3}, {"a": 1}, {"a": 0}])) == Counter({"Add": 1})

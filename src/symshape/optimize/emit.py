@@ -43,6 +43,13 @@ class Emitter:
         self._vectors: dict[tuple[Dim, ...], str | None] = {}
         self._scalars: dict[Dim, str | None] = {}
 
+    def take(self) -> tuple[list[onnx.NodeProto], list[onnx.TensorProto]]:
+        """The nodes and initializers made since the last call (cached names stay valid: the
+        caller adds them to the graph)."""
+        made = (self.nodes, self.initializers)
+        self.nodes, self.initializers = [], []
+        return made
+
     # ------------------------------------------------------------ names and nodes
     def fresh(self, stem: str) -> str:
         """A value or node name not used anywhere in the model."""

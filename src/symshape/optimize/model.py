@@ -14,6 +14,7 @@ from symshape.expr_atoms import Sym
 from symshape.io import refuse_overwrite, write_bytes_atomic, write_failed
 from symshape.onnx.annotate import annotate_model
 from symshape.onnx.reader import elem_types, load_model, model_to_program
+from symshape.optimize.chains import MIN_OPSET_AXES_INPUT, merge_unsqueezes
 from symshape.optimize.emit import Emitter, Source
 from symshape.optimize.fold import fold_values, known_values
 from symshape.optimize.graph_edit import remove_dead
@@ -59,11 +60,14 @@ def _passes(model: onnx.ModelProto, result: Analysis, *, fold: bool) -> tuple[on
     types = elem_types(model)
     guard = GuardCheck(graph, result)
     summary.guards = [cond for cond, _, _ in guard.guards]
+    emitter = _emitter(out, result)
     if fold:
-        emitter = _emitter(out, result)
         fold_values(graph, known_values(graph, result, types, guard, summary), emitter, summary)
-        _prepend(graph, emitter)
+    _prepend(graph, emitter)
     bypass_redundant(graph, result, types, guard, summary)
+    if _opset(out) >= MIN_OPSET_AXES_INPUT:
+        merge_unsqueezes(graph, result, emitter, summary)
+        _prepend(graph, emitter)
     for node in remove_dead(graph):
         summary.removed[node.op_type] += 1
     summary.annotated = annotate_model(out, result)
@@ -95,7 +99,7 @@ def _emitter(model: onnx.ModelProto, result: Analysis) -> Emitter:
     initialized = {t.name for t in graph.initializer}
     sources: dict[str, Source] = {}
     ranks: dict[str, int] = {}
-    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
+    opset = _opset(model)
     for vi in graph.input:
         dims = result.shape(vi.name)
         if vi.name in initialized or dims is None:
@@ -121,11 +125,16 @@ def _symbol(d: Dim) -> str | None:
 
 def _prepend(graph: onnx.GraphProto, emitter: Emitter) -> None:
     """New nodes read only graph inputs, initializers and each other: they go first."""
-    if emitter.nodes:
+    nodes, initializers = emitter.take()
+    if nodes:
         rest = list(graph.node)
         del graph.node[:]
-        graph.node.extend(emitter.nodes + rest)
-    graph.initializer.extend(emitter.initializers)
+        graph.node.extend(nodes + rest)
+    graph.initializer.extend(initializers)
+
+
+def _opset(model: onnx.ModelProto) -> int:
+    return next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
 
 
 def _prune_value_info(graph: onnx.GraphProto) -> None:

@@ -4,7 +4,8 @@ Bypassed: ``Identity``; ``Cast`` to the input's own type; ``Expand``, ``Tile``, 
 ``Flatten``, ``Squeeze``, ``Unsqueeze`` whose output shape is proven equal to the input's (a
 chain of reshape-like ops back to an operand of the same shape: Squeeze/Unsqueeze pairs that
 cancel); ``Where`` whose condition is a proven constant and whose chosen branch has the output's
-shape; ``Max``/``Min``/``And``/``Or`` of one value with itself. Readers then read the input. A graph
+shape; ``Max``/``Min``/``And``/``Or`` of one value with itself; integer and bool ``And``/``Or``/``Mul``/
+``Add``/``Sub`` with a neutral constant. Readers then read the input. A graph
 output keeps its name: the input is renamed to it when that is safe, else the node stays.
 """
 
@@ -24,6 +25,12 @@ _RESHAPES = frozenset({"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"}
 _SAME_SHAPE = frozenset({"Expand", "Tile"}) | _RESHAPES
 _IDEMPOTENT = frozenset({"Max", "Min", "And", "Or"})
 _STANDARD = frozenset({"", "ai.onnx"})
+_NEUTRAL = {"And": 1, "Or": 0, "Mul": 1, "Add": 0, "Sub": 0}
+_EXACT_TYPES = frozenset({  # x*1 and x+0 are x bit for bit (not so for -0.0 + 0.0 in floats)
+    onnx.TensorProto.INT64, onnx.TensorProto.INT32, onnx.TensorProto.INT16, onnx.TensorProto.INT8,
+    onnx.TensorProto.UINT64, onnx.TensorProto.UINT32, onnx.TensorProto.UINT16, onnx.TensorProto.UINT8,
+    onnx.TensorProto.BOOL,
+})
 _SMALL = 64  # elements of an initializer worth reading as a condition
 
 
@@ -35,7 +42,8 @@ def bypass_redundant(
     pinned = pinned_names(graph)
     inputs = {vi.name for vi in graph.input} | {t.name for t in graph.initializer}
     made_by = producers(graph)
-    small = {t.name: t for t in graph.initializer if math.prod(t.dims) <= _SMALL and t.name not in inputs}
+    overridable = {vi.name for vi in graph.input}
+    small = {t.name: t for t in graph.initializer if math.prod(t.dims) <= _SMALL and t.name not in overridable}
     alias: dict[str, str] = {}
     for node in graph.node:
         for k, i in enumerate(node.input):
@@ -109,6 +117,21 @@ def _same_value(
         return None
     if op in _IDEMPOTENT and len(set(ins)) == 1:
         return _if_same(analysis, out, ins[0])
+    if op in _NEUTRAL and len(ins) == 2 and types.get(out) in _EXACT_TYPES:
+        return _neutral_operand(op, ins, out, analysis, small)
+    return None
+
+
+def _neutral_operand(
+    op: str, ins: list[str], out: str, analysis: Analysis, small: dict[str, onnx.TensorProto]
+) -> str | None:
+    """``x`` for ``And(x, true)``, ``Or(x, false)``, ``Mul(x, 1)``, ``Add(x, 0)`` (either order) and
+    ``Sub(x, 0)`` on integers and bools, when the output has ``x``'s shape."""
+    unit = _NEUTRAL[op]
+    for k in (1, 0) if op != "Sub" else (1,):
+        values = _elements(ins[k], analysis, small)
+        if values and all(v == unit for v in values):
+            return _if_same(analysis, out, ins[1 - k])
     return None
 
 
