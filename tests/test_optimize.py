@@ -12,10 +12,10 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
-from tests.oracle import const, feeds_for, make_model, tensor
 from symshape.errors import ModelError, OutputError
 from symshape.optimize import optimize_file, optimize_model
 from symshape.optimize.summary import shape_nodes
+from tests.oracle import const, feeds_for, make_model, tensor
 
 F, I64 = TensorProto.FLOAT, TensorProto.INT64
 SIZES = [{"a": 2, "b": 3}, {"a": 5, "b": 7}, {"a": 1, "b": 1}, {"a": 0, "b": 3}, {"a": 3, "b": 0}]

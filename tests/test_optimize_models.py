@@ -10,8 +10,8 @@ import onnx
 import pytest
 
 from symshape.api import analyze_onnx
-from symshape.optimize.compare import compare_models
 from symshape.optimize import Summary
+from symshape.optimize.compare import compare_models
 from symshape.optimize.model import optimize_with
 from symshape.result import Analysis
 

@@ -24,7 +24,16 @@ if TYPE_CHECKING:
 
     from symshape.optimize import Summary
 
-__all__ = ["Analysis", "CheckResult", "analyze_file", "analyze_onnx", "check_shapes", "check_symbols", "example_path", "optimize_onnx"]
+__all__ = [
+    "Analysis",
+    "CheckResult",
+    "analyze_file",
+    "analyze_onnx",
+    "check_shapes",
+    "check_symbols",
+    "example_path",
+    "optimize_onnx",
+]
 
 
 def analyze_onnx(

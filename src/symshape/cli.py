@@ -152,32 +152,9 @@ def annotate(
     click.echo(summary)
 
 
-@main.command()
-@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "-o", "--output", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
-    help="Where to write the optimized model.",
-)
-@click.option(
-    "--verify", "verify_outputs", is_flag=True,
-    help="Run both models in onnxruntime at several input sizes (1 and 0 included where legal) and compare "
-    "every output bitwise; exit 1 on a difference.",
-)
-@fact_options
-def optimize(
-    model: Path, out: Path, verify_outputs: bool, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]
-) -> None:
-    """Write MODEL with its shape computation folded away and proven no-op nodes removed."""
-    from symshape.optimize.cli_run import run_optimize
-    from symshape.outputs.progress import progress_bar
+from symshape.optimize.command import optimize as optimize_command  # noqa: E402 - defined with its package
 
-    guard_input(out, model)
-    with progress_bar() as progress:
-        lines, same = run_optimize(model, out, collect_facts(assume, dim, likely), progress, verify=verify_outputs)
-    for line in lines:
-        click.echo(line)
-    if not same:
-        sys.exit(1)
+main.command("optimize")(fact_options(optimize_command))
 
 
 @main.command()

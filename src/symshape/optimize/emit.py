@@ -18,8 +18,8 @@ import onnx
 from onnx import helper, numpy_helper
 
 from symshape.expr import Dim, Expr
-from symshape.exprcore import Atom, FloorDiv, ModAtom
 from symshape.expr_atoms import MaxAtom, MinAtom, Sym
+from symshape.exprcore import Atom, FloorDiv, ModAtom
 
 Source = tuple[str, int]  # (graph input, axis) whose size is a symbol
 ProveNonneg = Callable[[Dim], bool]
@@ -60,10 +60,13 @@ class Emitter:
         self.taken.add(name)
         return name
 
-    def node(self, op: str, inputs: Sequence[str], **attrs: object) -> str:
-        """Append one node with one output and return the output's name."""
+    def node(self, op: str, inputs: Sequence[str], axis: int | None = None) -> str:
+        """Append one node with one output (and an ``axis`` attribute when given); its output's name."""
         out = self.fresh(op.lower())
-        self.nodes.append(helper.make_node(op, list(inputs), [out], name=self.fresh(op), **attrs))
+        made = helper.make_node(op, list(inputs), [out], name=self.fresh(op))
+        if axis is not None:
+            made.attribute.append(helper.make_attribute("axis", axis))
+        self.nodes.append(made)
         return out
 
     def constant(self, values: Sequence[int], dims: Sequence[int], elem_type: int = onnx.TensorProto.INT64) -> str:
@@ -99,7 +102,7 @@ class Emitter:
             if isinstance(key[k], int):
                 while end < len(key) and isinstance(key[end], int):
                     end += 1
-                pieces.append(self.constant([int(v) for v in key[k:end]], [end - k]))
+                pieces.append(self.constant([v for v in key[k:end] if isinstance(v, int)], [end - k]))
             elif (src := self._source(key[k])) is not None:
                 axes = [src[1]]
                 while end < len(key) and (nxt := self._source(key[end])) is not None and nxt[0] == src[0]:

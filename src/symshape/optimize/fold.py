@@ -51,7 +51,7 @@ def known_values(
             dims = analysis.shape(o)
             if elements is None or dims is None or not all(isinstance(d, int) for d in dims):
                 continue
-            static_dims = tuple(int(d) for d in dims)
+            static_dims = tuple(d for d in dims if isinstance(d, int))
             elem_type = types.get(o, 0)
             if math.prod(static_dims) != len(elements) or not _replaceable(elements, static_dims, elem_type):
                 continue
@@ -91,8 +91,9 @@ def fold_values(graph: onnx.GraphProto, known: dict[str, Known], emitter: Emitte
 
 
 def _emit(value: Known, emitter: Emitter) -> str | None:
-    if all(isinstance(e, int) for e in value.elements):
-        return emitter.constant([int(e) for e in value.elements], value.dims, value.elem_type)
+    ints = [e for e in value.elements if isinstance(e, int)]
+    if len(ints) == len(value.elements):
+        return emitter.constant(ints, value.dims, value.elem_type)
     if not value.dims:
         return emitter.scalar(value.elements[0])
     return emitter.vector(value.elements)

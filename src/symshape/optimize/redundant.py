@@ -53,25 +53,31 @@ def bypass_redundant(
             continue
         out = node.output[0]
         source = _same_value(node, analysis, types, made_by, small)
-        if source is None or guard.blocked(out):
-            if source is not None:
-                summary.refused_for_guards += 1
+        if source is None:
             continue
-        if out in pinned:
-            if source in pinned or source in inputs or source not in made_by:
-                continue  # keep the node: the output name must stay and the input cannot take it
-            _rename(graph, source, out, made_by)
-            made_by[out] = made_by.pop(source)
-            for k, v in alias.items():
-                if v == source:
-                    alias[k] = out
-            node.output[0] = f"{out}/symshape_bypassed"
-        else:
+        if guard.blocked(out):
+            summary.refused_for_guards += 1
+        elif out not in pinned:
             alias[out] = source
-        summary.bypassed[node.op_type] += 1
-    for o in graph.output:
-        if o.name in alias:  # only pinned names are graph outputs, and those were never aliased
-            raise AssertionError(o.name)
+            summary.bypassed[node.op_type] += 1
+        elif source not in pinned and source not in inputs and source in made_by:
+            _take_name(graph, node, source, made_by, alias)
+            summary.bypassed[node.op_type] += 1
+        # else: keep the node: the output name must stay and the input cannot take it
+
+
+def _take_name(
+    graph: onnx.GraphProto, node: onnx.NodeProto, source: str, made_by: dict[str, onnx.NodeProto], alias: dict[str, str]
+) -> None:
+    """Bypass ``node`` whose output is a pinned name: ``source`` is renamed to it everywhere and
+    ``node`` writes a name nothing reads (dead code removal takes it)."""
+    out = node.output[0]
+    _rename(graph, source, out, made_by)
+    made_by[out] = made_by.pop(source)
+    for k, v in alias.items():
+        if v == source:
+            alias[k] = out
+    node.output[0] = f"{out}/symshape_bypassed"
 
 
 def _rename(graph: onnx.GraphProto, old: str, new: str, made_by: dict[str, onnx.NodeProto]) -> None:
@@ -107,18 +113,23 @@ def _same_value(
     if op in _SAME_SHAPE:
         return _reshape_source(node, analysis, made_by) if op in _RESHAPES else _if_same(analysis, out, ins[0])
     if op == "Where" and len(ins) == 3:
-        cond = _elements(ins[0], analysis, small)
-        if cond is None or not cond or not all(isinstance(c, int) for c in cond):
-            return None
-        if all(c == 1 for c in cond):
-            return _if_same(analysis, out, ins[1])
-        if all(c == 0 for c in cond):
-            return _if_same(analysis, out, ins[2])
-        return None
+        return _where_branch(ins, out, analysis, small)
     if op in _IDEMPOTENT and len(set(ins)) == 1:
         return _if_same(analysis, out, ins[0])
     if op in _NEUTRAL and len(ins) == 2 and types.get(out) in _EXACT_TYPES:
         return _neutral_operand(op, ins, out, analysis, small)
+    return None
+
+
+def _where_branch(ins: list[str], out: str, analysis: Analysis, small: dict[str, onnx.TensorProto]) -> str | None:
+    """The branch a proven-constant condition always takes, when it has the output's shape."""
+    cond = _elements(ins[0], analysis, small)
+    if not cond:
+        return None
+    if all(c == 1 for c in cond):
+        return _if_same(analysis, out, ins[1])
+    if all(c == 0 for c in cond):
+        return _if_same(analysis, out, ins[2])
     return None
 
 
