@@ -215,3 +215,20 @@ def test_float_add_of_zero_is_kept() -> None:
     inits = [helper.make_tensor("zero", F, [], [0.0])]
     model = make_model(nodes, [tensor("x", ["a"])], [tensor("y", ["a"])], inits)
     assert ops(optimized(model, [{"a": 3}, {"a": 1}, {"a": 0}])) == Counter({"Add": 1})
+
+
+def test_rewrites_resting_on_a_guard_are_refused() -> None:
+    """Reshape to another input's shape needs ``c >= 1`` and ``d >= 1`` (guards): the Expand after
+    it reads guarded inputs, so it stays, and the summary names the guards."""
+    nodes = [
+        helper.make_node("Shape", ["y"], ["s"]),
+        helper.make_node("Reshape", ["x", "s"], ["r"]),
+        helper.make_node("Shape", ["r"], ["s2"]),
+        helper.make_node("Expand", ["r", "s2"], ["e"]),
+        helper.make_node("Neg", ["e"], ["out"]),
+    ]
+    model = make_model(nodes, [tensor("x", ["a", "b"]), tensor("y", ["c", "d"])], [tensor("out", None)])
+    out, summary = optimize_model(model)
+    assert ops(out) == ops(model)
+    assert summary.guards and summary.refused_for_guards > 0
+    assert any("c >= 1" in line for line in summary.lines())
