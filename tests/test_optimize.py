@@ -232,3 +232,15 @@ def test_rewrites_resting_on_a_guard_are_refused() -> None:
     assert ops(out) == ops(model)
     assert summary.guards and summary.refused_for_guards > 0
     assert any("c >= 1" in line for line in summary.lines())
+
+
+def test_constant_nodes_become_initializers_unless_a_graph_output() -> None:
+    value = helper.make_tensor("v", F, [2], [1.5, -2.0])
+    nodes = [
+        helper.make_node("Constant", [], ["c"], value=value),
+        helper.make_node("Constant", [], ["kept"], value=value),
+        helper.make_node("Mul", ["x", "c"], ["y"]),
+    ]
+    model = make_model(nodes, [tensor("x", ["a", 2])], [tensor("y", ["a", 2]), tensor("kept", [2])])
+    out = optimized(model, [{"a": 3}, {"a": 1}, {"a": 0}])
+    assert ops(out) == Counter({"Constant": 1, "Mul": 1})

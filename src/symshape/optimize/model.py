@@ -15,6 +15,7 @@ from symshape.io import refuse_overwrite, write_bytes_atomic, write_failed
 from symshape.onnx.annotate import annotate_model
 from symshape.onnx.reader import elem_types, load_model, model_to_program
 from symshape.optimize.chains import MIN_OPSET_AXES_INPUT, merge_unsqueezes
+from symshape.optimize.constants import constants_to_initializers
 from symshape.optimize.emit import Emitter, Source
 from symshape.optimize.fold import fold_values, known_values
 from symshape.optimize.graph_edit import remove_dead
@@ -43,11 +44,13 @@ def optimize_with(model: onnx.ModelProto, result: Analysis) -> tuple[onnx.ModelP
     model smaller: an export whose shape computation is already minimal (the dynamo exporter's
     ``Shape(start, end)`` per dim) would otherwise get a second one."""
     folded = _passes(model, result, fold=True)
-    if folded[1].nodes_after <= folded[1].nodes_before:
+    if not folded[1].values_folded:
         return folded
     plain = _passes(model, result, fold=False)
-    plain[1].fold_skipped = True
-    return plain if plain[1].nodes_after < folded[1].nodes_after else folded
+    if (plain[1].nodes_after, plain[1].shape_nodes_after) < (folded[1].nodes_after, folded[1].shape_nodes_after):
+        plain[1].fold_skipped = True
+        return plain
+    return folded
 
 
 def _passes(model: onnx.ModelProto, result: Analysis, *, fold: bool) -> tuple[onnx.ModelProto, Summary]:
@@ -70,6 +73,7 @@ def _passes(model: onnx.ModelProto, result: Analysis, *, fold: bool) -> tuple[on
         _prepend(graph, emitter)
     for node in remove_dead(graph):
         summary.removed[node.op_type] += 1
+    constants_to_initializers(graph, summary)
     summary.annotated = annotate_model(out, result)
     _prune_value_info(graph)
     summary.nodes_after = len(graph.node)
