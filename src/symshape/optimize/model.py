@@ -43,24 +43,30 @@ def optimize_with(model: onnx.ModelProto, result: Analysis) -> tuple[onnx.ModelP
     """`optimize_model` given the analysis of ``model``. Folding is kept only when it makes the
     model smaller: an export whose shape computation is already minimal (the dynamo exporter's
     ``Shape(start, end)`` per dim) would otherwise get a second one."""
-    folded = _passes(model, result, fold=True)
-    if not folded[1].values_folded:
-        return folded
-    plain = _passes(model, result, fold=False)
-    if (plain[1].nodes_after, plain[1].shape_nodes_after) < (folded[1].nodes_after, folded[1].shape_nodes_after):
-        plain[1].fold_skipped = True
-        return plain
-    return folded
+    types = elem_types(model)
+    before = shape_nodes(model, types)
+    best = _passes(model, result, types, fold=True)
+    if best[1].values_folded:
+        plain = _passes(model, result, types, fold=False)
+        if (plain[1].nodes_after, plain[1].shape_nodes_after) < (best[1].nodes_after, best[1].shape_nodes_after):
+            plain[1].fold_skipped = True
+            best = plain
+    out, summary = best
+    summary.shape_nodes_before = before
+    summary.annotated = annotate_model(out, result)
+    _prune_value_info(out.graph)
+    return out, summary
 
 
-def _passes(model: onnx.ModelProto, result: Analysis, *, fold: bool) -> tuple[onnx.ModelProto, Summary]:
+def _passes(
+    model: onnx.ModelProto, result: Analysis, types: dict[str, int], *, fold: bool
+) -> tuple[onnx.ModelProto, Summary]:
     from symshape.optimize.redundant import bypass_redundant
 
     out = onnx.ModelProto()
     out.CopyFrom(model)
     graph = out.graph
-    summary = Summary(nodes_before=len(graph.node), shape_nodes_before=shape_nodes(model))
-    types = elem_types(model)
+    summary = Summary(nodes_before=len(graph.node))
     guard = GuardCheck(graph, result)
     summary.guards = [cond for cond, _, _ in guard.guards]
     emitter = _emitter(out, result)
@@ -74,11 +80,20 @@ def _passes(model: onnx.ModelProto, result: Analysis, *, fold: bool) -> tuple[on
     for node in remove_dead(graph):
         summary.removed[node.op_type] += 1
     constants_to_initializers(graph, summary)
-    summary.annotated = annotate_model(out, result)
-    _prune_value_info(graph)
     summary.nodes_after = len(graph.node)
-    summary.shape_nodes_after = shape_nodes(out)
+    summary.shape_nodes_after = shape_nodes(out, _types_after(graph, types))
     return out, summary
+
+
+def _types_after(graph: onnx.GraphProto, types: dict[str, int]) -> dict[str, int]:
+    """Element types after the passes: the original ones, int64 for every value made here (all
+    shape values), and the initializers'."""
+    after = dict(types)
+    for node in graph.node:
+        if node.name.startswith("symshape_opt/"):
+            after.update(dict.fromkeys(node.output, onnx.TensorProto.INT64))
+    after.update({t.name: t.data_type for t in graph.initializer})
+    return after
 
 
 def optimize_file(

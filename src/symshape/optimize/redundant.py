@@ -44,11 +44,13 @@ def bypass_redundant(
     made_by = producers(graph)
     overridable = {vi.name for vi in graph.input}
     small = {t.name: t for t in graph.initializer if math.prod(t.dims) <= _SMALL and t.name not in overridable}
-    alias: dict[str, str] = {}
+    alias: dict[str, str] = {}  # a bypassed output -> the value it equals
+    renamed: dict[str, str] = {}  # a value -> the pinned name it now carries
     for node in graph.node:
         for k, i in enumerate(node.input):
-            if i in alias:
-                node.input[k] = alias[i]
+            if i in alias or i in renamed:
+                current = alias.get(i, i)
+                node.input[k] = renamed.get(current, current)
         if node.domain not in _STANDARD or len(node.output) != 1 or not node.output[0]:
             continue
         out = node.output[0]
@@ -60,35 +62,30 @@ def bypass_redundant(
         elif out not in pinned:
             alias[out] = source
             summary.bypassed[node.op_type] += 1
-        elif source not in pinned and source not in inputs and source in made_by:
-            _take_name(graph, node, source, made_by, alias)
+        elif source not in pinned and source not in inputs and source in made_by and source not in renamed:
+            _take_name(node, source, made_by, renamed)
             summary.bypassed[node.op_type] += 1
         # else: keep the node: the output name must stay and the input cannot take it
+    if renamed:  # readers of a renamed value placed before the bypassed node
+        for node in graph.node:
+            for k, i in enumerate(node.input):
+                if i in renamed:
+                    node.input[k] = renamed[i]
 
 
 def _take_name(
-    graph: onnx.GraphProto, node: onnx.NodeProto, source: str, made_by: dict[str, onnx.NodeProto], alias: dict[str, str]
+    node: onnx.NodeProto, source: str, made_by: dict[str, onnx.NodeProto], renamed: dict[str, str]
 ) -> None:
-    """Bypass ``node`` whose output is a pinned name: ``source`` is renamed to it everywhere and
-    ``node`` writes a name nothing reads (dead code removal takes it)."""
+    """Bypass ``node`` whose output is a pinned name: ``source``'s producer writes that name
+    instead (readers follow through ``renamed``) and ``node`` writes a name nothing reads."""
     out = node.output[0]
-    _rename(graph, source, out, made_by)
-    made_by[out] = made_by.pop(source)
-    for k, v in alias.items():
-        if v == source:
-            alias[k] = out
-    node.output[0] = f"{out}/symshape_bypassed"
-
-
-def _rename(graph: onnx.GraphProto, old: str, new: str, made_by: dict[str, onnx.NodeProto]) -> None:
-    producer = made_by[old]
+    producer = made_by.pop(source)
     for k, o in enumerate(producer.output):
-        if o == old:
-            producer.output[k] = new
-    for node in graph.node:
-        for k, i in enumerate(node.input):
-            if i == old:
-                node.input[k] = new
+        if o == source:
+            producer.output[k] = out
+    made_by[out] = producer
+    renamed[source] = out
+    node.output[0] = f"{out}/symshape_bypassed"
 
 
 def _same_value(

@@ -17,11 +17,12 @@ _INTEGER_TYPES = frozenset({
 _ROOTS = frozenset({"Shape", "Size"})
 
 
-def shape_nodes(model: onnx.ModelProto) -> int:
+def shape_nodes(model: onnx.ModelProto, types: dict[str, int] | None = None) -> int:
     """``Shape``/``Size`` nodes plus integer-valued nodes fed only by them and by constants (with at
-    least one input from such a node): the shape computation a model does at run time."""
+    least one input from such a node): the shape computation a model does at run time. ``types``:
+    the element types by value name (default: `symshape.onnx.reader.elem_types`)."""
     graph = model.graph
-    types = elem_types(model)
+    types = elem_types(model) if types is None else types
     constants = {t.name for t in graph.initializer}
     shapeish: set[str] = set()
     count = 0
