@@ -244,3 +244,18 @@ def test_constant_nodes_become_initializers_unless_a_graph_output() -> None:
     model = make_model(nodes, [tensor("x", ["a", 2])], [tensor("y", ["a", 2]), tensor("kept", [2])])
     out = optimized(model, [{"a": 3}, {"a": 1}, {"a": 0}])
     assert ops(out) == Counter({"Constant": 1, "Mul": 1})
+
+
+def test_repeated_computation_is_merged() -> None:
+    """``Range(0, n, 1)`` twice, with equal constants under different names, is computed once."""
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Gather", ["s", "i0"], ["n"], axis=0),
+        helper.make_node("Range", ["zero_a", "n", "one_a"], ["r1"]),
+        helper.make_node("Range", ["zero_b", "n", "one_b"], ["r2"]),
+        helper.make_node("Add", ["r1", "r2"], ["y"]),
+    ]
+    inits = [const("i0", 0), const("zero_a", 0), const("zero_b", 0), const("one_a", 1), const("one_b", 1)]
+    model = make_model(nodes, [tensor("x", ["a"])], [tensor("y", ["a"], I64)], inits)
+    out = optimized(model, [{"a": 3}, {"a": 1}, {"a": 0}])
+    assert ops(out)["Range"] == 1

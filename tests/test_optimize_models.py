@@ -22,7 +22,7 @@ NAMES = [
     "resnet_ts", "resnet_dynamo", "t5_ts", "vit_ts", "wav2vec2_ts", "swin_ts",
 ]
 # Share of shape-computation nodes removed, as measured (a floor: this must not get worse).
-REACHED = {"bert_ts": 0.74, "gpt2_past_ts": 0.86, "llama_past_ts": 0.87}
+REACHED = {"bert_ts": 0.76, "gpt2_past_ts": 0.87, "llama_past_ts": 0.87}
 
 
 def _optimize(name: str) -> tuple[onnx.ModelProto, onnx.ModelProto, Analysis, Summary]:

@@ -16,6 +16,7 @@ from symshape.onnx.annotate import annotate_model
 from symshape.onnx.reader import elem_types, load_model, model_to_program
 from symshape.optimize.chains import MIN_OPSET_AXES_INPUT, merge_unsqueezes
 from symshape.optimize.constants import constants_to_initializers
+from symshape.optimize.cse import merge_duplicates
 from symshape.optimize.emit import Emitter, Source
 from symshape.optimize.fold import fold_values, known_values
 from symshape.optimize.graph_edit import remove_dead
@@ -77,9 +78,10 @@ def _passes(
     if _opset(out) >= MIN_OPSET_AXES_INPUT:
         merge_unsqueezes(graph, result, emitter, summary)
         _prepend(graph, emitter)
+    constants_to_initializers(graph, summary)
+    merge_duplicates(graph, summary)
     for node in remove_dead(graph):
         summary.removed[node.op_type] += 1
-    constants_to_initializers(graph, summary)
     summary.nodes_after = len(graph.node)
     summary.shape_nodes_after = shape_nodes(out, _types_after(graph, types))
     return out, summary
