@@ -47,10 +47,7 @@ def bypass_redundant(
     alias: dict[str, str] = {}  # a bypassed output -> the value it equals
     renamed: dict[str, str] = {}  # a value -> the pinned name it now carries
     for node in graph.node:
-        for k, i in enumerate(node.input):
-            if i in alias or i in renamed:
-                current = alias.get(i, i)
-                node.input[k] = renamed.get(current, current)
+        _read_current(node, alias, renamed)
         if node.domain not in _STANDARD or len(node.output) != 1 or not node.output[0]:
             continue
         out = node.output[0]
@@ -68,9 +65,15 @@ def bypass_redundant(
         # else: keep the node: the output name must stay and the input cannot take it
     if renamed:  # readers of a renamed value placed before the bypassed node
         for node in graph.node:
-            for k, i in enumerate(node.input):
-                if i in renamed:
-                    node.input[k] = renamed[i]
+            _read_current(node, {}, renamed)
+
+
+def _read_current(node: onnx.NodeProto, alias: dict[str, str], renamed: dict[str, str]) -> None:
+    """Point ``node``'s inputs at the values they now are (bypassed, then renamed)."""
+    for k, i in enumerate(node.input):
+        if i in alias or i in renamed:
+            current = alias.get(i, i)
+            node.input[k] = renamed.get(current, current)
 
 
 def _take_name(
