@@ -47,7 +47,7 @@ def optimize_with(model: onnx.ModelProto, result: Analysis) -> tuple[onnx.ModelP
     types = elem_types(model)
     before = shape_nodes(model, types)
     best = _passes(model, result, types, fold=True)
-    if best[1].values_folded:
+    if best[1].values_folded and 2 * best[1].shape_nodes_after > before:  # folding did not clearly win
         plain = _passes(model, result, types, fold=False)
         if (plain[1].nodes_after, plain[1].shape_nodes_after) < (best[1].nodes_after, best[1].shape_nodes_after):
             plain[1].fold_skipped = True

@@ -80,6 +80,7 @@ class Summary:
             out.append(
                 f"{len(self.guards)} guards listed by the analysis; {self.refused_for_guards} rewrites refused "
                 f"because they would rest on them: " + "; ".join(self.guards)
+                + " (when every input meets them, say so with --dim/--assume and optimize again)"
             )
         else:
             out.append("no guard relied on: every rewrite is proven")
