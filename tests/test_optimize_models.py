@@ -57,3 +57,22 @@ def test_shape_computation_target_90_percent(name: str) -> None:
     _, _, _, summary = _optimize(name)
     before, after = summary.shape_nodes_before, summary.shape_nodes_after
     assert (before - after) / before >= 0.9
+
+
+def test_onnxslim_after_symshape_still_runs() -> None:
+    """Composes: onnxslim on the optimized model gives a valid model with the same outputs
+    (to float tolerance: onnxslim folds and fuses)."""
+    onnxslim = pytest.importorskip("onnxslim")
+    import numpy as np
+    import onnxruntime as ort
+
+    from symshape.verify import make_feeds
+
+    model, out, result, _ = _optimize("gpt2_past_ts")
+    slimmed = onnxslim.slim(out)
+    onnx.checker.check_model(slimmed, full_check=True)
+    feeds = make_feeds(result.program, {"batch": 2, "seq": 3, "past_seq": 5})
+    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, feeds)
+    got = ort.InferenceSession(slimmed.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, feeds)
+    for a, b in zip(want, got, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)

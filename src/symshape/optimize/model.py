@@ -25,6 +25,7 @@ from symshape.optimize.summary import Summary, shape_nodes
 from symshape.result import Analysis
 from symshape.userfacts import Fact
 
+MIN_IR_FREE_INITIALIZERS = 4  # before IR 4 every initializer had to be a graph input too
 MIN_OPSET_FOR_CHAINS = 13  # Squeeze takes its axes as an input from opset 13
 
 
@@ -71,20 +72,27 @@ def _passes(
     guard = GuardCheck(graph, result)
     summary.guards = [cond for cond, _, _ in guard.guards]
     emitter = _emitter(out, result)
-    if fold:
+    free_initializers = out.ir_version >= MIN_IR_FREE_INITIALIZERS
+    if fold and free_initializers:
         fold_values(graph, known_values(graph, result, types, guard, summary), emitter, summary)
     _prepend(graph, emitter)
     bypass_redundant(graph, result, types, guard, summary)
     if _opset(out) >= MIN_OPSET_AXES_INPUT:
         merge_unsqueezes(graph, result, emitter, summary)
         _prepend(graph, emitter)
-    constants_to_initializers(graph, summary)
+    _remove_dead(graph, summary)
+    if free_initializers:
+        constants_to_initializers(graph, summary)
     merge_duplicates(graph, summary)
-    for node in remove_dead(graph):
-        summary.removed[node.op_type] += 1
+    _remove_dead(graph, summary)
     summary.nodes_after = len(graph.node)
     summary.shape_nodes_after = shape_nodes(out, _types_after(graph, types))
     return out, summary
+
+
+def _remove_dead(graph: onnx.GraphProto, summary: Summary) -> None:
+    for node in remove_dead(graph):
+        summary.removed[node.op_type] += 1
 
 
 def _types_after(graph: onnx.GraphProto, types: dict[str, int]) -> dict[str, int]:
