@@ -157,7 +157,7 @@ def test_file_keeps_input_and_refuses_bad_input(tmp_path: Path) -> None:
     src = tmp_path / "m.onnx"
     onnx.save(make_model(nodes, [tensor("x", ["a"])], [tensor("y", ["a"])]), src)
     before = src.read_bytes()
-    summary = optimize_file(src, tmp_path / "out" / "o.onnx")
+    summary, _ = optimize_file(src, tmp_path / "out" / "o.onnx")
     assert src.read_bytes() == before and summary.nodes_after == 1
     with pytest.raises(OutputError, match="refusing to overwrite"):
         optimize_file(src, src)
@@ -259,3 +259,28 @@ def test_repeated_computation_is_merged() -> None:
     model = make_model(nodes, [tensor("x", ["a"])], [tensor("y", ["a"], I64)], inits)
     out = optimized(model, [{"a": 3}, {"a": 1}, {"a": 0}])
     assert ops(out)["Range"] == 1
+
+
+def test_external_weights_stay_by_reference(tmp_path: Path) -> None:
+    import onnxruntime as ort
+
+    from tests.oracle import array
+
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Expand", ["x", "s"], ["e"]),
+        helper.make_node("MatMul", ["e", "w"], ["y"]),
+    ]
+    w = array("w", np.arange(12, dtype=np.float32).reshape(4, 3))
+    model = make_model(nodes, [tensor("x", ["a", 4])], [tensor("y", ["a", 3])], [w])
+    src = tmp_path / "in" / "m.onnx"
+    src.parent.mkdir()
+    onnx.save(model, str(src), save_as_external_data=True, location="m.data", size_threshold=0)
+    out = tmp_path / "o.onnx"  # onnxruntime reads external data only below the model's folder
+    optimize_file(src, out)
+    assert not (out.parent / "m.data").exists()
+    feeds = feeds_for(model, {"a": 2})
+    want = ort.InferenceSession(str(src), providers=["CPUExecutionProvider"]).run(None, feeds)
+    got = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"]).run(None, feeds)
+    assert want[0].tobytes() == got[0].tobytes()
+    assert ops(onnx.load(str(out), load_external_data=False)) == Counter({"MatMul": 1})

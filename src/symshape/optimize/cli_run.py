@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from symshape.analysis import ProgressFn, analyze, gc_paused
-from symshape.io import refuse_overwrite, write_bytes_atomic, write_failed
-from symshape.onnx.reader import load_model, model_to_program
-from symshape.optimize.model import optimize_with, relocate_external_data
+from symshape.analysis import ProgressFn
+from symshape.optimize.model import optimize_file
 from symshape.userfacts import Fact
 
 
@@ -17,18 +15,7 @@ def run_optimize(
 ) -> tuple[list[str], bool]:
     """Optimize ``model_path`` into ``out``; the lines to print and whether the outputs matched
     (always True without ``verify``)."""
-    if Path(out).resolve() == Path(model_path).resolve():
-        raise refuse_overwrite(out, model_path, "input model")
-    model = load_model(model_path)
-    with gc_paused():
-        program = model_to_program(model)
-    result = analyze(program, facts=facts, progress=progress, source=str(model_path))
-    optimized, summary = optimize_with(model, result)
-    relocate_external_data(optimized, Path(model_path).parent, Path(out).parent)
-    try:
-        write_bytes_atomic(Path(out), optimized.SerializeToString())
-    except OSError as err:
-        raise write_failed(out, err) from None
+    summary, result = optimize_file(model_path, out, facts=facts, progress=progress)
     lines = [f"wrote {out}", *summary.lines()]
     if not verify:
         return lines, True

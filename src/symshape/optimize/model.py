@@ -108,19 +108,23 @@ def _types_after(graph: onnx.GraphProto, types: dict[str, int]) -> dict[str, int
 
 def optimize_file(
     path: Path, out: Path, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
-) -> Summary:
+) -> tuple[Summary, Analysis]:
     """Optimize the model at ``path`` and write it atomically to ``out`` (never over the input);
-    external weights are not loaded: the output points at the original files."""
+    external weights are not loaded: the output points at the original files. Returns the
+    summary and the analysis it rests on."""
     if Path(out).resolve() == Path(path).resolve():
         raise refuse_overwrite(out, path, "input model")
     model = load_model(path)
-    optimized, summary = optimize_model(model, facts=facts, progress=progress)
+    with gc_paused():
+        program = model_to_program(model)
+    result = analyze(program, facts=facts, progress=progress, source=str(path))
+    optimized, summary = optimize_with(model, result)
     relocate_external_data(optimized, Path(path).parent, Path(out).parent)
     try:
         write_bytes_atomic(Path(out), optimized.SerializeToString())
     except OSError as err:
         raise write_failed(out, err) from None
-    return summary
+    return summary, result
 
 
 def _emitter(model: onnx.ModelProto, result: Analysis) -> Emitter:
