@@ -14,7 +14,7 @@ import math
 import onnx
 from onnx import numpy_helper
 
-from symshape.optimize.graph_edit import pinned_names, subgraphs
+from symshape.optimize.graph_edit import has_subgraph, pinned_names
 from symshape.optimize.summary import Summary
 
 _SMALL = 64  # elements of an initializer compared by value
@@ -49,7 +49,7 @@ def _mergeable(node: onnx.NodeProto) -> bool:
         node.domain in ("", "ai.onnx")
         and node.op_type not in _RANDOM
         and all(node.output)
-        and not any(True for _ in subgraphs(node))
+        and not has_subgraph(node)
     )
 
 

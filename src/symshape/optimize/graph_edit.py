@@ -14,14 +14,21 @@ import onnx
 _KEEP_WHEN_DEAD = frozenset({"RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike", "Multinomial",
                              "Bernoulli"})
 _STANDARD = frozenset({"", "ai.onnx"})
+_GRAPH_TYPES = frozenset({onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS})
 
 
 def subgraphs(node: onnx.NodeProto) -> Iterator[onnx.GraphProto]:
     """The graphs held in ``node``'s attributes."""
     for attr in node.attribute:
-        if attr.HasField("g"):
+        if attr.type == onnx.AttributeProto.GRAPH:
             yield attr.g
-        yield from attr.graphs
+        elif attr.type == onnx.AttributeProto.GRAPHS:
+            yield from attr.graphs
+
+
+def has_subgraph(node: onnx.NodeProto) -> bool:
+    """Whether ``node`` holds a graph (If, Loop, Scan, ...)."""
+    return any(a.type in _GRAPH_TYPES for a in node.attribute)
 
 
 def outer_names(graph: onnx.GraphProto) -> set[str]:
@@ -39,8 +46,9 @@ def pinned_names(graph: onnx.GraphProto) -> set[str]:
     """Names whose value must keep its name: graph outputs and captures of nested graphs."""
     pinned = {o.name for o in graph.output}
     for node in graph.node:
-        for sub in subgraphs(node):
-            pinned |= outer_names(sub)
+        if node.attribute and has_subgraph(node):
+            for sub in subgraphs(node):
+                pinned |= outer_names(sub)
     return pinned
 
 
@@ -91,7 +99,7 @@ def remove_dead(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
         removable = (
             node.domain in _STANDARD
             and node.op_type not in _KEEP_WHEN_DEAD
-            and not any(True for _ in subgraphs(node))
+            and not has_subgraph(node)
             and not any(o and o in live for o in node.output)
         )
         if removable:
