@@ -21,6 +21,7 @@ from symshape.optimize.emit import Emitter, Source
 from symshape.optimize.fold import fold_values, known_values
 from symshape.optimize.graph_edit import remove_dead
 from symshape.optimize.guarded import GuardCheck
+from symshape.optimize.redundant import bypass_redundant
 from symshape.optimize.summary import Summary, shape_nodes
 from symshape.result import Analysis
 from symshape.userfacts import Fact
@@ -63,8 +64,6 @@ def optimize_with(model: onnx.ModelProto, result: Analysis) -> tuple[onnx.ModelP
 def _passes(
     model: onnx.ModelProto, result: Analysis, types: dict[str, int], *, fold: bool
 ) -> tuple[onnx.ModelProto, Summary]:
-    from symshape.optimize.redundant import bypass_redundant
-
     out = onnx.ModelProto()
     out.CopyFrom(model)
     graph = out.graph
