@@ -102,7 +102,7 @@ def measure(original: onnx.ModelProto, model: onnx.ModelProto, repeat: int) -> t
     small = statistics.median(
         latency(session, make_feeds(original, env_for(original, 1, s)), repeat) for s in (1, 2, 4, 8, 16)
     )
-    mid = latency(session, make_feeds(original, env_for(original, 4, 64)), max(5, repeat // 3))
+    mid = latency(session, make_feeds(original, env_for(original, 4, 64)), repeat)
     return create, small, mid
 
 
