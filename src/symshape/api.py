@@ -22,7 +22,18 @@ from symshape.userfacts import Fact
 if TYPE_CHECKING:
     import onnx
 
-__all__ = ["Analysis", "CheckResult", "analyze_file", "analyze_onnx", "check_shapes", "check_symbols", "example_path"]
+    from symshape.optimize import Summary
+
+__all__ = [
+    "Analysis",
+    "CheckResult",
+    "analyze_file",
+    "analyze_onnx",
+    "check_shapes",
+    "check_symbols",
+    "example_path",
+    "optimize_onnx",
+]
 
 
 def analyze_onnx(
@@ -56,6 +67,23 @@ def analyze_file(
 
         return analyze_mlir_file(path, facts=facts, progress=progress)
     return analyze_onnx(path, facts=facts, progress=progress)
+
+
+def optimize_onnx(
+    model: str | Path | onnx.ModelProto,
+    *,
+    facts: Sequence[Fact | str] = (),
+    progress: ProgressFn | None = None,
+) -> tuple[onnx.ModelProto, Summary]:
+    """The model with its known shape values folded, proven no-ops removed and shapes annotated,
+    and a summary of what changed (see `symshape.optimize`). A path is read without its weights:
+    save the result next to the original, or use `symshape.optimize.optimize_file`."""
+    from symshape.onnx.reader import load_model
+    from symshape.optimize import optimize_model
+
+    if isinstance(model, (str, Path)):
+        model = load_model(model)
+    return optimize_model(model, facts=facts, progress=progress)
 
 
 def example_path() -> Path:

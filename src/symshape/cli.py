@@ -152,6 +152,11 @@ def annotate(
     click.echo(summary)
 
 
+from symshape.optimize.command import optimize as optimize_command  # noqa: E402 - defined with its package
+
+main.command("optimize")(fact_options(optimize_command))
+
+
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(

@@ -1,0 +1,74 @@
+"""Merge ``Unsqueeze(Unsqueeze(x, a1), a2)`` into one ``Unsqueeze(x, a)``.
+
+Exporters insert one axis at a time (``mask[:, None, None, :]`` is three Unsqueezes). The merged
+axes come from replaying the inserts on the input's rank, so no shape fact is needed beyond the
+rank; the inner node must have no other reader (and not be a pinned name).
+"""
+
+from __future__ import annotations
+
+import onnx
+from onnx import numpy_helper
+
+from symshape.optimize.emit import Emitter
+from symshape.optimize.graph_edit import consumers, pinned_names, producers
+from symshape.optimize.summary import Summary
+from symshape.result import Analysis
+
+MIN_OPSET_AXES_INPUT = 13  # Unsqueeze reads its axes from an input from opset 13
+
+
+def merge_unsqueezes(graph: onnx.GraphProto, analysis: Analysis, emitter: Emitter, summary: Summary) -> None:
+    """Fold every Unsqueeze fed by a single-reader Unsqueeze into one (opset >= 13 graphs)."""
+    pinned = pinned_names(graph)
+    readers = consumers(graph)
+    made_by = producers(graph)
+    constants = _constants(graph)
+    for node in graph.node:
+        if node.op_type != "Unsqueeze" or node.domain not in ("", "ai.onnx") or len(node.input) != 2:
+            continue
+        inner = made_by.get(node.input[0])
+        if inner is None or inner.op_type != "Unsqueeze" or len(inner.input) != 2:
+            continue
+        mid = inner.output[0]
+        rank = analysis.shape(inner.input[0])
+        first, second = constants.get(inner.input[1]), constants.get(node.input[1])
+        if mid in pinned or len(readers.get(mid, [])) != 1 or rank is None or first is None or second is None:
+            continue
+        axes = merged_axes(len(rank), [first, second])
+        if axes is None:
+            continue
+        node.input[0] = inner.input[0]
+        node.input[1] = emitter.constant(axes, [len(axes)])
+        constants[node.input[1]] = axes
+        summary.bypassed["Unsqueeze (merged)"] += 1
+
+
+def merged_axes(rank: int, steps: list[list[int]]) -> list[int] | None:
+    """The axes one Unsqueeze of a rank-``rank`` input takes to do ``steps`` in turn (None for
+    invalid axes, which the model itself would reject)."""
+    marks = [False] * rank
+    for axes in steps:
+        size = len(marks) + len(axes)
+        norm = sorted(a + size if a < 0 else a for a in axes)
+        if len(set(norm)) != len(norm) or any(not 0 <= a < size for a in norm):
+            return None
+        old = iter(marks)
+        marks = [True if k in norm else next(old) for k in range(size)]
+    return [k for k, new in enumerate(marks) if new]
+
+
+def _constants(graph: onnx.GraphProto) -> dict[str, list[int]]:
+    """1-D int64 initializers and Constant outputs (candidate axes), by name."""
+    inputs = {vi.name for vi in graph.input}
+    tensors = [t for t in graph.initializer if t.name not in inputs]
+    out: dict[str, list[int]] = {}
+    for t in tensors:
+        if t.data_type == onnx.TensorProto.INT64 and len(t.dims) == 1:
+            out[t.name] = [int(v) for v in numpy_helper.to_array(t)]
+    for node in graph.node:
+        if node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
+            t = node.attribute[0].t
+            if t.data_type == onnx.TensorProto.INT64 and len(t.dims) == 1:
+                out[node.output[0]] = [int(v) for v in numpy_helper.to_array(t)]
+    return out

@@ -1,0 +1,41 @@
+"""The ``symshape optimize`` command's function and options (`symshape.cli` registers it with
+the shared fact options). Everything heavy is imported when the command runs."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+VERIFY_HELP = (
+    "Run both models in onnxruntime at several input sizes (1 and 0 included where legal) with the same "
+    "kernels and compare every output bitwise; exit 1 on a difference."
+)
+
+
+@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to write the optimized model (never the input).",
+)
+@click.option("--verify", "verify_outputs", is_flag=True, help=VERIFY_HELP)
+def optimize(
+    model: Path, out: Path, verify_outputs: bool, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]
+) -> None:
+    """Write MODEL with its shape computation folded away and proven no-op nodes removed."""
+    from symshape.optimize.cli_run import run_optimize
+    from symshape.outputs.progress import progress_bar
+    from symshape.userfacts import parse_fact, parse_likely, parse_range
+
+    facts = [parse_fact(a) for a in assume] + [parse_range(d) for d in dim] + [parse_likely(v) for v in likely]
+    with progress_bar() as progress:
+        lines, same = run_optimize(model, out, facts, progress, verify=verify_outputs)
+    for line in lines:
+        click.echo(line)
+    if not same:
+        sys.exit(1)

@@ -1,0 +1,35 @@
+"""``Constant`` nodes with a tensor ``value`` become initializers: the same tensor, no node to
+schedule (what onnxslim and onnxsim do too). A Constant that writes a graph output stays."""
+
+from __future__ import annotations
+
+import onnx
+
+from symshape.optimize.summary import Summary
+
+
+def constants_to_initializers(graph: onnx.GraphProto, summary: Summary) -> None:
+    """Move every eligible Constant of the main graph into ``graph.initializer``."""
+    outputs = {o.name for o in graph.output}
+    kept: list[onnx.NodeProto] = []
+    moved: list[onnx.TensorProto] = []
+    for node in graph.node:
+        attrs = list(node.attribute)
+        if (
+            node.op_type == "Constant"
+            and node.domain in ("", "ai.onnx")
+            and len(attrs) == 1
+            and attrs[0].name == "value"
+            and node.output[0] not in outputs
+        ):
+            tensor = onnx.TensorProto()
+            tensor.CopyFrom(attrs[0].t)
+            tensor.name = node.output[0]
+            moved.append(tensor)
+            continue
+        kept.append(node)
+    if moved:
+        del graph.node[:]
+        graph.node.extend(kept)
+        graph.initializer.extend(moved)
+        summary.bypassed["Constant (now an initializer)"] += len(moved)

@@ -1,0 +1,120 @@
+"""Edits on an ONNX graph that keep it valid: who uses a value, rewiring uses, dead-code removal.
+
+Names a nested graph (If/Loop/Scan body) reads from the enclosing scope are *pinned* like graph
+outputs: they are never renamed or removed, because the bodies are left untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import onnx
+
+# Ops whose removal could change what other ops compute (a shared random stream).
+_KEEP_WHEN_DEAD = frozenset({"RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike", "Multinomial",
+                             "Bernoulli"})
+_STANDARD = frozenset({"", "ai.onnx"})
+_GRAPH_TYPES = frozenset({onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS})
+
+
+def subgraphs(node: onnx.NodeProto) -> Iterator[onnx.GraphProto]:
+    """The graphs held in ``node``'s attributes."""
+    for attr in node.attribute:
+        if attr.type == onnx.AttributeProto.GRAPH:
+            yield attr.g
+        elif attr.type == onnx.AttributeProto.GRAPHS:
+            yield from attr.graphs
+
+
+def has_subgraph(node: onnx.NodeProto) -> bool:
+    """Whether ``node`` holds a graph (If, Loop, Scan, ...)."""
+    return any(a.type in _GRAPH_TYPES for a in node.attribute)
+
+
+def outer_names(graph: onnx.GraphProto) -> set[str]:
+    """Every name that a node of ``graph`` or of a nested graph reads (nested reads may be
+    captures of enclosing values)."""
+    names: set[str] = set()
+    for node in graph.node:
+        names.update(i for i in node.input if i)
+        for sub in subgraphs(node):
+            names |= outer_names(sub)
+    return names
+
+
+def pinned_names(graph: onnx.GraphProto) -> set[str]:
+    """Names whose value must keep its name: graph outputs and captures of nested graphs."""
+    pinned = {o.name for o in graph.output}
+    for node in graph.node:
+        if node.attribute and has_subgraph(node):
+            for sub in subgraphs(node):
+                pinned |= outer_names(sub)
+    return pinned
+
+
+def consumers(graph: onnx.GraphProto) -> dict[str, list[onnx.NodeProto]]:
+    """The nodes of ``graph`` (top level) that read each value."""
+    out: dict[str, list[onnx.NodeProto]] = {}
+    for node in graph.node:
+        for i in node.input:
+            if i:
+                out.setdefault(i, []).append(node)
+    return out
+
+
+def producers(graph: onnx.GraphProto) -> dict[str, onnx.NodeProto]:
+    """The node of ``graph`` (top level) that writes each value."""
+    return {o: node for node in graph.node for o in node.output if o}
+
+
+def replace_uses(graph: onnx.GraphProto, mapping: dict[str, str]) -> None:
+    """Make every top-level node read ``mapping[name]`` instead of ``name`` (chains resolved)."""
+    if not mapping:
+        return
+    for node in graph.node:
+        for k, i in enumerate(node.input):
+            if i in mapping:
+                node.input[k] = resolve(mapping, i)
+
+
+def resolve(mapping: dict[str, str], name: str) -> str:
+    """``name`` followed through ``mapping`` to its final replacement."""
+    seen = {name}
+    while name in mapping:
+        name = mapping[name]
+        if name in seen:
+            break
+        seen.add(name)
+    return name
+
+
+def remove_dead(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
+    """Remove standard-domain nodes no output, no live node and no nested graph reads, and
+    initializers nothing reads; returns the nodes removed. Nodes holding graphs, nodes of
+    other domains and random ops are always kept."""
+    live = pinned_names(graph)
+    kept: list[onnx.NodeProto] = []
+    removed: list[onnx.NodeProto] = []
+    for node in reversed(graph.node):
+        removable = (
+            node.domain in _STANDARD
+            and node.op_type not in _KEEP_WHEN_DEAD
+            and not has_subgraph(node)
+            and not any(o and o in live for o in node.output)
+        )
+        if removable:
+            removed.append(node)
+            continue
+        kept.append(node)
+        live.update(i for i in node.input if i)
+    if removed:
+        kept.reverse()
+        del graph.node[:]
+        graph.node.extend(kept)
+    inputs = {i.name for i in graph.input}
+    used = [t for t in graph.initializer if t.name in live or t.name in inputs]
+    if len(used) != len(graph.initializer):
+        del graph.initializer[:]
+        graph.initializer.extend(used)
+    removed.reverse()
+    return removed

@@ -1,0 +1,193 @@
+"""`optimize_model` and `optimize_file`: the passes in order, on a model or a file."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import onnx
+
+from symshape.analysis import ProgressFn, analyze, gc_paused
+from symshape.expr import Dim, Expr
+from symshape.expr_atoms import Sym
+from symshape.io import refuse_overwrite, write_bytes_atomic, write_failed
+from symshape.onnx.annotate import annotate_model
+from symshape.onnx.reader import elem_types, load_model, model_to_program
+from symshape.optimize.chains import MIN_OPSET_AXES_INPUT, merge_unsqueezes
+from symshape.optimize.constants import constants_to_initializers
+from symshape.optimize.cse import merge_duplicates
+from symshape.optimize.emit import Emitter, Source
+from symshape.optimize.fold import fold_values, known_values
+from symshape.optimize.graph_edit import remove_dead
+from symshape.optimize.guarded import GuardCheck
+from symshape.optimize.redundant import bypass_redundant
+from symshape.optimize.summary import Summary, shape_nodes
+from symshape.result import Analysis
+from symshape.userfacts import Fact
+
+MIN_IR_FREE_INITIALIZERS = 4  # before IR 4 every initializer had to be a graph input too
+MIN_OPSET_FOR_CHAINS = 13  # Squeeze takes its axes as an input from opset 13
+
+
+def optimize_model(
+    model: onnx.ModelProto, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
+) -> tuple[onnx.ModelProto, Summary]:
+    """A copy of ``model`` with known shape values folded, proven no-ops removed, dead nodes
+    dropped and every value's shape written as value_info. ``facts`` are assumed true of every
+    input the optimized model will see (the summary says which guards were in play)."""
+    with gc_paused():
+        program = model_to_program(model)
+    result = analyze(program, facts=facts, progress=progress)
+    return optimize_with(model, result)
+
+
+def optimize_with(model: onnx.ModelProto, result: Analysis) -> tuple[onnx.ModelProto, Summary]:
+    """`optimize_model` given the analysis of ``model``. Folding is kept only when it makes the
+    model smaller: an export whose shape computation is already minimal (the dynamo exporter's
+    ``Shape(start, end)`` per dim) would otherwise get a second one."""
+    types = elem_types(model)
+    before = shape_nodes(model, types)
+    best = _passes(model, result, types, fold=True)
+    if best[1].values_folded and 2 * best[1].shape_nodes_after > before:  # folding did not clearly win
+        plain = _passes(model, result, types, fold=False)
+        if (plain[1].nodes_after, plain[1].shape_nodes_after) < (best[1].nodes_after, best[1].shape_nodes_after):
+            plain[1].fold_skipped = True
+            best = plain
+    out, summary = best
+    summary.shape_nodes_before = before
+    summary.annotated = annotate_model(out, result)
+    _prune_value_info(out.graph)
+    return out, summary
+
+
+def _passes(
+    model: onnx.ModelProto, result: Analysis, types: dict[str, int], *, fold: bool
+) -> tuple[onnx.ModelProto, Summary]:
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    graph = out.graph
+    summary = Summary(nodes_before=len(graph.node))
+    guard = GuardCheck(graph, result)
+    summary.guards = [cond for cond, _, _ in guard.guards]
+    emitter = _emitter(out, result)
+    free_initializers = out.ir_version >= MIN_IR_FREE_INITIALIZERS
+    if fold and free_initializers:
+        fold_values(graph, known_values(graph, result, types, guard, summary), emitter, summary)
+    _prepend(graph, emitter)
+    bypass_redundant(graph, result, types, guard, summary)
+    if _opset(out) >= MIN_OPSET_AXES_INPUT:
+        merge_unsqueezes(graph, result, emitter, summary)
+        _prepend(graph, emitter)
+    _remove_dead(graph, summary)
+    if free_initializers:
+        constants_to_initializers(graph, summary)
+    merge_duplicates(graph, summary)
+    _remove_dead(graph, summary)
+    summary.nodes_after = len(graph.node)
+    summary.shape_nodes_after = shape_nodes(out, _types_after(graph, types))
+    return out, summary
+
+
+def _remove_dead(graph: onnx.GraphProto, summary: Summary) -> None:
+    for node in remove_dead(graph):
+        summary.removed[node.op_type] += 1
+
+
+def _types_after(graph: onnx.GraphProto, types: dict[str, int]) -> dict[str, int]:
+    """Element types after the passes: the original ones, int64 for every value made here (all
+    shape values), and the initializers'."""
+    after = dict(types)
+    for node in graph.node:
+        if node.name.startswith("symshape_opt/"):
+            after.update(dict.fromkeys(node.output, onnx.TensorProto.INT64))
+    after.update({t.name: t.data_type for t in graph.initializer})
+    return after
+
+
+def optimize_file(
+    path: Path, out: Path, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
+) -> tuple[Summary, Analysis]:
+    """Optimize the model at ``path`` and write it atomically to ``out`` (never over the input);
+    external weights are not loaded: the output points at the original files. Returns the
+    summary and the analysis it rests on."""
+    if Path(out).resolve() == Path(path).resolve():
+        raise refuse_overwrite(out, path, "input model")
+    model = load_model(path)
+    with gc_paused():
+        program = model_to_program(model)
+    result = analyze(program, facts=facts, progress=progress, source=str(path))
+    optimized, summary = optimize_with(model, result)
+    relocate_external_data(optimized, Path(path).parent, Path(out).parent)
+    try:
+        write_bytes_atomic(Path(out), optimized.SerializeToString())
+    except OSError as err:
+        raise write_failed(out, err) from None
+    return summary, result
+
+
+def _emitter(model: onnx.ModelProto, result: Analysis) -> Emitter:
+    graph = model.graph
+    initialized = {t.name for t in graph.initializer}
+    sources: dict[str, Source] = {}
+    ranks: dict[str, int] = {}
+    opset = _opset(model)
+    for vi in graph.input:
+        dims = result.shape(vi.name)
+        if vi.name in initialized or dims is None:
+            continue
+        ranks[vi.name] = len(dims)
+        for axis, d in enumerate(dims):
+            name = _symbol(d)
+            if name is not None and opset >= MIN_OPSET_FOR_CHAINS:
+                sources.setdefault(name, (vi.name, axis))
+    taken = {n.name for n in graph.node} | {o for n in graph.node for o in n.output} | initialized
+    taken |= {vi.name for vi in graph.input} | {vi.name for vi in graph.output}
+    facts = result.graph.facts
+    return Emitter(sources, ranks, lambda d: facts.prove_ge(result.private(d)), taken)
+
+
+def _symbol(d: Dim) -> str | None:
+    if isinstance(d, Expr) and len(d.terms) == 1:
+        mono, coeff = d.terms[0]
+        if coeff == 1 and len(mono) == 1 and isinstance(mono[0], Sym):
+            return mono[0].name
+    return None
+
+
+def _prepend(graph: onnx.GraphProto, emitter: Emitter) -> None:
+    """New nodes read only graph inputs, initializers and each other: they go first."""
+    nodes, initializers = emitter.take()
+    if nodes:
+        rest = list(graph.node)
+        del graph.node[:]
+        graph.node.extend(nodes + rest)
+    graph.initializer.extend(initializers)
+
+
+def _opset(model: onnx.ModelProto) -> int:
+    return next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
+
+
+def _prune_value_info(graph: onnx.GraphProto) -> None:
+    """Drop value_info of values no node writes any more."""
+    written = {o for n in graph.node for o in n.output}
+    kept = [vi for vi in graph.value_info if vi.name in written]
+    del graph.value_info[:]
+    graph.value_info.extend(kept)
+
+
+def relocate_external_data(model: onnx.ModelProto, src_dir: Path, dst_dir: Path) -> None:
+    """Point the main graph's external-data locations at the original files (as `symshape
+    annotate` does; its helper is private to it)."""
+    if src_dir.resolve() == dst_dir.resolve():
+        return
+    tensors = list(model.graph.initializer) + [
+        a.t for n in model.graph.node for a in n.attribute if a.HasField("t")
+    ]
+    for tensor in tensors:
+        if tensor.data_location != onnx.TensorProto.EXTERNAL:
+            continue
+        for entry in tensor.external_data:
+            if entry.key == "location":
+                entry.value = os.path.relpath((src_dir / entry.value).resolve(), dst_dir.resolve())

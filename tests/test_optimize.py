@@ -1,0 +1,286 @@
+"""`symshape optimize` on small hand-built models: each rewrite fires, the node count drops as
+claimed, and onnxruntime (the oracle) gives bitwise-identical outputs at several sizes, 1 and 0
+included."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+from symshape.errors import ModelError, OutputError
+from symshape.optimize import optimize_file, optimize_model
+from symshape.optimize.summary import shape_nodes
+from tests.oracle import const, feeds_for, make_model, tensor
+
+F, I64 = TensorProto.FLOAT, TensorProto.INT64
+SIZES = [{"a": 2, "b": 3}, {"a": 5, "b": 7}, {"a": 1, "b": 1}, {"a": 0, "b": 3}, {"a": 3, "b": 0}]
+
+
+def _run(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+    session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    return [np.asarray(v) for v in session.run(None, feeds)]
+
+
+def optimized(model: onnx.ModelProto, sizes: list[dict[str, int]] = SIZES) -> onnx.ModelProto:
+    """The optimized model, checked by onnx's full checker and against the original at ``sizes``."""
+    out, _ = optimize_model(model)
+    onnx.checker.check_model(out, full_check=True)
+    for env in sizes:
+        feeds = feeds_for(model, env)
+        for want, got in zip(_run(model, feeds), _run(out, feeds), strict=True):
+            assert want.dtype == got.dtype and want.shape == got.shape, env
+            assert want.tobytes() == got.tobytes(), env
+    return out
+
+
+def ops(model: onnx.ModelProto) -> Counter[str]:
+    return Counter(n.op_type for n in model.graph.node)
+
+
+def test_reshape_target_from_shape_becomes_one_chain() -> None:
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Gather", ["s", "i0"], ["d0"], axis=0),
+        helper.make_node("Gather", ["s", "i1"], ["d1"], axis=0),
+        helper.make_node("Mul", ["d0", "d1"], ["ab"]),
+        helper.make_node("Unsqueeze", ["ab", "ax0"], ["ab1"]),
+        helper.make_node("Concat", ["ab1", "four"], ["target"], axis=0),
+        helper.make_node("Relu", ["x"], ["r"]),
+        helper.make_node("Reshape", ["r", "target"], ["y"]),
+    ]
+    inits = [const("i0", 0), const("i1", 1), const("ax0", [0]), const("four", [4])]
+    model = make_model(nodes, [tensor("x", ["a", "b", 4])], [tensor("y", ["a*b", 4])], inits)
+    out = optimized(model)
+    assert shape_nodes(out) < shape_nodes(model)
+    assert ops(out)["Unsqueeze"] == 0 and ops(out)["Shape"] == 1
+
+
+def test_static_shape_value_becomes_a_constant() -> None:
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Gather", ["s", "i1"], ["d1"], axis=0),
+        helper.make_node("Unsqueeze", ["d1", "ax0"], ["v"]),
+        helper.make_node("ConstantOfShape", ["v"], ["y"], value=helper.make_tensor("one", F, [1], [1.0])),
+    ]
+    model = make_model(nodes, [tensor("x", ["a", 3])], [tensor("y", [3])], [const("i1", 1), const("ax0", [0])])
+    out = optimized(model)
+    assert shape_nodes(out) == 0 and ops(out) == Counter({"ConstantOfShape": 1})
+
+
+def test_floor_division_of_a_dim() -> None:
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Gather", ["s", "i1"], ["d1"], axis=0),
+        helper.make_node("Div", ["d1", "two"], ["h"]),
+        helper.make_node("Add", ["h", "d1"], ["hh"]),
+        helper.make_node("Unsqueeze", ["hh", "ax0"], ["v"]),
+        helper.make_node("ConstantOfShape", ["v"], ["y"], value=helper.make_tensor("one", F, [1], [1.0])),
+    ]
+    inits = [const("i1", 1), const("two", 2), const("ax0", [0])]
+    model = make_model(nodes, [tensor("x", ["a", "b"])], [tensor("y", None)], inits)
+    out = optimized(model, [*SIZES, {"a": 2, "b": 5}, {"a": 2, "b": 4}])
+    assert ops(out)["Div"] == 1 and ops(out)["Unsqueeze"] == 0
+
+
+def test_expand_to_own_shape_is_removed() -> None:
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Expand", ["x", "s"], ["e"]),
+        helper.make_node("Relu", ["e"], ["y"]),
+    ]
+    out = optimized(make_model(nodes, [tensor("x", ["a", "b"])], [tensor("y", ["a", "b"])]))
+    assert ops(out) == Counter({"Relu": 1})
+
+
+def test_reshape_to_same_shape_keeps_the_output_name() -> None:
+    nodes = [
+        helper.make_node("Relu", ["x"], ["r"]),
+        helper.make_node("Shape", ["r"], ["s"]),
+        helper.make_node("Reshape", ["r", "s"], ["y"]),
+    ]
+    out = optimized(make_model(nodes, [tensor("x", ["a", "b"])], [tensor("y", ["a", "b"])]))
+    assert ops(out) == Counter({"Relu": 1})
+    assert out.graph.node[0].output[0] == "y" and out.graph.output[0].name == "y"
+
+
+def test_identity_and_cast_to_same_type_are_removed() -> None:
+    nodes = [
+        helper.make_node("Identity", ["x"], ["i"]),
+        helper.make_node("Cast", ["i"], ["c"], to=F),
+        helper.make_node("Neg", ["c"], ["y"]),
+    ]
+    out = optimized(make_model(nodes, [tensor("x", ["a", "b"])], [tensor("y", ["a", "b"])]))
+    assert ops(out) == Counter({"Neg": 1})
+
+
+def test_squeeze_unsqueeze_pair_cancels() -> None:
+    nodes = [
+        helper.make_node("Unsqueeze", ["x", "ax0"], ["u"]),
+        helper.make_node("Squeeze", ["u", "ax0"], ["q"]),
+        helper.make_node("Neg", ["q"], ["y"]),
+    ]
+    model = make_model(nodes, [tensor("x", ["a", "b"])], [tensor("y", ["a", "b"])], [const("ax0", [0])])
+    assert ops(optimized(model)) == Counter({"Neg": 1})
+
+
+def test_where_with_proven_condition_takes_its_branch() -> None:
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Gather", ["s", "i1"], ["d1"], axis=0),
+        helper.make_node("Equal", ["d1", "three"], ["cond"]),
+        helper.make_node("Where", ["cond", "x", "z"], ["w"]),
+        helper.make_node("Neg", ["w"], ["y"]),
+    ]
+    inits = [const("i1", 1), const("three", 3), helper.make_tensor("z", F, [], [0.0])]
+    model = make_model(nodes, [tensor("x", ["a", 3])], [tensor("y", ["a", 3])], inits)
+    assert ops(optimized(model)) == Counter({"Neg": 1})
+
+
+def test_unknown_dims_are_left_alone() -> None:
+    nodes = [helper.make_node("NonZero", ["x"], ["nz"]), helper.make_node("Shape", ["nz"], ["y"])]
+    model = make_model(nodes, [tensor("x", ["a"])], [tensor("y", [2], I64)])
+    out = optimized(model, [{"a": 3}, {"a": 1}, {"a": 0}])
+    assert ops(out) == ops(model)
+
+
+def test_file_keeps_input_and_refuses_bad_input(tmp_path: Path) -> None:
+    nodes = [helper.make_node("Identity", ["x"], ["i"]), helper.make_node("Neg", ["i"], ["y"])]
+    src = tmp_path / "m.onnx"
+    onnx.save(make_model(nodes, [tensor("x", ["a"])], [tensor("y", ["a"])]), src)
+    before = src.read_bytes()
+    summary, _ = optimize_file(src, tmp_path / "out" / "o.onnx")
+    assert src.read_bytes() == before and summary.nodes_after == 1
+    with pytest.raises(OutputError, match="refusing to overwrite"):
+        optimize_file(src, src)
+    junk = tmp_path / "junk.onnx"
+    junk.write_text("not a model")
+    with pytest.raises(ModelError, match="cannot read it as an ONNX model"):
+        optimize_file(junk, tmp_path / "j.onnx")
+
+
+def test_cli_verify_and_one_line_errors(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from symshape.cli import main
+
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Expand", ["x", "s"], ["e"]),
+        helper.make_node("Neg", ["e"], ["y"]),
+    ]
+    src = tmp_path / "m.onnx"
+    onnx.save(make_model(nodes, [tensor("x", ["a", "b"])], [tensor("y", ["a", "b"])]), src)
+    result = CliRunner().invoke(main, ["optimize", str(src), "-o", str(tmp_path / "o.onnx"), "--verify"])
+    assert result.exit_code == 0, result.output
+    assert "outputs identical (bitwise)" in result.output and "Expand 1" in result.output
+    bad = CliRunner().invoke(main, ["optimize", str(src), "-o", str(src)])
+    assert bad.exit_code != 0 and isinstance(bad.exception, OutputError)
+
+
+def test_unsqueeze_chain_becomes_one() -> None:
+    nodes = [
+        helper.make_node("Unsqueeze", ["x", "ax1"], ["u1"]),
+        helper.make_node("Unsqueeze", ["u1", "axm1"], ["u2"]),
+        helper.make_node("Unsqueeze", ["u2", "ax0"], ["u3"]),
+        helper.make_node("Neg", ["u3"], ["y"]),
+    ]
+    inits = [const("ax1", [1]), const("axm1", [-1]), const("ax0", [0])]
+    model = make_model(nodes, [tensor("x", ["a", "b"])], [tensor("y", [1, "a", 1, "b", 1])], inits)
+    assert ops(optimized(model)) == Counter({"Unsqueeze": 1, "Neg": 1})
+
+
+def test_neutral_integer_operands_are_removed() -> None:
+    nodes = [
+        helper.make_node("Mul", ["x", "one"], ["m"]),
+        helper.make_node("Add", ["zero", "m"], ["p"]),
+        helper.make_node("Neg", ["p"], ["y"]),
+    ]
+    inits = [const("one", 1), const("zero", [0])]
+    model = make_model(nodes, [tensor("x", ["a", "b"], I64)], [tensor("y", ["a", "b"], I64)], inits)
+    assert ops(optimized(model)) == Counter({"Neg": 1})
+
+
+def test_float_add_of_zero_is_kept() -> None:
+    """-0.0 + 0.0 is +0.0: the Add is not a no-op on floats."""
+    nodes = [helper.make_node("Add", ["x", "zero"], ["y"])]
+    inits = [helper.make_tensor("zero", F, [], [0.0])]
+    model = make_model(nodes, [tensor("x", ["a"])], [tensor("y", ["a"])], inits)
+    assert ops(optimized(model, [{"a": 3}, {"a": 1}, {"a": 0}])) == Counter({"Add": 1})
+
+
+def test_rewrites_resting_on_a_guard_are_refused() -> None:
+    """Reshape to another input's shape needs ``c >= 1`` and ``d >= 1`` (guards): the Expand after
+    it reads guarded inputs, so it stays, and the summary names the guards."""
+    nodes = [
+        helper.make_node("Shape", ["y"], ["s"]),
+        helper.make_node("Reshape", ["x", "s"], ["r"]),
+        helper.make_node("Shape", ["r"], ["s2"]),
+        helper.make_node("Expand", ["r", "s2"], ["e"]),
+        helper.make_node("Neg", ["e"], ["out"]),
+    ]
+    model = make_model(nodes, [tensor("x", ["a", "b"]), tensor("y", ["c", "d"])], [tensor("out", None)])
+    out, summary = optimize_model(model)
+    assert ops(out) == ops(model)
+    assert summary.guards and summary.refused_for_guards > 0
+    assert any("c >= 1" in line for line in summary.lines())
+
+
+def test_constant_nodes_become_initializers_unless_a_graph_output() -> None:
+    value = helper.make_tensor("v", F, [2], [1.5, -2.0])
+    nodes = [
+        helper.make_node("Constant", [], ["c"], value=value),
+        helper.make_node("Constant", [], ["kept"], value=value),
+        helper.make_node("Mul", ["x", "c"], ["y"]),
+    ]
+    model = make_model(nodes, [tensor("x", ["a", 2])], [tensor("y", ["a", 2]), tensor("kept", [2])])
+    out = optimized(model, [{"a": 3}, {"a": 1}, {"a": 0}])
+    assert ops(out) == Counter({"Constant": 1, "Mul": 1})
+
+
+def test_repeated_computation_is_merged() -> None:
+    """``Range(0, n, 1)`` twice, with equal constants under different names, is computed once."""
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Gather", ["s", "i0"], ["n"], axis=0),
+        helper.make_node("Range", ["zero_a", "n", "one_a"], ["r1"]),
+        helper.make_node("Range", ["zero_b", "n", "one_b"], ["r2"]),
+        helper.make_node("Add", ["r1", "r2"], ["y"]),
+    ]
+    inits = [const("i0", 0), const("zero_a", 0), const("zero_b", 0), const("one_a", 1), const("one_b", 1)]
+    model = make_model(nodes, [tensor("x", ["a"])], [tensor("y", ["a"], I64)], inits)
+    out = optimized(model, [{"a": 3}, {"a": 1}, {"a": 0}])
+    assert ops(out)["Range"] == 1
+
+
+def test_external_weights_stay_by_reference(tmp_path: Path) -> None:
+    import onnxruntime as ort
+
+    from tests.oracle import array
+
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Expand", ["x", "s"], ["e"]),
+        helper.make_node("MatMul", ["e", "w"], ["y"]),
+    ]
+    w = array("w", np.arange(12, dtype=np.float32).reshape(4, 3))
+    model = make_model(nodes, [tensor("x", ["a", 4])], [tensor("y", ["a", 3])], [w])
+    src = tmp_path / "in" / "m.onnx"
+    src.parent.mkdir()
+    onnx.save(model, str(src), save_as_external_data=True, location="m.data", size_threshold=0)
+    out = tmp_path / "o.onnx"  # onnxruntime reads external data only below the model's folder
+    optimize_file(src, out)
+    assert not (out.parent / "m.data").exists()
+    feeds = feeds_for(model, {"a": 2})
+    want = ort.InferenceSession(str(src), providers=["CPUExecutionProvider"]).run(None, feeds)
+    got = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"]).run(None, feeds)
+    assert want[0].tobytes() == got[0].tobytes()
+    assert ops(onnx.load(str(out), load_external_data=False)) == Counter({"MatMul": 1})
