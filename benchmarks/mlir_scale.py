@@ -18,6 +18,8 @@ process per size and round, which reports:
 * peak: the child's peak resident memory (``VmHWM``, else ``ru_maxrss``).
 
 ``--xdsl-max N`` (default 20000) skips the xDSL reader above N ops (it reads ~1,000 ops/s).
+A second table times ``symshape opt -p shape-optimization`` (xDSL parse, the passes, the print)
+per module up to ``--shape-opt-max`` ops (default 20000).
 ``--profile`` writes a cProfile of the largest analysis (bindings reader) to ``--out``.
 """
 
@@ -184,6 +186,26 @@ def measure(path: Path, reader: str) -> dict[str, float]:
     return out
 
 
+def measure_shape_optimization(path: Path) -> dict[str, float]:
+    """``symshape opt -p shape-optimization`` on one module, in this (fresh) process: parse
+    (xDSL, the passes' IR), passes, print."""
+    from symshape.mlir.mlir_file import read_mlir_text
+    from symshape.mlir.opt import parse_text, run_passes
+    from symshape.mlir.printing import print_module
+
+    out: dict[str, float] = {}
+    start = time.perf_counter()
+    ctx, module = parse_text(read_mlir_text(path), str(path))
+    out["parse"] = time.perf_counter() - start
+    run_passes(ctx, module, "shape-optimization")
+    out["passes"] = time.perf_counter() - start - out["parse"]
+    print_module(module)
+    out["total"] = time.perf_counter() - start
+    out["print"] = out["total"] - out["parse"] - out["passes"]
+    out["peak_mb"] = peak_mb()
+    return out
+
+
 def peak_mb() -> float:
     """This process's peak resident memory: ``VmHWM`` (``ru_maxrss`` survives ``exec`` on Linux,
     so a child would report the parent's peak when that is larger)."""
@@ -232,13 +254,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--readers", nargs="+", default=list(READERS), choices=READERS)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--xdsl-max", type=int, default=20_000)
+    parser.add_argument("--shape-opt-max", type=int, default=20_000, help="shape-optimization up to this many ops")
     parser.add_argument("--out", type=Path, default=ROOT / "bench-out" / "mlir_scale")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--one", nargs=2, metavar=("MODULE", "READER"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
-        print(json.dumps(measure(Path(args.one[0]), args.one[1])))
+        module, what = Path(args.one[0]), args.one[1]
+        print(json.dumps(measure_shape_optimization(module) if what == "shape-opt" else measure(module, what)))
         return 0
+    shape_opt: list[tuple[int, list[dict[str, float]]]] = []
     print("| ops | reader | import s | parse s | frontend s | analyze s | analyze ops/s | peak MB |")
     print("|---:|---|---:|---:|---:|---:|---:|---:|")
     for size in args.sizes:
@@ -252,8 +277,17 @@ def main(argv: list[str] | None = None) -> int:
             best = {k: min(r[k] for r in runs) for k in runs[0]}
             print(f"| {ops} | {reader} | {best['import']:.2f} | {best['parse']:.2f} | {best['frontend']:.2f} | "
                   f"{best['analyze']:.2f} | {ops / best['analyze']:,.0f} | {best['peak_mb']:.0f} |", flush=True)
+        if size <= args.shape_opt_max:
+            shape_opt.append((ops, [r for r in (_child(path, "shape-opt") for _ in range(args.repeat)) if r is not None]))
         if args.profile and size == max(args.sizes):
             print(f"profile: {profile(path, args.out)}")
+    print("\n| ops | shape-optimization s | parse s | passes s | print s | ops/s | peak MB |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for ops, runs in shape_opt:
+        if runs:
+            best = {k: min(r[k] for r in runs) for k in runs[0]}
+            print(f"| {ops} | {best['total']:.2f} | {best['parse']:.2f} | {best['passes']:.2f} | {best['print']:.2f} | "
+                  f"{ops / best['total']:,.0f} | {best['peak_mb']:.0f} |")
     return 0
 
 
