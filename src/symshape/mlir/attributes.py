@@ -8,6 +8,7 @@ tensor types -> `TensorType` (``?`` is None; scalars are rank 0).
 
 from __future__ import annotations
 
+import functools
 from typing import Any, TypeGuard, cast
 
 from xdsl.dialects.builtin import (
@@ -89,8 +90,11 @@ def is_tensor(t: Attribute) -> TypeGuard[XTensorType[Attribute]]:
     return isinstance(t, XTensorType)
 
 
+@functools.lru_cache(maxsize=4096)
 def tensor_type(t: Attribute) -> TensorType:
-    """The Program view of an MLIR type: dims (None for ``?``) or None when unranked/opaque."""
+    """The Program view of an MLIR type: dims (None for ``?``) or None when unranked/opaque.
+
+    Cached: a module has few distinct types, and printing an element type costs ~25 µs."""
     if is_tensor(t):
         dims: tuple[SourceDim, ...] = tuple(None if d == DYNAMIC_INDEX else int(d) for d in t.get_shape())
         return TensorType(str(t.element_type), dims)

@@ -82,6 +82,14 @@ class _NamingParser(Parser):
         self.value_names: dict[SSAValue, str] = {}
         self.op_offsets: dict[Operation, int] = {}
         self._memo: dict[str, tuple[Any]] = {}
+        self._made: dict[str, tuple[Any]] = {}
+
+    def memo_text(self, text: str, make: Callable[[], T]) -> T:
+        """``make()`` memoized by ``text`` for this parse (immutable values only)."""
+        found = self._made.get(text)
+        if found is None:
+            found = self._made[text] = (make(),)
+        return found[0]
 
     def memo_rest_of_line(self, parse: Callable[[], T]) -> T:
         """``parse()`` of the text from here to the end of the line (a trailing ``loc(...)``
