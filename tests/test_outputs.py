@@ -94,6 +94,9 @@ def test_format_json_prints_the_same_document_as_json_to_stdout(broken_model: Pa
     assert by_format.stdout == by_option.stdout
     doc = json.loads(by_format.stdout)
     assert doc == json.loads(json.dumps(document(analyze_onnx(broken_model))))
+    value_lines = [line for line in by_format.stdout.splitlines() if line.startswith('  "')]
+    one_per_line = [json.loads("{" + line.rstrip(",") + "}") for line in value_lines]
+    assert one_per_line == [{k: v} for k, v in doc["values"].items()]
 
 
 def test_json_out_writes_the_file_and_prints_the_chosen_format(broken_model: Path, tmp_path: Path):
