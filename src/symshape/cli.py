@@ -10,25 +10,20 @@ from typing import TYPE_CHECKING
 
 import click
 
-from symshape.errors import SymshapeError, UserFactError, where_option
+from symshape.errors import SymshapeError
 from symshape.io import refuse_overwrite, write_failed, write_text_atomic
 
 if TYPE_CHECKING:
-    from symshape.result import Analysis
     from symshape.userfacts import Fact
 
 FACT_HELP = "A fact about input symbols, e.g. 'a + b == 1024', 'seq <= 4096', 'h % 8 == 0'. Repeatable."
 
 
 def collect_facts(assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> list[Fact]:
-    """``--assume FACT``, ``--dim NAME=LO..HI`` and ``--likely NAME=V,..`` read into fact values
-    (the one place the command line reads fact text)."""
-    from symshape.userfacts import parse_fact, parse_likely, parse_range
+    """The fact options' values (`symshape.userfacts.from_options`)."""
+    from symshape.userfacts import from_options
 
-    facts = [parse_fact(item) for item in assume]
-    facts.extend(parse_range(item) for item in dim)
-    facts.extend(parse_likely(item) for item in likely)
-    return facts
+    return from_options(assume, dim, likely)
 
 
 def fact_options(fn: click.decorators.FC) -> click.decorators.FC:
@@ -216,77 +211,9 @@ def opt(
         write_output(out, text)
 
 
-@main.command()
-@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "-n",
-    "--samples",
-    default=3,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="Assignments with distinct, non-1 sizes.",
-)
-@click.option("--no-edge", is_flag=True, help="Skip the edge samples (dims that may be 1 set to 1).")
-@click.option("--size", "sizes", multiple=True, metavar="NAME=V1,V2", help="Candidate sizes for a symbol.")
-@click.option(
-    "--sizes-around-guards",
-    "around_guards",
-    is_flag=True,
-    help="Also run sizes just inside and just outside every printed guard; a guard broken by a size "
-    "the model accepts is a failure.",
-)
-@fact_options
-def verify(
-    model: Path,
-    samples: int,
-    no_edge: bool,
-    sizes: tuple[str, ...],
-    around_guards: bool,
-    assume: tuple[str, ...],
-    dim: tuple[str, ...],
-    likely: tuple[str, ...],
-) -> None:
-    """Run MODEL with onnxruntime at several input sizes and check every analyzed dim.
+from symshape.verify.command import verify as verify_command  # noqa: E402 - defined with its package
 
-    Exits with status 1 when any dim is wrong (an unsound claim not excused by a failed guard)
-    or, with --sizes-around-guards, when a size the model accepts breaks a printed guard.
-    """
-    from symshape.api import analyze_onnx
-    from symshape.verify import OracleError, assignments, check, make_feeds
-    from symshape.verify.run import attempt
-
-    result = analyze_onnx(model, facts=collect_facts(assume, dim, likely))
-    values = parse_sizes(sizes, result)
-    report = None
-    envs = assignments(result, n=samples, edge=not no_edge, values=values or None)
-    if not envs:
-        raise UserFactError(
-            where="symshape verify",
-            found="no assignment of the input symbols satisfies the facts and --size values",
-            expected="at least one size for each input symbol that the facts admit",
-            fix="loosen the --assume/--dim facts or give other --size values",
-        )
-    ran: list[dict[str, int]] = []
-    for env in envs:
-        observed = attempt(model, make_feeds(result.program, env))
-        if isinstance(observed, str):
-            click.echo(f"{_env_text(env)}: onnxruntime refuses these sizes ({observed})")
-            continue
-        one = check(result, observed, env)
-        click.echo(f"{_env_text(env)}: {one.checked} dims, {one.correct} correct, {len(one.wrong)} wrong")
-        report = one if report is None else report.merge(one)
-        ran.append(env)
-    if report is None:
-        raise OracleError(
-            where="symshape verify",
-            found=f"onnxruntime refuses every assignment tried ({len(envs)})",
-            expected="sizes the model accepts",
-            fix="give sizes the model runs at with --size NAME=V1,V2 (or facts with --assume/--dim)",
-        )
-    broken = _verify_around_guards(model, result, ran[0]) if around_guards else 0
-    click.echo(report.summary())
-    if report.wrong or report.wrong_elements or broken:
-        sys.exit(1)
+main.command("verify")(fact_options(verify_command))
 
 
 @main.command("check")
@@ -305,64 +232,6 @@ def check_command(model: Path, shapes: tuple[str, ...], npz: Path | None, fmt: s
     if not shapes and npz is None:
         raise click.UsageError("give the input shapes with --shapes or --inputs")
     sys.exit(run_check(model, shapes, npz, fmt, collect_facts(given["assume"], given["dim"], given["likely"])))
-
-
-def _verify_around_guards(model: Path, result: Analysis, base: dict[str, int]) -> int:
-    """Print a line per guard tried on both sides (and the dims checked there); return how many
-    guards a size the model accepts breaks (wrong dims there exit through the report)."""
-    from symshape.verify.around import BROKEN, check_around_guards, summary
-
-    probes, checked = check_around_guards(model, result, base)
-    for p in probes:
-        click.echo(p.line())
-    click.echo(summary(probes))
-    if checked.checked:
-        click.echo(f"around guards: {checked.summary()}")
-    return sum(p.verdict == BROKEN for p in probes) + len(checked.wrong) + len(checked.wrong_elements)
-
-
-def parse_sizes(items: tuple[str, ...], result: Analysis) -> dict[str, list[int]]:
-    """``--size NAME=V1,V2`` values; UserFactError for a bad item, an unknown symbol, or a size
-    that the symbol's facts exclude."""
-    from symshape.verify import input_symbol_names
-
-    known = sorted(set(input_symbol_names(result.program)) & set(result.graph.symbols))
-    values: dict[str, list[int]] = {}
-    for item in items:
-        name, eq, text = (part.strip() for part in item.partition("="))
-        sizes = [v.strip() for v in text.split(",")]
-        if not eq or not name or not all(v.isdigit() for v in sizes):
-            raise UserFactError(
-                where=where_option("--size", item),
-                found="not a list of sizes",
-                expected="NAME=V1,V2,... with sizes >= 0",
-                fix="write e.g. --size seq=7,128",
-            )
-        if name not in known:
-            raise UserFactError(
-                where=where_option("--size", item),
-                found=f"names '{name}', which is not an input symbol",
-                expected=f"one of the input symbols: {', '.join(known) or 'none'}",
-                fix="use one of those names",
-            )
-        facts = result.graph.facts.get(name)
-        bad = [v for v in sizes if not facts.admits(int(v))]
-        if bad:
-            lo = "-inf" if facts.lo is None else facts.lo
-            hi = "inf" if facts.hi is None else facts.hi
-            divisor = f" and a multiple of {facts.divisor}" if facts.divisor != 1 else ""
-            raise UserFactError(
-                where=where_option("--size", item),
-                found=f"{name}={bad[0]} is excluded by the facts on {name}",
-                expected=f"a size in [{lo}, {hi}]{divisor}",
-                fix="give sizes the facts admit",
-            )
-        values[name] = [int(v) for v in sizes]
-    return values
-
-
-def _env_text(env: dict[str, int]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in sorted(env.items())) or "(static)"
 
 
 def run() -> None:

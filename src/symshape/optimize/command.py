@@ -30,9 +30,9 @@ def optimize(
     """Write MODEL with its shape computation folded away and proven no-op nodes removed."""
     from symshape.optimize.cli_run import run_optimize
     from symshape.outputs.progress import progress_bar
-    from symshape.userfacts import parse_fact, parse_likely, parse_range
+    from symshape.userfacts import from_options
 
-    facts = [parse_fact(a) for a in assume] + [parse_range(d) for d in dim] + [parse_likely(v) for v in likely]
+    facts = from_options(assume, dim, likely)
     with progress_bar() as progress:
         lines, same = run_optimize(model, out, facts, progress, verify=verify_outputs)
     for line in lines:

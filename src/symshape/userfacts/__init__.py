@@ -9,6 +9,7 @@ origin. Every kind `values` lists in its ``__all__`` is importable from here.
 from symshape.userfacts.record import apply as apply
 from symshape.userfacts.record import apply_fact as apply_fact
 from symshape.userfacts.syntax import as_facts as as_facts
+from symshape.userfacts.syntax import from_options as from_options
 from symshape.userfacts.syntax import parse_fact as parse_fact
 from symshape.userfacts.syntax import parse_likely as parse_likely
 from symshape.userfacts.syntax import parse_range as parse_range

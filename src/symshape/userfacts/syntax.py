@@ -11,7 +11,7 @@ Python API (`as_facts`) call these; everything inside symshape hands over values
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from symshape.errors import ExpressionSyntaxError, UserFactError, where_fact, where_option
 from symshape.expr import Dim
@@ -133,3 +133,10 @@ def _side(part: str, text: str, which: str) -> Dim:
 
 
 __all__ = ["as_facts", "parse_fact", "parse_likely", "parse_range"]
+
+
+def from_options(assume: Sequence[str], dim: Sequence[str], likely: Sequence[str]) -> list[Fact]:
+    """``--assume FACT``, ``--dim NAME=LO..HI`` and ``--likely NAME=V,..`` read into fact values
+    (the one place the command lines read fact text)."""
+    return [*(parse_fact(item) for item in assume), *(parse_range(item) for item in dim),
+            *(parse_likely(item) for item in likely)]
