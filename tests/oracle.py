@@ -204,10 +204,12 @@ def _feeds_and_env(model: onnx.ModelProto, sample: Env | Feeds, feed: FeedFn | N
 
 
 def _bind_data_symbols(analysis: Analysis, shapes: Mapping[str, tuple[int, ...]], env: dict[str, int]) -> None:
-    """Bind each symbol that appears alone as a dim to the first size observed for it."""
-    for name, observed in shapes.items():
-        claimed = analysis.shape(name)
-        if claimed is None or len(claimed) != len(observed):
+    """Bind each symbol that appears alone as a dim to the first size observed for it, in the
+    program's order: the op that makes a symbol comes first (a later dim claimed equal to it
+    only under a guard, e.g. a Reshape target element that must not be 0, may differ)."""
+    for name in analysis.value_names():
+        observed, claimed = shapes.get(name), analysis.shape(name)
+        if observed is None or claimed is None or len(claimed) != len(observed):
             continue
         for d, size in zip(claimed, observed, strict=True):
             s = as_symbol(d)

@@ -3,6 +3,7 @@ checked against onnxruntime at the sizes that broke the analysis before its fix.
 
 from __future__ import annotations
 
+import numpy as np
 from onnx import helper
 
 from symshape.api import analyze_onnx
@@ -150,3 +151,23 @@ def test_the_allowzero_minus_one_broadcast_with_its_own_dim_is_that_dim() -> Non
     assert analysis.guards() == [] and analysis.shape("y") == (sym("batch"), sym("seq"))
     sizes = [{"batch": b, "seq": s} for b in (0, 1, 3) for s in (0, 1, 4)]
     assert_exact(check(m, sizes, analysis=analysis))
+
+
+def test_a_nonzero_count_is_bound_where_it_is_made_not_where_a_guard_claims_it() -> None:
+    """Fuzz seed 2202: NonZero's count c reshaped with target [c, -1] (allowzero 0) is (c, 2)
+    under the guard ``c >= 1``; at c = 0 the 0 copies input dim 0 and the output is (2, 0). The
+    oracle bound c from the first value in ORT's output order (the reshape's dim 0, 2) instead of
+    from the NonZero that makes it (0), and so saw an unsound dim where the guard had failed."""
+    nodes = [helper.make_node("NonZero", ["x"], ["nz"]),
+             helper.make_node("Shape", ["nz"], ["s"]),
+             helper.make_node("Gather", ["s", "one"], ["count"]),
+             helper.make_node("Concat", ["count", "minus_one"], ["target"], axis=0),
+             helper.make_node("Reshape", ["nz", "target"], ["y"])]
+    m = make_model(nodes, [tensor("x", [2, "n"])], ["y", "nz"], [const("one", [1]), const("minus_one", [-1])])
+    analysis = analyze_onnx(m)
+    (count,) = analysis.shape("nz")[1:]
+    assert analysis.shape("y") == (count, 2)
+    assert [g[0] for g in analysis.guards()] == [f"{count} >= 1"]
+    at_zero = check(m, [{"x": np.zeros((2, 3), np.float32)}], analysis=analysis).runs[-1].env
+    assert at_zero[str(count)] == 0 and not guards_hold(analysis, at_zero)
+    assert_sound(check(m, [{"x": np.ones((2, 3), np.float32)}], analysis=analysis))
