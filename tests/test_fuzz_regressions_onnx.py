@@ -171,3 +171,22 @@ def test_a_nonzero_count_is_bound_where_it_is_made_not_where_a_guard_claims_it()
     at_zero = check(m, [{"x": np.zeros((2, 3), np.float32)}], analysis=analysis).runs[-1].env
     assert at_zero[str(count)] == 0 and not guards_hold(analysis, at_zero)
     assert_sound(check(m, [{"x": np.ones((2, 3), np.float32)}], analysis=analysis))
+
+
+def test_a_zero_or_one_reshape_target_element_copies_or_keeps_exactly() -> None:
+    """Fuzz seed 2682: a computed target element t = Max(0, Min(1 - n, n)) (allowzero 0) is 0
+    at every n, so it copies the input dim, but its bounds only say t in [0, 1]: the guard
+    ``t >= 1`` then made the -1's element count 0 and the analysis refused a model onnxruntime
+    runs. A 0/1 element is now exactly ``t + (1 - t)*d``."""
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Gather", ["s", "one"], ["n"]),
+             helper.make_node("Sub", ["one", "n"], ["one_minus_n"]),
+             helper.make_node("Min", ["one_minus_n", "n"], ["low"]),
+             helper.make_node("Max", ["low", "zero"], ["t"]),
+             helper.make_node("Concat", ["t", "minus_one"], ["target"], axis=0),
+             helper.make_node("Reshape", ["x", "target"], ["y"])]
+    inits = [const("one", [1]), const("zero", [0]), const("minus_one", [-1])]
+    m = make_model(nodes, [tensor("x", [2, "n"])], ["y"], inits)
+    analysis = analyze_onnx(m)
+    assert analysis.guards() == []  # y is (2 - t, floor(2*n / (2 - t))): (2, n) at every n, as t is 0
+    assert_exact(check(m, [{"n": 0}, {"n": 1}, {"n": 2}, {"n": 5}], analysis=analysis))

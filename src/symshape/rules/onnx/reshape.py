@@ -195,6 +195,8 @@ def _symbolic_target(
     if i < len(dims) and nonneg and _zero_copies_zero(ctx, t, dims[i]):
         return t  # t = 0 copies a dim that is then 0 too: the dim is t either way
     exact = _copy_when_zero(ctx, t, dims[i]) if tracked and i < len(dims) else None
+    if exact is None and nonneg and i < len(dims) and ctx.facts.prove_le(t, 1):
+        exact = ctx.canon(add(t, mul(add(1, mul(t, -1)), dims[i])))  # t is 0 or 1: a flag, exactly
     if exact is None:  # a fresh t stands for the size itself: the guard keeps it observable
         guard(ctx, t, ">=", 1, "reshape target", f"target element {i} '{t}' is neither 0 (a copy) nor -1")
         return t
