@@ -29,8 +29,9 @@ def _script_json(data: Any) -> str:
 
 
 def _inline_script(text: str) -> str:
-    """A script's text that cannot end its ``<script>`` element early (``<\\/`` is ``</`` in
-    JavaScript's strings and regular expressions, where such text can only be)."""
+    """A script's text that cannot end its ``<script>`` element early: a backslash before the
+    slash of a closing script tag (the same text in JavaScript's strings and regular
+    expressions, the only places such text can be)."""
     return re.sub(r"</(script)", r"<\\/\1", text, flags=re.IGNORECASE)
 
 
