@@ -248,5 +248,12 @@ def test_decoder_report_paints_fast(browser: Any, tmp_path: Path):
     assert _search(page, query) == expected
     initializers = {i.name for i in onnx.load(model, load_external_data=False).graph.initializer}
     _check_highlight(page, doc, initializers)
+    target = expected[-1]  # the last layer's softmax: far from the inputs' neighbourhood
+    shown = "symshapeReport.cy().nodes().map(n => n.data('name'))"
+    assert target not in page.evaluate(shown)
+    page.locator(f"#values-table a[data-value={json.dumps(target)}]").click()
+    assert page.evaluate("symshapeReport.cy().nodes(':selected').map(n => n.data('name'))") == [target]
+    assert page.evaluate("symshapeReport.cy().nodes().length") <= 600
+    assert f"the neighbourhood of {target}" in page.locator("#graph-note").inner_text()
     assert errors == []
     page.close()

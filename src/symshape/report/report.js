@@ -157,9 +157,12 @@
     var dims = doc.values[name] ? doc.values[name].dims : [];
     var data = { id: "v" + v, kind: "value", name: name, cls: [] };
     var n = Math.min(dims.length, SLICES);
+    dims.forEach(function (d, a) { // every dim's class counts for the highlight, drawn or not
+      var k = classOf.get(name + "\u0000" + a);
+      if (k !== undefined && data.cls.indexOf(k) < 0) data.cls.push(k);
+    });
     for (var a = 0; a < SLICES; a++) {
       var k = a < n ? classOf.get(name + "\u0000" + a) : undefined;
-      if (k !== undefined && data.cls.indexOf(k) < 0) data.cls.push(k);
       data["c" + a] = k !== undefined ? colour(k) : "#c8c8c8";
       data["s" + a] = a < n ? 100 / n : 0;
     }
@@ -211,6 +214,7 @@
       ],
       layout: { name: "dagre", rankDir: "LR", nodeSep: 8, rankSep: 40, animate: false },
     });
+    if (cy.zoom() > 1.5) cy.zoom(1.5).center(); // a tiny model: no giant nodes
     if (cy.zoom() < 0.5) { // a long model: start readable at its beginning, pan and zoom for the rest
       var first = cy.nodes().min(function (n) { return n.position("x"); }).ele;
       cy.zoom(0.7);
@@ -259,7 +263,7 @@
       document.querySelectorAll('.dim[data-class="' + k + '"]').forEach(function (el) { el.classList.add("hl"); });
       var first = doc.classes[k][0];
       banner.innerHTML = 'class <span class="dim hl" style="--c:' + colour(k) + '">' + k + "</span> " +
-        esc(doc.values[first[0]].dims[first[1]]) + ": " + doc.classes[k].length +
+        esc(doc.values[first[0]] ? doc.values[first[0]].dims[first[1]] : "") + ": " + doc.classes[k].length +
         ' dims, highlighted in the tables and the graph <button type="button">clear</button>';
     }
     banner.hidden = k === null;
