@@ -30,7 +30,7 @@ def main() -> None:
         subprocess.run(command, check=True, cwd=ROOT)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium")
-            page = browser.new_page(viewport={"width": 1400, "height": 980})
+            page = browser.new_page(viewport={"width": 1400, "height": 1280})
             page.goto(page_path.as_uri())
             page.wait_for_selector("body[data-graph-ready='1']", timeout=30_000)
             page.locator("#values-table .dim[data-class]").nth(1).click()  # seq, on input_ids

@@ -255,5 +255,9 @@ def test_decoder_report_paints_fast(browser: Any, tmp_path: Path):
     assert page.evaluate("symshapeReport.cy().nodes(':selected').map(n => n.data('name'))") == [target]
     assert page.evaluate("symshapeReport.cy().nodes().length") <= 600
     assert f"the neighbourhood of {target}" in page.locator("#graph-note").inner_text()
+    guard_ops = [g["origin"].split("'")[1] for g in doc["guards"]]  # "Reshape '/Reshape_177' (...)"
+    assert guard_ops and page.locator("#guards-table a[data-op]").count() == len(guard_ops)
+    page.locator("#guards-table a[data-op]").first.click()
+    assert page.evaluate("symshapeReport.cy().nodes(':selected').map(n => n.data('name'))") == guard_ops[:1]
     assert errors == []
     page.close()

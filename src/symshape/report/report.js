@@ -87,8 +87,7 @@
     };
   });
   function valueRowHtml(r) {
-    var link = valueIndex.has(r.name) ? '<a data-value="' + esc(r.name) + '" title="show in the graph">' +
-      esc(r.name) + "</a>" : esc(r.name);
+    var link = valueLink(r.name);
     var els = r.entry.elements ? "[" + r.entry.elements.map(esc).join(", ") + "]" : "";
     return '<tr><td class="name">' + link + "</td><td>" + dimsHtml(r.name, r.entry.dims) + "</td><td>" + els +
       "</td><td>" + esc(r.made) + "</td></tr>";
@@ -127,11 +126,25 @@
     return "<tr><td>" + k + "</td><td>" + members.length + "</td><td>" + dimHtml(first[0], first[1], dim) +
       '</td><td class="name">' + shown + (members.length > 4 ? ", ..." : "") + "</td></tr>";
   });
+  var opByName = new Map(graph.ops.map(function (op, o) { return [op[1], o]; }));
+  function originHtml(origin) { // "Reshape '/Reshape_177' (reshape target)": the op's name links to the graph
+    var m = /'([^']*)'/.exec(origin);
+    if (!m || !opByName.has(m[1])) return esc(origin);
+    return '<a data-op="' + opByName.get(m[1]) + '" href="#graph" title="show in the graph">' + esc(origin) + "</a>";
+  }
+  function valueLink(name) {
+    return valueIndex.has(name) ? '<a data-value="' + esc(name) + '" title="show in the graph">' + esc(name) + "</a>" :
+      esc(name);
+  }
   chunkedTable("guards", doc.guards, function (g) {
-    return "<tr><td>" + esc(g.condition) + "</td><td>" + esc(g.origin) + "</td><td>" + esc(g.reason) + "</td></tr>";
+    return "<tr><td>" + esc(g.condition) + '</td><td class="name">' + originHtml(g.origin) + "</td><td>" +
+      esc(g.reason) + "</td></tr>";
   });
   chunkedTable("unresolved", doc.unresolved, function (u) {
-    return '<tr><td class="name">' + esc(u[0]) + "</td><td>" + u[1] + "</td><td>" + esc(u[2]) + "</td></tr>";
+    var entry = doc.values[u[0]];
+    var dim = entry && entry.dims[u[1]] !== undefined ? dimHtml(u[0], u[1], entry.dims[u[1]]) : "";
+    return '<tr><td class="name">' + valueLink(u[0]) + "</td><td>" + u[1] + " " + dim + "</td><td>" + esc(u[2]) +
+      "</td></tr>";
   });
 
   // ---- graph ----
@@ -275,6 +288,16 @@
     if (t.closest("#selection button")) { selectClass(null); return; }
     var dim = t.closest(".dim[data-class]");
     if (dim && !dim.closest("#selection")) { selectClass(+dim.dataset.class); return; }
+    var opLink = t.closest("a[data-op]");
+    if (opLink) {
+      e.preventDefault();
+      var o = +opLink.dataset.op;
+      showGraph(graph.ops[o][3].concat(graph.ops[o][2]), "the neighbourhood of op " + graph.ops[o][1]);
+      var opNode = cy.getElementById("o" + o);
+      if (opNode.nonempty()) { opNode.select(); cy.center(opNode); showInfo(opNode.data()); }
+      document.getElementById("graph-section").scrollIntoView();
+      return;
+    }
     var link = t.closest("a[data-value]");
     if (link) {
       e.preventDefault();
