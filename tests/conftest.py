@@ -7,7 +7,8 @@ A test that needs a tool carries a marker (registered in pyproject.toml):
 * ``needs_iree_runtime``: ``iree.compiler`` and ``iree.runtime`` (iree-base-runtime, test extra);
 * ``needs_filecheck``: the ``filecheck`` and ``symshape`` commands (filecheck is in the test extra);
 * ``needs_torch``: torch and transformers (the optional ``models`` extra);
-* ``needs_bench``: onnx-shape-inference (the optional ``bench`` extra).
+* ``needs_bench``: onnx-shape-inference (the optional ``bench`` extra);
+* ``needs_browser``: the ``playwright`` module (test extra) and Debian's ``/usr/bin/chromium``.
 
 When the tool is missing, the test is skipped with a reason that names it, and the run's summary
 lists every such skip. Tools named in ``SYMSHAPE_REQUIRE`` (comma-separated, e.g.
@@ -43,6 +44,10 @@ def _commands(*names: str) -> Callable[[], list[str]]:
     return lambda: [n for n in names if shutil.which(n) is None]
 
 
+def _paths(*paths: str) -> Callable[[], list[str]]:
+    return lambda: [p for p in paths if not Path(p).exists()]
+
+
 # marker -> (tool name for SYMSHAPE_REQUIRE, what provides it, which of its parts are missing)
 TOOLS: dict[str, tuple[str, str, Callable[[], list[str]]]] = {
     "needs_jax": ("jax", "pip install -e '.[test]'", _modules("jax", "jaxlib")),
@@ -55,6 +60,11 @@ TOOLS: dict[str, tuple[str, str, Callable[[], list[str]]]] = {
     "needs_filecheck": ("filecheck", "pip install -e '.[test]'", _commands("filecheck", "symshape")),
     "needs_torch": ("torch", "pip install -e '.[models]'", _modules("torch", "transformers")),
     "needs_bench": ("bench", "pip install -e '.[bench]'", _modules("onnx_shape_inference")),
+    "needs_browser": (
+        "browser",
+        "apt-get install -y chromium && pip install playwright",
+        lambda: _modules("playwright")() + _paths("/usr/bin/chromium")(),
+    ),
 }
 _missing_cache: dict[str, list[str]] = {}
 _skipped: list[tuple[str, str]] = []

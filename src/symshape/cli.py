@@ -215,6 +215,10 @@ from symshape.verify.command import verify as verify_command  # noqa: E402 - def
 
 main.command("verify")(fact_options(verify_command))
 
+from symshape.report.command import report as report_command  # noqa: E402 - defined with its package
+
+main.command("report")(fact_options(report_command))
+
 
 @main.command("check")
 @click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
