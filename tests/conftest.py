@@ -7,7 +7,8 @@ A test that needs a tool carries a marker (registered in pyproject.toml):
 * ``needs_iree_runtime``: ``iree.compiler`` and ``iree.runtime`` (iree-base-runtime, test extra);
 * ``needs_filecheck``: the ``filecheck`` and ``symshape`` commands (filecheck is in the test extra);
 * ``needs_torch``: torch and transformers (the optional ``models`` extra);
-* ``needs_bench``: onnx-shape-inference (the optional ``bench`` extra).
+* ``needs_bench``: onnx-shape-inference (the optional ``bench`` extra);
+* ``needs_dask``: dask and distributed (``pip install dask distributed``; optional).
 
 When the tool is missing, the test is skipped with a reason that names it, and the run's summary
 lists every such skip. Tools named in ``SYMSHAPE_REQUIRE`` (comma-separated, e.g.
@@ -55,6 +56,7 @@ TOOLS: dict[str, tuple[str, str, Callable[[], list[str]]]] = {
     "needs_filecheck": ("filecheck", "pip install -e '.[test]'", _commands("filecheck", "symshape")),
     "needs_torch": ("torch", "pip install -e '.[models]'", _modules("torch", "transformers")),
     "needs_bench": ("bench", "pip install -e '.[bench]'", _modules("onnx_shape_inference")),
+    "needs_dask": ("dask", "pip install dask distributed", _modules("dask", "distributed")),
 }
 _missing_cache: dict[str, list[str]] = {}
 _skipped: list[tuple[str, str]] = []

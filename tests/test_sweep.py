@@ -115,3 +115,30 @@ def test_a_sweep_refuses_single_model_outputs_and_an_empty_match(models_dir: Pat
 def test_jobs_must_be_a_positive_count(models_dir: Path, jobs: str) -> None:
     done = CliRunner().invoke(main, ["analyze", str(models_dir), "--jobs", jobs])
     assert done.exit_code == 2
+
+
+@pytest.mark.needs_dask
+def test_the_dask_example_maps_the_same_function_on_a_local_cluster(models_dir: Path, tmp_path: Path) -> None:
+    """examples/sweep_dask.py on a 2-worker local cluster writes what the command line's sweep does."""
+    import importlib.util
+
+    from distributed import Client, LocalCluster
+
+    path = Path(__file__).parent.parent / "examples" / "sweep_dask.py"
+    spec = importlib.util.spec_from_file_location("sweep_dask", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    sweep = tmp_path / "models"
+    sweep.mkdir()
+    for name in ("bert_ts.onnx", "resnet_dynamo.onnx", "t5_dynamo.onnx"):
+        shutil.copy(models_dir / name, sweep / name)
+    (sweep / "broken.onnx").write_bytes(b"not a model")
+    with Client(LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)) as client:
+        outcomes = example.sweep(f"{sweep}/*.onnx", tmp_path / "dask", client)
+    assert [Path(o.model).name for o in outcomes] == ["bert_ts.onnx", "broken.onnx", "resnet_dynamo.onnx",
+                                                      "t5_dynamo.onnx"]
+    assert [o.error is not None for o in outcomes] == [False, True, False, False]
+    here = run_cli("analyze", str(sweep), "--json-dir", str(tmp_path / "cli"))
+    assert here.returncode == 1
+    assert written(tmp_path / "dask") == written(tmp_path / "cli")
