@@ -30,6 +30,7 @@ def sweep(pattern: str, out: Path, client: Client) -> list[Outcome]:
 
 
 def main(argv: list[str]) -> int:
+    """``PATTERN OUT [SCHEDULER]``: the table on stdout, exit status 1 when a model failed."""
     pattern, out = argv[0], Path(argv[1])
     if len(argv) > 2:
         client = Client(argv[2])
