@@ -9,13 +9,17 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from symshape.analysis import ProgressFn
 from symshape.cli import main
+from symshape.result import Analysis
 from symshape.sweep import Outcome, find_models, is_sweep, json_names, run_sweep, summary_table
+from symshape.userfacts import Fact
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -103,6 +107,32 @@ def test_a_model_run_in_this_process_and_the_table(models_dir: Path, tmp_path: P
     assert len(table) == 4 and "error: " in table[2] and table[3].startswith("2 models: 1 analyzed, 1 failed")
 
 
+def test_a_model_that_kills_its_worker_fails_alone(models_dir: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crash in native code (here: the worker kills itself with SIGKILL on one model) breaks
+    the pool; the other models are run again and written, only that one is reported."""
+    import os
+    import signal
+
+    import symshape.api
+
+    real = symshape.api.analyze_file
+
+    def crashing(path: str | Path, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None) -> Analysis:
+        if Path(path).name == "crash.onnx":
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(path, facts=facts, progress=progress)
+
+    monkeypatch.setattr(symshape.api, "analyze_file", crashing)  # forked workers inherit it
+    models = [models_dir / n for n in ("bert_ts.onnx", "resnet_ts.onnx", "vit_ts.onnx")]
+    crash = tmp_path / "crash.onnx"
+    shutil.copy(models_dir / "resnet_dynamo.onnx", crash)
+    outcomes = run_sweep([*models, crash], jobs=2, json_dir=tmp_path / "out")
+    assert [o.error is None for o in outcomes] == [True, True, True, False]
+    assert "worker process analyzing it died" in (outcomes[3].error or "")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["bert_ts.json", "resnet_ts.json", "vit_ts.json"]
+
+
 def test_a_sweep_refuses_single_model_outputs_and_an_empty_match(models_dir: Path, tmp_path: Path) -> None:
     done = run_cli("analyze", str(models_dir), "--json", str(tmp_path / "x.json"))
     assert done.returncode == 2 and "--json-dir" in done.stderr
@@ -134,7 +164,7 @@ def test_the_dask_example_maps_the_same_function_on_a_local_cluster(models_dir: 
     for name in ("bert_ts.onnx", "resnet_dynamo.onnx", "t5_dynamo.onnx"):
         shutil.copy(models_dir / name, sweep / name)
     (sweep / "broken.onnx").write_bytes(b"not a model")
-    with Client(LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)) as client:
+    with Client(LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")) as client:
         outcomes = example.sweep(f"{sweep}/*.onnx", tmp_path / "dask", client)
     assert [Path(o.model).name for o in outcomes] == ["bert_ts.onnx", "broken.onnx", "resnet_dynamo.onnx",
                                                       "t5_dynamo.onnx"]

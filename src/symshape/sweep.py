@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import glob
 import importlib
+import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,7 +115,11 @@ def _internal(err: BaseException) -> str:
 def run_sweep(models: Sequence[Path], *, jobs: int = 1, json_dir: Path | None = None, options: Options = ((), (), ()),
               done: Callable[[Outcome], None] = lambda o: None) -> list[Outcome]:
     """`analyze_one` of every model, ``jobs`` at a time in worker processes (1: here, in
-    order); ``done`` is told of each outcome as it finishes. The outcomes in ``models``' order."""
+    order); ``done`` is told of each outcome as it finishes. The outcomes in ``models``' order.
+
+    A worker that dies (a crash in native code: jaxlib's MLIR parser, a signal) breaks the whole
+    pool, failing every model it had not finished; those are then run again each in a pool of
+    its own, so only the model that kills its worker is reported as failed."""
     names = json_names(models)
     paths = {m: str(json_dir / names[m]) if json_dir is not None else None for m in models}
     outcomes: dict[Path, Outcome] = {}
@@ -121,18 +127,34 @@ def run_sweep(models: Sequence[Path], *, jobs: int = 1, json_dir: Path | None = 
         for m in models:
             outcomes[m] = analyze_one(str(m), paths[m], options)
             done(outcomes[m])
-    else:
-        _warm(models)
-        with ProcessPoolExecutor(max_workers=min(jobs, len(models)) or 1) as pool:
-            futures = {pool.submit(analyze_one, str(m), paths[m], options): m for m in models}
-            for future in as_completed(futures):
-                m = futures[future]
-                try:
-                    outcomes[m] = future.result()
-                except Exception as err:  # noqa: BLE001 - a worker that died (a crash in a native library)
-                    outcomes[m] = Outcome(str(m), 0.0, error=f"the worker process failed: {type(err).__name__}")
-                done(outcomes[m])
+        return [outcomes[m] for m in models]
+    _warm(models)
+    broken = _pool_round(models, jobs, paths, options, outcomes, done)
+    for m in broken:
+        if not _pool_round([m], 1, paths, options, outcomes, done):
+            continue
+        outcomes[m] = Outcome(str(m), 0.0, error="the worker process analyzing it died (a crash in native code); "
+                              "analyze it alone with SYMSHAPE_DEBUG=1 to see where")
+        done(outcomes[m])
     return [outcomes[m] for m in models]
+
+
+def _pool_round(models: Sequence[Path], jobs: int, paths: dict[Path, str | None], options: Options,
+                outcomes: dict[Path, Outcome], done: Callable[[Outcome], None]) -> list[Path]:
+    """Run ``models`` in one pool, recording each outcome; the models a broken pool failed."""
+    context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+    broken: list[Path] = []
+    with ProcessPoolExecutor(max_workers=min(jobs, len(models)), mp_context=context) as pool:
+        futures = {pool.submit(analyze_one, str(m), paths[m], options): m for m in models}
+        for future in as_completed(futures):
+            m = futures[future]
+            try:
+                outcomes[m] = future.result()
+            except BrokenProcessPool:
+                broken.append(m)
+                continue
+            done(outcomes[m])
+    return sorted(broken)
 
 
 def _warm(models: Sequence[Path]) -> None:
