@@ -136,6 +136,9 @@ def test_a_model_that_kills_its_worker_fails_alone(models_dir: Path, tmp_path: P
 def test_a_sweep_refuses_single_model_outputs_and_an_empty_match(models_dir: Path, tmp_path: Path) -> None:
     done = run_cli("analyze", str(models_dir), "--json", str(tmp_path / "x.json"))
     assert done.returncode == 2 and "--json-dir" in done.stderr
+    alone = run_cli("analyze", str(models_dir / "bert_ts.onnx"), "--json-dir", str(tmp_path / "one"))
+    assert alone.returncode == 0 and alone.stdout.splitlines()[-1].startswith("1 model: 1 analyzed, 0 failed")
+    assert [p.name for p in (tmp_path / "one").iterdir()] == ["bert_ts.json"]
     empty = run_cli("analyze", f"{tmp_path}/*.onnx")
     assert empty.returncode == 1 and "matches no model file" in empty.stderr
     assert empty.stderr.count("\n") == 1

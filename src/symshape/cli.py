@@ -59,7 +59,7 @@ def main() -> None:
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
               help="For a directory or glob MODEL: analyze this many models at a time (worker processes).")
 @click.option("--json-dir", type=click.Path(file_okay=False, path_type=Path),
-              help="For a directory or glob MODEL: write each model's JSON here as <model stem>.json.")
+              help="Write each model's JSON here as <model stem>.json (and print the sweep's table).")
 @click.option(
     "--json",
     "json_out",
@@ -101,7 +101,7 @@ def analyze(
         raise click.UsageError("give a MODEL path or --example")
     from symshape.sweep import is_sweep, sweep_command
 
-    if is_sweep(model):
+    if is_sweep(model) or json_dir is not None:
         if json_out is not None or fmt != "summary":
             raise click.UsageError("a sweep prints its table; write the JSON documents with --json-dir")
         sys.exit(sweep_command(model, jobs, json_dir, (assume, dim, likely)))

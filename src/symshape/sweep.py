@@ -188,7 +188,8 @@ def summary_table(outcomes: Sequence[Outcome]) -> str:
     failed = sum(1 for o in outcomes if o.error)
     total = sum(o.seconds for o in outcomes)
     analyzed = len(outcomes) - failed
-    lines.append(f"{len(outcomes)} models: {analyzed} analyzed, {failed} failed ({total:.2f} s of analysis)")
+    models = f"{len(outcomes)} model{'' if len(outcomes) == 1 else 's'}"
+    lines.append(f"{models}: {analyzed} analyzed, {failed} failed ({total:.2f} s of analysis)")
     return "\n".join(lines) + "\n"
 
 
