@@ -9,17 +9,13 @@ import json
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from symshape.analysis import ProgressFn
 from symshape.cli import main
-from symshape.result import Analysis
 from symshape.sweep import Outcome, find_models, is_sweep, json_names, run_sweep, summary_table
-from symshape.userfacts import Fact
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -107,29 +103,38 @@ def test_a_model_run_in_this_process_and_the_table(models_dir: Path, tmp_path: P
     assert len(table) == 4 and "error: " in table[2] and table[3].startswith("2 models: 1 analyzed, 1 failed")
 
 
-def test_a_model_that_kills_its_worker_fails_alone(models_dir: Path, tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+CRASHING_SWEEP = """
+import json, os, signal, sys
+from dataclasses import asdict
+from pathlib import Path
+import symshape.api
+from symshape.sweep import run_sweep
+
+real = symshape.api.analyze_file
+
+def crashing(path, **kwargs):
+    if Path(path).name == "crash.onnx":
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(path, **kwargs)
+
+symshape.api.analyze_file = crashing  # the forked workers inherit it
+out = run_sweep([Path(p) for p in sys.argv[2:]], jobs=2, json_dir=Path(sys.argv[1]))
+print(json.dumps([asdict(o) for o in out]))
+"""
+
+
+def test_a_model_that_kills_its_worker_fails_alone(models_dir: Path, tmp_path: Path) -> None:
     """A crash in native code (here: the worker kills itself with SIGKILL on one model) breaks
-    the pool; the other models are run again and written, only that one is reported."""
-    import os
-    import signal
-
-    import symshape.api
-
-    real = symshape.api.analyze_file
-
-    def crashing(path: str | Path, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None) -> Analysis:
-        if Path(path).name == "crash.onnx":
-            os.kill(os.getpid(), signal.SIGKILL)
-        return real(path, facts=facts, progress=progress)
-
-    monkeypatch.setattr(symshape.api, "analyze_file", crashing)  # forked workers inherit it
-    models = [models_dir / n for n in ("bert_ts.onnx", "resnet_ts.onnx", "vit_ts.onnx")]
+    the pool; the other models are run again and written, only that one is reported. (In a
+    process of its own: the patch reaches the workers by fork, and jax must not be loaded.)"""
     crash = tmp_path / "crash.onnx"
     shutil.copy(models_dir / "resnet_dynamo.onnx", crash)
-    outcomes = run_sweep([*models, crash], jobs=2, json_dir=tmp_path / "out")
-    assert [o.error is None for o in outcomes] == [True, True, True, False]
-    assert "worker process analyzing it died" in (outcomes[3].error or "")
+    models = [str(models_dir / n) for n in ("bert_ts.onnx", "resnet_ts.onnx", "vit_ts.onnx")]
+    done = subprocess.run([sys.executable, "-c", CRASHING_SWEEP, str(tmp_path / "out"), *models, str(crash)],
+                          capture_output=True, text=True, timeout=300, check=True)
+    outcomes = json.loads(done.stdout)
+    assert [o["error"] is None for o in outcomes] == [True, True, True, False]
+    assert "worker process analyzing it died" in outcomes[3]["error"]
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["bert_ts.json", "resnet_ts.json", "vit_ts.json"]
 
 
@@ -175,3 +180,21 @@ def test_the_dask_example_maps_the_same_function_on_a_local_cluster(models_dir: 
     here = run_cli("analyze", str(sweep), "--json-dir", str(tmp_path / "cli"))
     assert here.returncode == 1
     assert written(tmp_path / "dask") == written(tmp_path / "cli")
+
+
+@pytest.mark.needs_jax
+def test_with_jax_loaded_the_workers_are_fresh_interpreters(models_dir: Path, tmp_path: Path) -> None:
+    """jaxlib's threads make fork unsafe: a process that loaded it starts clean workers, with
+    the same documents as one at a time."""
+    import jax
+
+    from symshape import sweep
+
+    del jax
+    assert sweep._context().get_start_method() != "fork"  # noqa: SLF001 - the choice under test
+    models = [models_dir / n for n in ("bert_ts.onnx", "resnet_ts.onnx", "swin_dynamo.onnx")]
+    pooled = run_sweep(models, jobs=2, json_dir=tmp_path / "two")
+    alone = run_sweep(models, jobs=1, json_dir=tmp_path / "one")
+    assert [o.error for o in pooled] == [None] * 3
+    assert [o.ops for o in pooled] == [o.ops for o in alone]
+    assert written(tmp_path / "two") == written(tmp_path / "one")

@@ -20,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
+from multiprocessing.context import BaseContext
 from pathlib import Path
 
 from symshape.errors import SymshapeError
@@ -142,9 +143,8 @@ def run_sweep(models: Sequence[Path], *, jobs: int = 1, json_dir: Path | None = 
 def _pool_round(models: Sequence[Path], jobs: int, paths: dict[Path, str | None], options: Options,
                 outcomes: dict[Path, Outcome], done: Callable[[Outcome], None]) -> list[Path]:
     """Run ``models`` in one pool, recording each outcome; the models a broken pool failed."""
-    context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
     broken: list[Path] = []
-    with ProcessPoolExecutor(max_workers=min(jobs, len(models)), mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=min(jobs, len(models)), mp_context=_context()) as pool:
         futures = {pool.submit(analyze_one, str(m), paths[m], options): m for m in models}
         for future in as_completed(futures):
             m = futures[future]
@@ -155,6 +155,15 @@ def _pool_round(models: Sequence[Path], jobs: int, paths: dict[Path, str | None]
                 continue
             done(outcomes[m])
     return sorted(broken)
+
+
+def _context() -> BaseContext:
+    """Fork (the workers start at once, with `_warm`'s imports), unless this process has loaded
+    jaxlib, whose threads make a fork unsafe: then a fresh interpreter per worker."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and "jaxlib" not in sys.modules:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
 def _warm(models: Sequence[Path]) -> None:
