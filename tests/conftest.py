@@ -9,6 +9,7 @@ A test that needs a tool carries a marker (registered in pyproject.toml):
 * ``needs_torch``: torch and transformers (the optional ``models`` extra);
 * ``needs_bench``: onnx-shape-inference (the optional ``bench`` extra);
 * ``needs_browser``: the ``playwright`` module (test extra) and Debian's ``/usr/bin/chromium``.
+* ``needs_dask``: dask and distributed (``pip install dask distributed``; optional).
 
 When the tool is missing, the test is skipped with a reason that names it, and the run's summary
 lists every such skip. Tools named in ``SYMSHAPE_REQUIRE`` (comma-separated, e.g.
@@ -65,6 +66,7 @@ TOOLS: dict[str, tuple[str, str, Callable[[], list[str]]]] = {
         "apt-get install -y chromium && pip install playwright",
         lambda: _modules("playwright")() + _paths("/usr/bin/chromium")(),
     ),
+    "needs_dask": ("dask", "pip install dask distributed", _modules("dask", "distributed")),
 }
 _missing_cache: dict[str, list[str]] = {}
 _skipped: list[tuple[str, str]] = []

@@ -20,6 +20,7 @@ from symshape.result import Analysis
 from symshape.userfacts import Fact
 
 if TYPE_CHECKING:
+    import jax.export
     import onnx
 
     from symshape.optimize import Summary
@@ -28,6 +29,7 @@ __all__ = [
     "Analysis",
     "CheckResult",
     "analyze_file",
+    "analyze_jax",
     "analyze_onnx",
     "check_shapes",
     "check_symbols",
@@ -60,13 +62,27 @@ def analyze_onnx(
 def analyze_file(
     path: str | Path, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
 ) -> Analysis:
-    """Analyze an ``.onnx`` model or an ``.mlir`` module, chosen by the file's suffix."""
+    """Analyze an ``.onnx`` model, an ``.mlir`` module or a serialized ``jax.export.Exported``
+    (``.jaxexp``, ``.bin``), chosen by the file's suffix."""
     path = Path(path)
     if path.suffix == ".mlir":
         from symshape.mlir.frontend import analyze_mlir_file
 
         return analyze_mlir_file(path, facts=facts, progress=progress)
+    if path.suffix in (".jaxexp", ".bin"):
+        from symshape.mlir.jax_exported import analyze_jax_file
+
+        return analyze_jax_file(path, facts=facts, progress=progress)
     return analyze_onnx(path, facts=facts, progress=progress)
+
+
+def analyze_jax(
+    exported: jax.export.Exported, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
+) -> Analysis:
+    """Analyze a ``jax.export.Exported`` (its StableHLO module; dims take jax's names, e.g. ``b``)."""
+    from symshape.mlir.jax_exported import analyze_jax as analyze_exported
+
+    return analyze_exported(exported, facts=facts, progress=progress)
 
 
 def optimize_onnx(

@@ -54,8 +54,12 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("model", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("model", required=False, type=click.Path(path_type=Path))
 @click.option("--example", is_flag=True, help="Analyze the bundled tiny BERT example.")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
+              help="For a directory or glob MODEL: analyze this many models at a time (worker processes).")
+@click.option("--json-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write each model's JSON here as <model stem>.json (and print the sweep's table).")
 @click.option(
     "--json",
     "json_out",
@@ -81,8 +85,12 @@ def analyze(
     assume: tuple[str, ...],
     dim: tuple[str, ...],
     likely: tuple[str, ...],
+    jobs: int = 1,
+    json_dir: Path | None = None,
 ) -> None:
-    """Infer every dim of MODEL (.onnx or .mlir) in terms of the input symbols."""
+    """Infer every dim of MODEL (.onnx, .mlir, or a serialized jax export .jaxexp/.bin) in terms of
+    the input symbols. A directory or a quoted glob as MODEL analyzes every model it holds and
+    prints a table (see --jobs and --json-dir)."""
     from symshape.api import analyze_file, example_path
     from symshape.outputs import OutputOptions, render, writer
     from symshape.outputs.progress import progress_bar
@@ -91,6 +99,12 @@ def analyze(
         model = example_path()
     if model is None:
         raise click.UsageError("give a MODEL path or --example")
+    from symshape.sweep import is_sweep, sweep_command
+
+    if is_sweep(model) or json_dir is not None:
+        if json_out is not None or fmt != "summary":
+            raise click.UsageError("a sweep prints its table; write the JSON documents with --json-dir")
+        sys.exit(sweep_command(model, jobs, json_dir, (assume, dim, likely)))
     to_stdout = json_out is not None and str(json_out) == "-"
     if to_stdout and fmt not in ("summary", "json"):
         raise click.UsageError(f"--json - and --format {fmt} both write to standard output; choose one")
