@@ -274,6 +274,22 @@ def _concat_elements(ctx: OpContext, inputs: list[int], axis: int) -> tuple[Dim,
     return flat(np.concatenate([a for a in arrays if a is not None], axis=axis))
 
 
+def _num_outputs_sizes(ctx: OpContext, total: Dim, n: int) -> tuple[Dim, ...]:
+    """Opset 18's ``num_outputs``: chunks of ``ceil(total / n)``, the last one what is left."""
+    if ctx.attr("num_outputs") != n:
+        raise ModelError(
+            where=ctx.where(),
+            found=f"num_outputs = {ctx.attr('num_outputs')} with {n} outputs",
+            expected="num_outputs equal to the number of outputs",
+            fix="fix num_outputs or the node's outputs",
+        )
+    chunk = ceildiv(total, n)
+    last = ctx.canon(add(total, mul(chunk, -(n - 1))))
+    if not prove_nonneg(ctx, last):
+        guard(ctx, last, ">=", 0, "split", "the last of the num_outputs chunks has a size >= 0")
+    return (chunk,) * (n - 1) + (last,)
+
+
 @register(ONNX, "Split")
 def split(ctx: OpContext) -> None:
     """Pieces along ``axis``: explicit sizes, ``num_outputs`` (opset 18), or equal parts.
@@ -297,11 +313,7 @@ def split(ctx: OpContext) -> None:
     elif ctx.attr("split") is not None:
         sizes = tuple(ctx.attr("split"))
     elif ctx.attr("num_outputs") is not None:
-        chunk = ceildiv(total, n)
-        last = ctx.canon(add(total, mul(chunk, -(n - 1))))
-        if not prove_nonneg(ctx, last):
-            guard(ctx, last, ">=", 0, "split", "the last of the num_outputs chunks has a size >= 0")
-        sizes = (chunk,) * (n - 1) + (last,)
+        sizes = _num_outputs_sizes(ctx, total, n)
     else:
         ctx.assume_divisible(total, n, "equal split")
         part = exact_div(ctx.canon(total), n)
