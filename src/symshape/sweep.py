@@ -14,6 +14,7 @@ import glob
 import importlib
 import multiprocessing
 import sys
+import threading
 import time
 from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -159,9 +160,11 @@ def _pool_round(models: Sequence[Path], jobs: int, paths: dict[Path, str | None]
 
 def _context() -> BaseContext:
     """Fork (the workers start at once, with `_warm`'s imports), unless this process has loaded
-    jaxlib, whose threads make a fork unsafe: then a fresh interpreter per worker."""
+    a runtime with native thread pools (jaxlib, onnxruntime: a fork copies their held locks and
+    no thread to release them) or runs other threads: then a fresh interpreter per worker."""
     methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and "jaxlib" not in sys.modules:
+    native = {"jaxlib", "onnxruntime"} & set(sys.modules)
+    if "fork" in methods and not native and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
