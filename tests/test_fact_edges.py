@@ -13,14 +13,17 @@ SRC = Path(symshape.__file__).parent
 
 # reader -> the modules allowed to call it
 READERS = {
-    "parse_fact": {"cli.py", "userfacts/syntax.py", "userfacts/record.py"},  # --assume; as_facts; apply_fact
-    "parse_range": {"cli.py", "userfacts/syntax.py"},  # --dim
-    "parse_likely": {"cli.py"},  # --likely
+    "parse_fact": {"userfacts/syntax.py", "userfacts/record.py"},  # from_options, as_facts; apply_fact
+    "parse_range": {"userfacts/syntax.py"},  # --dim (from_options)
+    "parse_likely": {"userfacts/syntax.py"},  # --likely (from_options)
+    # the command lines' --assume/--dim/--likely values, read in one place
+    "from_options": {"cli.py", "verify/command.py", "optimize/command.py", "report/command.py", "sweep.py"},
     "as_facts": {"analysis.py", "mlir/frontend.py", "mlir/opt.py"},  # the Python API's string convenience
     "apply_fact": set(),  # a convenience for tests and interactive use
 }
 # the public entry points whose ``facts`` parameter also accepts strings in --assume syntax
-STRING_FACT_PARAMETERS = {"analysis.py", "api.py", "onnx/annotate.py", "mlir/frontend.py", "mlir/opt.py"}
+STRING_FACT_PARAMETERS = {"analysis.py", "api.py", "onnx/annotate.py", "mlir/frontend.py", "mlir/opt.py",
+                          "mlir/jax_exported.py", "optimize/model.py"}
 
 
 def _modules() -> dict[str, ast.Module]:

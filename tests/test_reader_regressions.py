@@ -289,4 +289,4 @@ def test_element_types_survive_onnx_inference_aborting() -> None:
     `annotate` (and `optimize`, `verify`) died with it. It now runs in a child interpreter."""
     from symshape.onnx.reader import elem_types
 
-    assert elem_types(_split_with_num_outputs_2_and_3_outputs()) == {"x": 1, "a": 1}
+    assert elem_types(_split_with_num_outputs_2_and_3_outputs(), isolated=True) == {"x": 1, "a": 1}

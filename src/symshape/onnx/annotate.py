@@ -65,7 +65,7 @@ def annotate_model(model: onnx.ModelProto, result: Analysis) -> int:
     """Set value_info / output shapes of ``model`` from ``result`` in place; returns the count."""
     graph = model.graph
     rename = _declared_output_names(graph, result)
-    types = elem_types(model)
+    types = elem_types(model, isolated=True)
     inputs = {vi.name for vi in graph.input}
     outputs = {vi.name: vi for vi in graph.output}
     kept = [vi for vi in graph.value_info if result.shape(vi.name) is None]

@@ -301,12 +301,14 @@ def _undefined(program: Program, index: int, name: str, where: str) -> ModelErro
     )
 
 
-def elem_types(model: onnx.ModelProto) -> dict[str, int]:
+def elem_types(model: onnx.ModelProto, *, isolated: bool = False) -> dict[str, int]:
     """Element types of tensor values: declared value_info first, then ONNX's own inference
-    (best effort: custom domains can make it fail), then initializers."""
+    (best effort: custom domains can make it fail), then initializers. ``isolated`` runs the
+    inference in a child interpreter (`_inferred_infos`), for the commands that write a model;
+    whoever runs the model in onnxruntime next (verify, the tests) shares that risk anyway."""
     types: dict[str, int] = {}
     infos = list(model.graph.value_info) + list(model.graph.output) + list(model.graph.input)
-    infos += _inferred_infos(model)
+    infos += _inferred_infos(model) if isolated else _inferred_here(model)
     for vi in infos:
         if vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type:
             types.setdefault(vi.name, vi.type.tensor_type.elem_type)
@@ -322,6 +324,14 @@ inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
 infos = [*inferred.graph.value_info, *inferred.graph.output]
 sys.stdout.buffer.write(onnx.GraphProto(value_info=infos).SerializeToString())
 """
+
+
+def _inferred_here(model: onnx.ModelProto) -> list[onnx.ValueInfoProto]:
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
+    except Exception:  # noqa: BLE001 - inference is a best-effort source of types
+        return []
+    return [*inferred.graph.value_info, *inferred.graph.output]
 
 
 def _inferred_infos(model: onnx.ModelProto) -> list[onnx.ValueInfoProto]:

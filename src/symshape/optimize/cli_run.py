@@ -11,7 +11,7 @@ from symshape.userfacts import Fact
 
 
 def run_optimize(
-    model_path: Path, out: Path, facts: Sequence[Fact | str], progress: ProgressFn | None, *, verify: bool
+    model_path: Path, out: Path, facts: Sequence[Fact], progress: ProgressFn | None, *, verify: bool
 ) -> tuple[list[str], bool]:
     """Optimize ``model_path`` into ``out``; the lines to print and whether the outputs matched
     (always True without ``verify``)."""

@@ -46,7 +46,7 @@ def optimize_with(model: onnx.ModelProto, result: Analysis) -> tuple[onnx.ModelP
     """`optimize_model` given the analysis of ``model``. Folding is kept only when it makes the
     model smaller: an export whose shape computation is already minimal (the dynamo exporter's
     ``Shape(start, end)`` per dim) would otherwise get a second one."""
-    types = elem_types(model)
+    types = elem_types(model, isolated=True)
     before = shape_nodes(model, types)
     best = _passes(model, result, types, fold=True)
     if best[1].values_folded and 2 * best[1].shape_nodes_after > before:  # folding did not clearly win
