@@ -152,6 +152,13 @@ def conv_numbers(value: object) -> dict[str, list[int]]:
 def _window_size(ctx: OpContext, d: Dim, k: Dim, lo: Dim, hi: Dim, stride: int, ld: int, rd: int) -> Dim:
     """``floor(span / stride) + 1`` windows, or 0 when the padded input is shorter than the
     dilated window (``span < 0``): StableHLO's shape function, the ``Max`` of both, exactly."""
+    if min(stride, ld, rd) < 1:
+        raise ModelError(
+            where=ctx.where(),
+            found=f"a window stride or dilation below 1 (stride {stride}, base dilation {ld}, window dilation {rd})",
+            expected="strides and dilations >= 1",
+            fix=FIX_MODEL,
+        )
     dilated_in = d if ld == 1 else smax(add(mul(add(d, -1), ld), 1), 0)  # 0 for an empty dim
     dilated_k = k if rd == 1 else add(mul(add(k, -1), rd), 1)
     span = ctx.canon(add(add(add(dilated_in, lo), hi), mul(dilated_k, -1)))

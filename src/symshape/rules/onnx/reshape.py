@@ -38,7 +38,7 @@ def reshape(ctx: OpContext) -> None:
     """
     dims = ctx.shape(0)
     els = ctx.elements(1)
-    if (els is None or not isinstance(els[0], int)) and ctx.shape(1) == (1,):
+    if (not els or not isinstance(els[0], int)) and ctx.shape(1) == (1,):
         # one target dim whatever its value (-1, a copy, the count itself): the element count
         ctx.set_output(0, [ctx.canon(product(dims))], ctx.elements(0))
         return

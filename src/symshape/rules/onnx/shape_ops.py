@@ -242,6 +242,9 @@ def concat(ctx: OpContext) -> None:
     https://onnx.ai/onnx/operators/onnx__Concat.html
     """
     shapes = [(i, ctx.shape(i)) for i in range(ctx.num_inputs) if ctx.has_input(i)]
+    if not shapes:
+        raise ModelError(where=ctx.where(), found="no inputs", expected="at least one input to concatenate",
+                         fix="give the Concat its inputs")
     rank = len(shapes[0][1])
     axis = normalize_axis(ctx, ctx.attr("axis", 0), rank)
     out = list(shapes[0][1])
