@@ -18,6 +18,7 @@ from typing import Any
 
 from symshape.analysis import ProgressFn
 from symshape.errors import ModelError, where_file
+from symshape.mlir.mlir_file import read_file_bytes
 from symshape.result import Analysis
 from symshape.userfacts import Fact
 
@@ -47,15 +48,7 @@ def load_exported(path: str | Path) -> Any:
     read or is not a serialized Exported."""
     path = Path(path)
     export = _jax_export(where_file(path))
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise ModelError(
-            where=where_file(path),
-            found=f"cannot read it ({err.strerror or err})",
-            expected="a readable file written by jax.export.Exported.serialize()",
-            fix="check the path and its permissions",
-        ) from None
+    data = read_file_bytes(path, "a readable file written by jax.export.Exported.serialize()")
     try:
         return export.deserialize(bytearray(data))
     except Exception as err:  # noqa: BLE001 - the flatbuffer reader fails with any exception type

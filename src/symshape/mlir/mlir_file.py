@@ -8,17 +8,22 @@ from pathlib import Path
 from symshape.errors import ModelError, where_file
 
 
-def read_mlir_text(path: str | Path) -> str:
-    """The text of an ``.mlir`` file; ModelError when it cannot be read or is not UTF-8."""
+def read_file_bytes(path: str | Path, expected: str) -> bytes:
+    """The bytes of ``path``; ModelError naming ``expected`` when it cannot be read."""
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except OSError as err:
         raise ModelError(
             where=where_file(path),
             found=f"cannot read it ({err.strerror or err})",
-            expected="a readable .mlir file",
+            expected=expected,
             fix="check the path and its permissions",
         ) from None
+
+
+def read_mlir_text(path: str | Path) -> str:
+    """The text of an ``.mlir`` file; ModelError when it cannot be read or is not UTF-8."""
+    data = read_file_bytes(path, "a readable .mlir file")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
