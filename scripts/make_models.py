@@ -49,7 +49,7 @@ class Spec:
     inputs: list[str]
     outputs: list[str]
     axes: dict[str, dict[int, str]]  # input/output name -> {axis: symbol} (TorchScript)
-    exporters: tuple[str, ...] = ("ts", "dynamo")
+    exporters: tuple[str, ...] = ("ts", "dynamo", "pt2")
     dynamo_dims: dict[str, dict[int, str]] | None = None  # defaults to ``axes`` restricted to inputs
     dim_ranges: dict[str, tuple[int, int]] = field(default_factory=dict[str, tuple[int, int]])
 
@@ -290,6 +290,15 @@ def export_dynamo(spec: Spec, model: nn.Module, args: tuple[torch.Tensor, ...], 
     program.save(str(path), external_data=False)
 
 
+def export_pt2(spec: Spec, model: nn.Module, args: tuple[torch.Tensor, ...], path: Path) -> None:
+    """``torch.export`` with the same dynamic axes (``Dim.AUTO``: torch names and bounds the
+    symbols itself), saved for ``symshape analyze model.pt2``."""
+    chosen = spec.dynamo_dims or {k: v for k, v in spec.axes.items() if k in spec.inputs}
+    shapes = [{axis: torch.export.Dim.AUTO for axis in chosen.get(name, {})} or None for name in spec.inputs]
+    program = torch.export.export(model, args, dynamic_shapes=_group_varargs(model, shapes))
+    torch.export.save(program, str(path))
+
+
 def _group_varargs(model: nn.Module, shapes: list[Any]) -> tuple[Any, ...]:
     """torch.export wants the specs of ``*args`` as one nested tuple."""
     import inspect
@@ -337,14 +346,15 @@ def make(spec: Spec, out_dir: Path, exporters: tuple[str, ...]) -> list[tuple[Pa
     for kind in exporters:
         if kind not in spec.exporters:
             continue
-        path = out_dir / f"{spec.name}_{kind}.onnx"
+        path = out_dir / (f"{spec.name}.pt2" if kind == "pt2" else f"{spec.name}_{kind}.onnx")
         model, args = spec.build()
         quiet = io.StringIO()
         try:
             with warnings.catch_warnings(), contextlib.redirect_stdout(quiet):
                 warnings.simplefilter("ignore")
-                (export_ts if kind == "ts" else export_dynamo)(spec, model, args, path)
-            strip(path)
+                {"ts": export_ts, "dynamo": export_dynamo, "pt2": export_pt2}[kind](spec, model, args, path)
+            if kind != "pt2":
+                strip(path)
             results.append((path, "ok"))
         except Exception as err:  # noqa: BLE001 - record every exporter failure and move on
             path.unlink(missing_ok=True)

@@ -23,7 +23,7 @@ READERS = {
 }
 # the public entry points whose ``facts`` parameter also accepts strings in --assume syntax
 STRING_FACT_PARAMETERS = {"analysis.py", "api.py", "onnx/annotate.py", "mlir/frontend.py", "mlir/opt.py",
-                          "mlir/jax_exported.py", "optimize/model.py"}
+                          "mlir/jax_exported.py", "optimize/model.py", "fx/frontend.py"}
 
 
 def _modules() -> dict[str, ast.Module]:

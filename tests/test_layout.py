@@ -20,7 +20,7 @@ from symshape.errors import SymshapeError
 SRC = Path(symshape.__file__).parent
 ROOT = SRC.parent.parent
 MAX_LINES = 400
-RULE_DIALECTS = ("onnx", "onnx_contrib", "hlo", "mlir")
+RULE_DIALECTS = ("onnx", "onnx_contrib", "hlo", "mlir", "aten")
 
 
 def _modules() -> list[Path]:

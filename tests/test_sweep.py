@@ -30,7 +30,7 @@ def test_a_sweep_gives_the_same_json_with_one_or_two_jobs_as_single_runs(models_
     models = sorted(models_dir.glob("*.onnx"))
     assert len(models) >= 10
     one, two = tmp_path / "one", tmp_path / "two"
-    first = run_cli("analyze", str(models_dir), "--jobs", "1", "--json-dir", str(one))
+    first = run_cli("analyze", f"{models_dir}/*.onnx", "--jobs", "1", "--json-dir", str(one))
     second = run_cli("analyze", f"{models_dir}/*.onnx", "--jobs", "2", "--json-dir", str(two))
     assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
     assert written(one) == written(two)
@@ -78,10 +78,10 @@ def test_what_counts_as_a_sweep_and_which_files_it_takes(models_dir: Path, tmp_p
     assert is_sweep(models_dir) and is_sweep("models/*.onnx") and is_sweep("m?.onnx")
     assert not is_sweep(models_dir / "bert_ts.onnx")
     (tmp_path / "sub").mkdir()
-    for name in ("a.onnx", "b.mlir", "c.jaxexp", "d.bin", "e.json", "sub/f.onnx"):
+    for name in ("a.onnx", "b.mlir", "c.jaxexp", "d.bin", "e.json", "sub/f.onnx", "g.pt2"):
         (tmp_path / name).write_text("")
     # d.bin is left out: external weights are often named .bin (a single .bin file still analyzes)
-    assert [p.name for p in find_models(tmp_path)] == ["a.onnx", "b.mlir", "c.jaxexp"]
+    assert [p.name for p in find_models(tmp_path)] == ["a.onnx", "b.mlir", "c.jaxexp", "g.pt2"]
     assert [p.name for p in find_models(f"{tmp_path}/**/*.onnx")] == ["a.onnx", "f.onnx"]
 
 

@@ -22,6 +22,7 @@ from symshape.userfacts import Fact
 if TYPE_CHECKING:
     import jax.export
     import onnx
+    import torch.export
 
     from symshape.optimize import Summary
 
@@ -31,6 +32,7 @@ __all__ = [
     "analyze_file",
     "analyze_jax",
     "analyze_onnx",
+    "analyze_torch",
     "check_shapes",
     "check_symbols",
     "example_path",
@@ -62,13 +64,17 @@ def analyze_onnx(
 def analyze_file(
     path: str | Path, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
 ) -> Analysis:
-    """Analyze an ``.onnx`` model, an ``.mlir`` module or a serialized ``jax.export.Exported``
-    (``.jaxexp``, ``.bin``), chosen by the file's suffix."""
+    """Analyze an ``.onnx`` model, an ``.mlir`` module, a serialized ``jax.export.Exported``
+    (``.jaxexp``, ``.bin``) or a saved ``torch.export`` program (``.pt2``), by the file's suffix."""
     path = Path(path)
     if path.suffix == ".mlir":
         from symshape.mlir.frontend import analyze_mlir_file
 
         return analyze_mlir_file(path, facts=facts, progress=progress)
+    if path.suffix == ".pt2":
+        from symshape.fx.frontend import analyze_torch_file
+
+        return analyze_torch_file(path, facts=facts, progress=progress)
     if path.suffix in (".jaxexp", ".bin"):
         from symshape.mlir.jax_exported import analyze_jax_file
 
@@ -83,6 +89,19 @@ def analyze_jax(
     from symshape.mlir.jax_exported import analyze_jax as analyze_exported
 
     return analyze_exported(exported, facts=facts, progress=progress)
+
+
+def analyze_torch(
+    exported_program: torch.export.ExportedProgram,
+    *,
+    facts: Sequence[Fact | str] = (),
+    progress: ProgressFn | None = None,
+) -> Analysis:
+    """Analyze a ``torch.export.ExportedProgram`` (its aten graph; dims take torch's symbol names,
+    e.g. ``s0``, and its ``range_constraints`` are the symbols' ranges)."""
+    from symshape.fx.frontend import analyze_torch as analyze_program
+
+    return analyze_program(exported_program, facts=facts, progress=progress)
 
 
 def optimize_onnx(

@@ -80,6 +80,7 @@ class Analysis:
         self.unresolved = unresolved
         self.warnings = warnings
         self.source = source
+        self.notes: list[str] = []  # what a frontend adds (torch.export: the comparison with torch)
         self._raw_shapes = shapes
         self._raw_elements = elements
         self._names: list[str] | None = None

@@ -29,7 +29,7 @@ from symshape.errors import SymshapeError
 __all__ = ["SUFFIXES", "Outcome", "analyze_one", "find_models", "is_sweep", "json_names", "run_sweep",
            "summary_table"]
 
-SUFFIXES = (".onnx", ".mlir", ".jaxexp")  # not .bin: external weights are often named so
+SUFFIXES = (".onnx", ".mlir", ".jaxexp", ".pt2")  # not .bin: external weights are often named so
 _GLOB_CHARS = "*?["
 Options = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # --assume, --dim, --likely
 

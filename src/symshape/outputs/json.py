@@ -64,6 +64,7 @@ def document(result: Analysis) -> dict[str, Any]:
             for g in result.causes()
         ],
         "warnings": [{"op": w.op_name, "op_type": w.op_type, "message": text(w.message)} for w in result.warnings],
+        **({"notes": list(result.notes)} if result.notes else {}),
     }
 
 

@@ -31,6 +31,8 @@ def print_summary(result: Analysis, *, all_values: bool = False, console: Consol
     _unresolved(console, result)
     _fresh_symbols(console, result)
     _warnings(console, result)
+    for note in result.notes:
+        console.print(escape(note))
     if all_values:  # one print: rich costs ~0.6 ms a call, a minute for 100k values
         rows = (f"  {escape(name)}: {_dims(result.shape(name) or ())}" for name in result.value_names())
         console.print("\n".join(rows))

@@ -22,7 +22,7 @@ Rule = Callable[["OpContext"], None]
 ONNX = ""  # the ai.onnx domain as it appears in NodeProto.domain
 MS = "com.microsoft"
 HLO = ("stablehlo", "mhlo")
-FAMILY_PACKAGES = ("onnx", "onnx_contrib", "hlo", "mlir")
+FAMILY_PACKAGES = ("onnx", "onnx_contrib", "hlo", "mlir", "aten")
 
 _RULES: dict[tuple[str, str], list[tuple[int, int | None, Rule]]] = {}
 _loaded = False
