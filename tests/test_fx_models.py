@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.needs_torch
+pytestmark = pytest.mark.needs_torch_export
 
 from tests.conftest import MODELS_DIR  # noqa: E402
 

@@ -89,7 +89,9 @@ def analyze(
     json_dir: Path | None = None,
 ) -> None:
     """Infer every dim of MODEL (.onnx, .mlir, a serialized jax export .jaxexp/.bin, or a saved
-    torch.export program .pt2) in terms of the input symbols. A directory or a quoted glob as MODEL analyzes every model it holds and
+    torch.export program .pt2) in terms of the input symbols.
+
+    A directory or a quoted glob as MODEL analyzes every model it holds and
     prints a table (see --jobs and --json-dir)."""
     from symshape.api import analyze_file, example_path
     from symshape.outputs import OutputOptions, render, writer

@@ -210,3 +210,9 @@ _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge",
 def _getitem(call: Call) -> str:
     seq, k = call.args[:2]
     return seq[k]
+
+
+@translates("aten._local_scalar_dense.default", "aten.item.default")
+def _item(call: Call) -> str:
+    """``tensor.item()``: the one element as a 0-d value (its value stays tracked)."""
+    return call.emit("Reshape", [call.args[0], call.em.const([])], {"allowzero": 1})

@@ -8,6 +8,7 @@ program (`symshape.fx.reader`) with torch's ``range_constraints`` as ranges of i
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,9 @@ def load_exported_program(path: str | Path) -> Any:
     if not path.is_file():
         raise ModelError(where=where_file(path), found="there is no such file", expected="a .pt2 file",
                          fix="check the path")
+    quiet = logging.getLogger("torch.export")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)  # torch logs the reader's failure before raising it
     try:
         return torch.export.load(str(path))
     except Exception as err:  # noqa: BLE001 - torch's loader fails with many exception types
@@ -52,6 +56,8 @@ def load_exported_program(path: str | Path) -> Any:
             expected="a file written by torch.export.save(exported_program, path)",
             fix="save the program with torch.export.save (with the torch version that reads it)",
         ) from None
+    finally:
+        quiet.setLevel(level)
 
 
 def translate(ep: Any) -> TorchProgram:
