@@ -143,10 +143,12 @@ def run_sweep(models: Sequence[Path], *, jobs: int = 1, json_dir: Path | None = 
 
 def _pool_round(models: Sequence[Path], jobs: int, paths: dict[Path, str | None], options: Options,
                 outcomes: dict[Path, Outcome], done: Callable[[Outcome], None]) -> list[Path]:
-    """Run ``models`` in one pool, recording each outcome; the models a broken pool failed."""
+    """Run ``models`` in one pool, largest file first (a big model started last would keep one
+    worker busy alone at the end), recording each outcome; the models a broken pool failed."""
     broken: list[Path] = []
+    largest_first = sorted(models, key=_size, reverse=True)
     with ProcessPoolExecutor(max_workers=min(jobs, len(models)), mp_context=_context()) as pool:
-        futures = {pool.submit(analyze_one, str(m), paths[m], options): m for m in models}
+        futures = {pool.submit(analyze_one, str(m), paths[m], options): m for m in largest_first}
         for future in as_completed(futures):
             m = futures[future]
             try:
@@ -156,6 +158,13 @@ def _pool_round(models: Sequence[Path], jobs: int, paths: dict[Path, str | None]
                 continue
             done(outcomes[m])
     return sorted(broken)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _context() -> BaseContext:
@@ -176,9 +185,10 @@ def _warm(models: Sequence[Path]) -> None:
 
     known_ops()
     suffixes = {m.suffix for m in models}
-    readers = {".onnx": "symshape.onnx.reader", ".mlir": "symshape.mlir.frontend"}
+    readers = {".onnx": "symshape.onnx.reader", ".mlir": "symshape.mlir.frontend",
+               ".pt2": "symshape.fx.frontend", ".pt2 torch": "torch.export"}
     for module in ["symshape.api", "symshape.outputs.json", "symshape.userfacts",
-                   *(readers[s] for s in sorted(suffixes) if s in readers)]:
+                   *(readers[k] for k in sorted(readers) if k.split()[0] in suffixes)]:
         importlib.import_module(module)
 
 
