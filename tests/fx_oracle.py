@@ -21,22 +21,25 @@ from symshape.result import Analysis
 from tests.oracle import Observed, Report, _bind_data_symbols, _check_facts, check_value
 
 
-def _size(d: Any, env: Mapping[str, int]) -> int:
+def _size(d: Any, env: Mapping[str, int], names: Mapping[str, str]) -> int:
     if isinstance(d, int):
         return d
     expr = d.node.expr
-    return int(expr.xreplace({s: env[str(s)] for s in expr.free_symbols}))
+    return int(expr.xreplace({s: env[names.get(str(s), str(s))] for s in expr.free_symbols}))
 
 
 def make_inputs(ep: Any, env: Mapping[str, int]) -> list[torch.Tensor]:
     """The user inputs at the symbol values ``env``: zeros (floats random) of the declared dtypes."""
+    from symshape.fx.names import dim_names
+
+    names = dim_names(ep)
     gen = torch.Generator().manual_seed(0)
     out: list[torch.Tensor] = []
     for node in ep.graph.nodes:
         if node.op != "placeholder" or node.name not in ep.graph_signature.user_inputs:
             continue
         val = node.meta["val"]
-        shape = [_size(d, env) for d in val.shape]
+        shape = [_size(d, env, names) for d in val.shape]
         if val.dtype.is_floating_point:
             out.append(torch.randn(shape, generator=gen, dtype=val.dtype))
         else:
@@ -77,13 +80,17 @@ def run_nodes(ep: Any, inputs: Sequence[torch.Tensor]) -> dict[str, np.ndarray]:
 
 
 def input_env(ep: Any, inputs: Sequence[torch.Tensor]) -> dict[str, int]:
-    """The input symbols bound by the sizes of ``inputs``."""
+    """The input symbols bound by the sizes of ``inputs`` (named as the analysis names them:
+    the user's ``Dim`` names where the program keeps them)."""
+    from symshape.fx.names import dim_names
+
+    names = dim_names(ep)
     env: dict[str, int] = {}
     user = [n for n in ep.graph.nodes if n.op == "placeholder" and n.name in ep.graph_signature.user_inputs]
     for node, tensor in zip(user, inputs, strict=True):
         for d, size in zip(node.meta["val"].shape, tensor.shape, strict=True):
             if not isinstance(d, int) and d.node.expr.is_symbol:
-                env[str(d.node.expr)] = int(size)
+                env[names.get(str(d.node.expr), str(d.node.expr))] = int(size)
     return env
 
 

@@ -69,6 +69,31 @@ def test_nonzero_is_data_dependent_for_both_and_sound() -> None:
     assert_sound(check_exported(analysis, ep, [dict(zip(symbols, s, strict=True)) for s in ((2, 3), (5, 2), (3, 7))]))
 
 
+def test_an_in_memory_program_takes_the_users_dim_names() -> None:
+    import torch
+
+    from symshape.api import analyze_torch
+    from tests.fx_oracle import check_exported
+    from tests.oracle import assert_exact
+
+    class F(torch.nn.Module):
+        def forward(self, x: Any, y: Any) -> Any:
+            return torch.cat([x, y], dim=1)[:, 1:]
+
+    batch, seq, tail = torch.export.Dim("batch"), torch.export.Dim("seq"), torch.export.Dim("tail")
+    ep = torch.export.export(F(), (torch.randn(2, 5), torch.randn(2, 3)),
+                             dynamic_shapes=({0: batch, 1: seq}, {0: batch, 1: tail}))
+    analysis = analyze_torch(ep)
+    out = analysis.program.outputs[0]
+    # named Dims admit 0: the slice [1:] of an empty concatenation is empty, not -1
+    assert [str(d) for d in analysis.shape(out)] == ["batch", "Max(0, seq + tail - 1)"]
+    samples = [{"batch": 2, "seq": 5, "tail": 3}, {"batch": 1, "seq": 1, "tail": 1}, {"batch": 4, "seq": 0, "tail": 0}]
+    assert_exact(check_exported(analysis, ep, samples))
+    # torch's meta says s27 + s94 - 1 (it reasons as if sizes were >= 2): the comparison lists it
+    assert "1 differ" in analysis.notes[0], analysis.notes
+    assert analysis.notes[1].startswith(f"  differs: {out} dim 1: symshape Max(0, seq + tail - 1)"), analysis.notes
+
+
 def test_the_command_line_reads_a_pt2_and_compares_with_torch() -> None:
     result = CliRunner().invoke(main, ["analyze", str(MODELS_DIR / "gpt2_past.pt2")])
     assert result.exit_code == 0, result.output

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symshape.expr import Expr, evaluate
+from symshape.fx.names import renamed
 from symshape.fx.reader import TorchProgram
 from symshape.result import Analysis
 
@@ -54,28 +55,32 @@ def _points(ranges: dict[str, tuple[int, int | None]], count: int) -> list[dict[
     return points
 
 
-def _torch_value(d: Any, point: dict[str, int]) -> int | None:
-    expr = getattr(getattr(d, "node", None), "expr", d)
+def _expr(d: Any) -> Any:
+    """The sympy expression of a torch dim (an int stays an int)."""
+    return getattr(getattr(d, "node", None), "expr", d)
+
+
+def _torch_value(expr: Any, point: dict[str, int], names: dict[str, str]) -> int | None:
     if isinstance(expr, int):
         return expr
     try:
-        value = expr.xreplace({s: point[str(s)] for s in expr.free_symbols})
+        value = expr.xreplace({s: point[names.get(str(s), str(s))] for s in expr.free_symbols})
         return int(value)
     except (KeyError, TypeError, ValueError, ZeroDivisionError):
         return None
 
 
-def _free(d: Any) -> set[str]:
-    expr = getattr(getattr(d, "node", None), "expr", d)
-    return {str(s) for s in getattr(expr, "free_symbols", ())}
+def _free(expr: Any, names: dict[str, str]) -> set[str]:
+    return {names.get(str(s), str(s)) for s in getattr(expr, "free_symbols", ())}
 
 
 def compare_with_torch(analysis: Analysis, tp: TorchProgram) -> TorchComparison:
     """Compare every dim torch recorded for a node's tensor with the analysis (see the module doc)."""
     ranges: dict[str, tuple[int, int | None]] = {}
     for name, info in analysis.symbols().items():
-        lo, hi = info["range"]
-        ranges[name] = (max(int(lo) if lo is not None else 0, 0), hi)
+        if info["kind"] == "input":
+            lo, hi = info["range"]
+            ranges[name] = (max(int(lo) if lo is not None else 0, 0), hi)
     inputs = set(ranges)
     points = _points(ranges, POINTS)
     out = TorchComparison()
@@ -83,23 +88,24 @@ def compare_with_torch(analysis: Analysis, tp: TorchProgram) -> TorchComparison:
         ours = analysis.shape(value)
         if ours is None or len(ours) != len(torch_dims) or value in tp.program.inputs:
             continue
-        for axis, (mine, theirs) in enumerate(zip(ours, torch_dims, strict=True)):
+        for axis, (mine, torch_dim) in enumerate(zip(ours, torch_dims, strict=True)):
             where = f"{value} dim {axis}"
+            theirs = _expr(torch_dim)
             mine_free: set[str] = set(mine.free) if isinstance(mine, Expr) else set()
-            theirs_free = _free(theirs)
+            theirs_free = _free(theirs, tp.names)
             if not theirs_free <= inputs:
                 if mine_free <= inputs:
-                    out.symshape_more.append(f"{where}: {mine} (torch: {theirs})")
+                    out.symshape_more.append(f"{where}: {mine} (torch: {renamed(str(theirs), tp.names)})")
                 else:
                     out.agree += 1
                 continue
             if not mine_free <= inputs:
-                out.torch_more.append(f"{where}: torch {theirs}, symshape {analysis.public(mine)}")
+                out.torch_more.append(f"{where}: torch {renamed(str(theirs), tp.names)}, symshape {mine}")
                 continue
-            bad = next((p for p in points if _torch_value(theirs, p) not in (None, evaluate(mine, p))), None)
+            bad = next((p for p in points if _torch_value(theirs, p, tp.names) not in (None, evaluate(mine, p))), None)
             if bad is None:
                 out.agree += 1
             else:
-                out.differ.append(f"{where}: symshape {mine}, torch {theirs} (at {bad}: "
-                                  f"{evaluate(mine, bad)} vs {_torch_value(theirs, bad)})")
+                out.differ.append(f"{where}: symshape {mine}, torch {renamed(str(theirs), tp.names)} (at {bad}: "
+                                  f"{evaluate(mine, bad)} vs {_torch_value(theirs, bad, tp.names)})")
     return out

@@ -17,6 +17,7 @@ from typing import Any
 from symshape.fx import aten_math, aten_nn, aten_tensor
 from symshape.fx.call import TRANSLATORS, Call, as_list, torch_dtype_name
 from symshape.fx.emit import Emitter
+from symshape.fx.names import dim_names, renamed
 from symshape.program import Program
 from symshape.userfacts import Fact, Range
 
@@ -37,6 +38,7 @@ class TorchProgram:
     program: Program
     torch_dims: dict[str, tuple[Any, ...]] = field(default_factory=dict[str, tuple[Any, ...]])
     facts: list[Fact] = field(default_factory=list[Fact])
+    names: dict[str, str] = field(default_factory=dict[str, str])  # torch symbol -> the user's Dim name
     untranslated: dict[str, int] = field(default_factory=dict[str, int])
 
 
@@ -49,18 +51,19 @@ def target_key(target: Any) -> str:
     return f"{'operator' if module in ('_operator', 'operator') else module}.{name}"
 
 
-def dim_text(d: Any) -> int | str:
-    """A torch dim: an int, or the text of its sympy expression (never a SymInt's hint)."""
+def dim_text(d: Any, names: dict[str, str] | None = None) -> int | str:
+    """A torch dim: an int, or the text of its sympy expression (never a SymInt's hint), with
+    the symbols ``names`` renames."""
     if isinstance(d, int):
         return d
     expr = getattr(getattr(d, "node", None), "expr", d)
-    return int(expr) if getattr(expr, "is_number", False) else str(expr)
+    return int(expr) if getattr(expr, "is_number", False) else renamed(str(expr), names or {})
 
 
 def exported_to_program(ep: Any, name: str = "main") -> TorchProgram:
     """Translate ``ep`` (see the module doc)."""
     em = Emitter(name)
-    out = TorchProgram(em.program)
+    out = TorchProgram(em.program, names=dim_names(ep))
     env: dict[str, Any] = {}
     sig = ep.graph_signature
     user_inputs = set(sig.user_inputs)
@@ -76,7 +79,7 @@ def exported_to_program(ep: Any, name: str = "main") -> TorchProgram:
             user = set(sig.user_outputs)
             em.program.outputs = [env[r.name] for r in results if hasattr(r, "name") and r.name in user
                                   and isinstance(env.get(r.name), str)]
-    out.facts = _range_facts(ep)
+    out.facts = _range_facts(ep, out.names)
     return out
 
 
@@ -88,7 +91,7 @@ def _placeholder(em: Emitter, ep: Any, node: Any, user: bool, target: str | None
             em.program.inputs.append(node.name)
             return node.name
         return val
-    dims = [dim_text(d) for d in val.shape]
+    dims = [dim_text(d, out.names) for d in val.shape]
     em.declare(node.name, torch_dtype_name(val.dtype), dims)
     out.torch_dims[node.name] = tuple(val.shape)
     if user:
@@ -156,12 +159,12 @@ def _record_torch_dims(out: TorchProgram, node: Any, value: Any) -> None:
                 out.torch_dims[name] = tuple(v.shape)
 
 
-def _range_facts(ep: Any) -> list[Fact]:
+def _range_facts(ep: Any, names: dict[str, str]) -> list[Fact]:
     facts: list[Fact] = []
     for sym, vr in ep.range_constraints.items():
         lo, hi = _bound(vr.lower), _bound(vr.upper)
         if lo is not None or hi is not None:
-            facts.append(Range(str(sym), lo, hi))
+            facts.append(Range(names.get(str(sym), str(sym)), lo, hi))
     return facts
 
 
