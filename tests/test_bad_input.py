@@ -532,3 +532,18 @@ def test_a_negative_size_written_as_a_dim_param_is_a_model_error() -> None:
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     with pytest.raises(ModelError, match=r"input 'x' \(dim 1\): the declared size '-3' is negative"):
         analyze_onnx(model)
+
+
+@pytest.mark.parametrize(("suffix", "module"), [(".pt2", "torch"), (".jaxexp", "jax")])
+def test_an_export_without_its_optional_extra_names_the_extra(tmp_path: Path, suffix: str, module: str) -> None:
+    """A .pt2 (torch) or .jaxexp (jax) file where the extra is not installed: one line saying
+    which extra to install (the module is hidden from the interpreter)."""
+    path = tmp_path / f"model{suffix}"
+    path.write_bytes(b"whatever")
+    root = Path(__file__).resolve().parents[1]
+    script = (f"import sys; sys.modules[{module!r}] = None; sys.argv = ['symshape', 'analyze', {str(path)!r}]; "
+              "from symshape.cli import run; run()")
+    env = {**os.environ, "PYTHONPATH": str(root / "src")}
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    assert_clean_error(proc, f"needs {module}, which is not installed")
+    assert f"pip install 'symshape[{module}]'" in proc.stderr

@@ -7,7 +7,6 @@ program (`symshape.fx.reader`) with torch's ``range_constraints`` as ranges of i
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +16,7 @@ from symshape.analysis import ProgressFn, analyze
 from symshape.errors import ModelError, where_file
 from symshape.fx.compare import compare_with_torch
 from symshape.fx.reader import TorchProgram, exported_to_program
+from symshape.optional import import_extra
 from symshape.result import Analysis
 from symshape.userfacts import Fact, Range
 
@@ -25,22 +25,11 @@ __all__ = ["TORCH_SUFFIXES", "analyze_torch", "analyze_torch_file", "load_export
 TORCH_SUFFIXES = (".pt2",)
 
 
-def _torch(where: str) -> Any:
-    try:
-        return importlib.import_module("torch")
-    except ImportError:
-        raise ModelError(
-            where=where,
-            found="reading a torch.export program needs torch, which is not installed",
-            expected="torch==2.13.0 (the optional extra symshape[torch])",
-            fix="pip install 'symshape[torch]'",
-        ) from None
-
-
 def load_exported_program(path: str | Path) -> Any:
     """The ``ExportedProgram`` saved in ``path`` by ``torch.export.save``."""
     path = Path(path)
-    torch = _torch(where_file(path))
+    torch = import_extra("torch", where=where_file(path), reading="a torch.export program",
+                         requirement="torch==2.13.0", extra="torch")
     if not path.is_file():
         raise ModelError(where=where_file(path), found="there is no such file", expected="a .pt2 file",
                          fix="check the path")

@@ -10,7 +10,6 @@ optional extra: it is imported only here, on first use.
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 from symshape.analysis import ProgressFn
 from symshape.errors import ModelError, where_file
 from symshape.mlir.mlir_file import read_file_bytes
+from symshape.optional import import_extra
 from symshape.result import Analysis
 from symshape.userfacts import Fact
 
@@ -30,24 +30,11 @@ _JAX_FUNCTIONS = {"floordiv", "mod", "max", "min", "non_negative"}
 _SERIALIZE = "jax.export.export(jax.jit(f))(*specs).serialize()"
 
 
-def _jax_export(where: str) -> Any:
-    """``jax.export``, or a one-line error saying how to install it."""
-    try:
-        return importlib.import_module("jax.export")
-    except ImportError:
-        raise ModelError(
-            where=where,
-            found="reading a jax export needs jax, which is not installed",
-            expected="jax (the optional extra symshape[jax])",
-            fix="pip install 'symshape[jax]'",
-        ) from None
-
-
 def load_exported(path: str | Path) -> Any:
     """The ``jax.export.Exported`` serialized in ``path``; ModelError when the file cannot be
     read or is not a serialized Exported."""
     path = Path(path)
-    export = _jax_export(where_file(path))
+    export = import_extra("jax.export", where=where_file(path), reading="a jax export", requirement="jax", extra="jax")
     data = read_file_bytes(path, "a readable file written by jax.export.Exported.serialize()")
     try:
         return export.deserialize(bytearray(data))
