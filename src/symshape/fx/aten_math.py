@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symshape.fx.call import Call, translates
+from symshape.fx.call import Call, as_list, translates
 from symshape.fx.emit import fill_value
 from symshape.rules.aten.names import BROADCAST, SAME_SHAPE
 
@@ -17,9 +17,18 @@ _IDENTITY = ("contiguous", "clone", "detach", "detach_", "alias", "lift_fresh_co
 
 
 @translates(*(f"aten.{op}" for op in SAME_SHAPE))
-def _same_shape(call: Call) -> str:
-    """The output has input 0's shape (float functions, norms, dropout in eval, ``*_like``)."""
-    return call.aten([call.args[0]])[0]
+def _same_shape(call: Call) -> str | list[str]:
+    """The output has input 0's shape (float functions, norms, dropout in eval, ``*_like``); the
+    extra outputs of the ``native_*`` forms (saved statistics) have rules or their meta types."""
+    meta = call.meta()
+    if not isinstance(meta, (list, tuple)):
+        return call.aten([call.args[0]])[0]
+    attrs = {"axis": call.rank(0) - len(call.int_list(1, "normalized_shape"))} if "layer_norm" in call.key else {}
+    if "group_norm" in call.key:
+        attrs = {"group": int(call.args[6])}
+    outs = call.aten([call.args[0]], attrs, outputs=len(as_list(meta)))
+    call.declare_from_meta(outs)
+    return outs
 
 
 @translates(*(f"aten.{op}" for op in BROADCAST))
@@ -155,6 +164,12 @@ def _sym_binary(call: Call) -> str:
 def _sym_floordiv(call: Call) -> str:
     """Python's ``//`` (floor division): its aten rule (ONNX ``Div`` truncates)."""
     return call.aten([call.em.scalar(x) for x in call.args[:2]])[0]
+
+
+@translates("operator.truediv", "torch.sym_float", "math.sqrt", "torch._sym_sqrt", "operator.pow")
+def _sym_float(call: Call) -> str:
+    """Float arithmetic on SymInts (``4 / (s // 8)``): a 0-d value whose value is not tracked."""
+    return call.aten([call.em.scalar(x) for x in call.args if isinstance(x, (str, int))])[0]
 
 
 @translates("operator.neg")

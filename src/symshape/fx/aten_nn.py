@@ -124,6 +124,15 @@ def _reduce(call: Call) -> str:
     return call.emit(_REDUCE[op], inputs, {"keepdims": int(bool(keep))})
 
 
+@translates("aten.linalg_vector_norm.default", "aten.norm.ScalarOpt_dim")
+def _vector_norm(call: Call) -> str:
+    """``ReduceL2``'s shape (the order does not change it) over ``dim`` (all when none)."""
+    dims = call.int_list(2, "dim")
+    keep = call.arg(3, "keepdim", False)
+    inputs = [call.args[0]] + ([call.em.const(dims)] if dims else [])
+    return call.emit("ReduceL2", inputs, {"keepdims": int(bool(keep))})
+
+
 @translates("aten.scaled_dot_product_attention.default")
 def _attention(call: Call) -> str:
     """The output has the query's leading dims and the value's last dim."""

@@ -104,6 +104,16 @@ class Call:
         op_type = self.key.removeprefix("aten.")
         return self._typed(self.em.op(op_type, inputs, attrs, base=self.name, outputs=outs, dialect=ATEN))
 
+    def declare_from_meta(self, names: Sequence[str]) -> None:
+        """Type ``names`` (the node's outputs, in order) from its meta: dtype and static dims (what
+        the fallback of an op without a rule, or an output its rule leaves, uses)."""
+        for name, val in zip(names, as_list(self.meta()), strict=False):
+            if hasattr(val, "shape"):
+                dims = [d if isinstance(d, int) else None for d in val.shape]
+                self.em.declare(name, value_dtype(val), dims)
+            else:
+                self.em.declare(name, value_dtype(val), ())
+
     def int_list(self, i: int, key: str) -> list[Any]:
         """Argument ``i`` as a list (a single int becomes a one-element list)."""
         v = self.arg(i, key)

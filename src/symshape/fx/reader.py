@@ -137,15 +137,9 @@ def _untranslated(call: Call) -> Any:
     """An op without a translator: kept by name, typed from its meta where static."""
     vals = call.meta()
     many = isinstance(vals, (list, tuple))
-    vals_list = as_list(vals)
     inputs = [a for a in call.args if isinstance(a, str)]
-    outs = call.aten(inputs, outputs=len(vals_list) if many else 1)
-    for name, val in zip(outs, vals_list, strict=True):
-        if hasattr(val, "shape"):
-            dims = [d if isinstance(d, int) else None for d in (dim_text(x) for x in val.shape)]
-            call.em.declare(name, torch_dtype_name(val.dtype), dims)
-        else:
-            call.em.declare(name, "int64", ())
+    outs = call.aten(inputs, outputs=len(as_list(vals)) if many else 1)
+    call.declare_from_meta(outs)
     return outs if many else outs[0]
 
 

@@ -15,8 +15,30 @@ ATEN = "aten"
 
 @register(ATEN, *SAME_SHAPE)
 def same_shape(ctx: OpContext) -> None:
-    """Output 0 has the shape of input 0 (``gelu``, ``layer_norm``, ``dropout`` in eval, ``*_like``)."""
-    ctx.set_output(0, ctx.shape(0))
+    """Output 0 has the shape of input 0 (``gelu``, ``layer_norm``, ``dropout`` in eval, ``*_like``).
+
+    The ``native_*`` forms also return statistics: ``native_layer_norm``'s mean and rstd keep the
+    dims before ``axis`` and are 1 after it, ``native_group_norm``'s are ``(N, group)``,
+    ``native_dropout``'s mask is the input's shape; batch norm's have their declared types."""
+    shape = ctx.shape(0)
+    ctx.set_output(0, shape)
+    op = ctx.op.op_type
+    for i in range(1, ctx.num_outputs):
+        if op.startswith("native_layer_norm"):
+            axis = int(ctx.attr("axis", len(shape) - 1))
+            ctx.set_output(i, (*shape[:axis], *(1 for _ in shape[axis:])))
+        elif op.startswith("native_group_norm"):
+            ctx.set_output(i, (shape[0], int(ctx.attr("group", 1))))
+        elif op.startswith("native_dropout"):
+            ctx.set_output(i, shape)
+        else:
+            ctx.declared_output(i, f"{op} output {i}: its declared type")
+
+
+@register(ATEN, "operator.truediv", "torch.sym_float", "math.sqrt", "torch._sym_sqrt", "operator.pow")
+def sym_float(ctx: OpContext) -> None:
+    """Float arithmetic on SymInts: a 0-d value (its value is not tracked)."""
+    ctx.set_output(0, ())
 
 
 @register(ATEN, *BROADCAST)

@@ -12,7 +12,8 @@ _SAME_SHAPE = (
     "rand_like", "randn_like", "_weight_norm", "triu", "tril", "cumsum", "flip", "logical_not",
     "bitwise_not", "floor", "ceil", "round", "sign", "isnan", "isinf", "_weight_norm_interface",
     "relu_", "gelu_", "silu_", "tanh_", "sigmoid_", "hardswish", "hardsigmoid", "mish", "softplus",
-    "pow_", "log1p", "expm1", "trunc", "frac",
+    "pow_", "log1p", "expm1", "trunc", "frac", "native_layer_norm", "native_group_norm", "native_batch_norm",
+    "_native_batch_norm_legit", "native_dropout",
 )
 _SAME_OVERLOADS = ("default", "int", "Scalar", "Tensor", "dim", "self", "Tensor_Scalar", "other", "Tensor_Tensor")
 SAME_SHAPE = tuple(f"{op}.{o}" for op in _SAME_SHAPE for o in _SAME_OVERLOADS)
