@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symshape.fx.call import Call, translates
+from symshape.fx.call import Call, as_list, translates
 from symshape.fx.emit import INT64_MAX
 
 
@@ -208,8 +208,14 @@ _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge",
 
 @translates("operator.getitem")
 def _getitem(call: Call) -> str:
+    """Output ``k`` of a node with several; of anything else (a node translated as one value),
+    an op without a rule, typed from the meta."""
     seq, k = call.args[:2]
-    return seq[k]
+    if isinstance(seq, list) and isinstance(k, int):
+        return str(as_list(seq)[k])
+    out = call.aten([seq] if isinstance(seq, str) else [])
+    call.declare_from_meta(out)
+    return out[0]
 
 
 @translates("aten._local_scalar_dense.default", "aten.item.default")
