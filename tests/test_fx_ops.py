@@ -82,12 +82,14 @@ def _ops() -> dict[str, tuple[Callable[..., Any], list[tuple[int, ...]], list[li
         "stack_select": (lambda x: torch.stack([x, x], dim=1).select(2, 0), [(3, 4)], [[(2, 5)], [(7, 3)], [(4, 4)]]),
         "mean_keepdim": (lambda x: x.mean(dim=(1,), keepdim=True) + x.sum(1, keepdim=True) + x.amax(-1).unsqueeze(-1),
                          [(3, 4, 5)], [[(2, 5, 3)], [(7, 3, 2)], [(4, 4, 4)]]),
+        "max_min": (lambda x: x.max(dim=1)[0] + x.min(1, keepdim=True).indices.float().sum() + x.max()
+                    - torch.maximum(x, x).min(), [(3, 4)], [[(2, 5)], [(7, 3)], [(4, 4)]]),
     }
 
 
 OPS = ["split", "chunk", "squeeze_unsqueeze", "pad", "index_two", "flatten", "conv_same", "conv_strided",
        "max_pool_ceil", "adaptive_pool", "expand_minus_one", "narrow", "view_sym", "floordiv_mod", "arange_mask",
-       "permute_matmul", "stack_select", "mean_keepdim"]
+       "permute_matmul", "stack_select", "mean_keepdim", "max_min"]
 
 
 @pytest.mark.parametrize("name", OPS)

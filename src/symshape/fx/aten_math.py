@@ -60,14 +60,15 @@ def _binary(onnx_op: str) -> Any:
 
 
 def _tensor_overloads(op: str) -> tuple[str, ...]:
-    return tuple(f"aten.{op}.{o}" for o in ("Tensor", "Scalar", "default", "other"))
+    overloads = ("Tensor", "Scalar", "other") if op in ("min", "max") else ("Tensor", "Scalar", "other", "default")
+    return tuple(f"aten.{op}.{o}" for o in overloads)  # min/max.default reduce (`aten_nn`)
 
 
 for _aten, _onnx in (("add", "Add"), ("add_", "Add"), ("sub", "Sub"), ("rsub", "Sub"), ("mul", "Mul"),
                      ("mul_", "Mul"), ("eq", "Equal"), ("lt", "Less"), ("le", "LessOrEqual"), ("gt", "Greater"),
                      ("ge", "GreaterOrEqual"), ("__and__", "And"), ("bitwise_and", "And"), ("logical_and", "And"),
                      ("__or__", "Or"), ("bitwise_or", "Or"), ("logical_or", "Or"), ("minimum", "Min"),
-                     ("maximum", "Max"), ("min", "Min"), ("max", "Max"), ("fmod_int", "Mod")):
+                     ("maximum", "Max"), ("min", "Min"), ("max", "Max")):
     translates(*_tensor_overloads(_aten))(_binary(_onnx))
 
 

@@ -124,6 +124,27 @@ def _reduce(call: Call) -> str:
     return call.emit(_REDUCE[op], inputs, {"keepdims": int(bool(keep))})
 
 
+@translates("aten.max.default", "aten.min.default")
+def _reduce_all(call: Call) -> str:
+    """``x.max()``: the largest element, a 0-d tensor."""
+    return call.emit("ReduceMax" if ".max." in call.key else "ReduceMin", [call.args[0]], {"keepdims": 0})
+
+
+@translates("aten.max.dim", "aten.min.dim")
+def _reduce_dim(call: Call) -> list[str]:
+    """``x.max(dim)``: the values (``ReduceMax``) and their indices (``ArgMax``) along ``dim``."""
+    x, axis = call.args[:2]
+    keep = int(bool(call.arg(2, "keepdim", False)))
+    kind = "Max" if ".max." in call.key else "Min"
+    values = call.em.op(f"Reduce{kind}", [x, call.em.const([axis])], {"keepdims": keep},
+                        base=f"{call.name}.0", outputs=[f"{call.name}.0"])
+    indices = call.em.op(f"Arg{kind}", [x], {"axis": axis, "keepdims": keep},
+                         base=f"{call.name}.1", outputs=[f"{call.name}.1"])
+    outs = values + indices
+    call.declare_from_meta(outs)
+    return outs
+
+
 @translates("aten.linalg_vector_norm.default", "aten.norm.ScalarOpt_dim")
 def _vector_norm(call: Call) -> str:
     """``ReduceL2``'s shape (the order does not change it) over ``dim`` (all when none)."""
