@@ -68,6 +68,9 @@ def _ops() -> dict[str, tuple[Callable[..., Any], list[tuple[int, ...]], list[li
         "conv_strided": (lambda x: conv_s(x), [(2, 3, 17, 19)], [[(2, 3, 17, 19)], [(3, 3, 9, 12)], [(2, 3, 30, 11)]]),
         "max_pool_ceil": (lambda x: F.max_pool2d(x, 3, 2, ceil_mode=True), [(2, 3, 9, 10)],
                           [[(2, 3, 9, 10)], [(3, 3, 7, 12)], [(2, 3, 13, 8)]]),
+        # torch drops a last window that would start in the right padding: 4 -> 2 here, not 3
+        "max_pool_ceil_padded": (lambda x: F.max_pool2d(x, 2, 3, padding=1, ceil_mode=True), [(2, 3, 9, 10)],
+                                 [[(2, 3, 4, 4)], [(3, 3, 7, 12)], [(2, 3, 13, 5)], [(2, 3, 10, 11)]]),
         "adaptive_pool": (lambda x: F.adaptive_avg_pool2d(x, (2, 3)), [(2, 3, 8, 9)],
                           [[(2, 3, 8, 9)], [(3, 3, 5, 12)], [(2, 3, 7, 7)]]),
         "expand_minus_one": (lambda x: x.unsqueeze(0).expand(4, -1, -1), [(3, 5)], [[(2, 5)], [(7, 3)], [(4, 4)]]),
@@ -88,7 +91,7 @@ def _ops() -> dict[str, tuple[Callable[..., Any], list[tuple[int, ...]], list[li
 
 
 OPS = ["split", "chunk", "squeeze_unsqueeze", "pad", "index_two", "flatten", "conv_same", "conv_strided",
-       "max_pool_ceil", "adaptive_pool", "expand_minus_one", "narrow", "view_sym", "floordiv_mod", "arange_mask",
+       "max_pool_ceil", "max_pool_ceil_padded", "adaptive_pool", "expand_minus_one", "narrow", "view_sym", "floordiv_mod", "arange_mask",
        "permute_matmul", "stack_select", "mean_keepdim", "max_min"]
 
 

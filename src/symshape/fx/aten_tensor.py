@@ -182,9 +182,15 @@ def _flatten(call: Call) -> str:
 
 @translates("aten.index.Tensor")
 def _index(call: Call) -> str:
-    """One index tensor is ``Gather`` on its axis; several are advanced indexing (an aten rule)."""
+    """One index tensor is ``Gather`` on its axis; several are advanced indexing (an aten rule); a
+    boolean mask selects a data-dependent count (no rule: fresh symbols)."""
     x, indices = call.args[0], list(call.args[1])
     used = [k for k, i in enumerate(indices) if i is not None]
+    metas = [m.meta.get("val") for m in call.node.args[1] if m is not None]
+    if any(str(getattr(m, "dtype", "")) in ("torch.bool", "torch.uint8") for m in metas):
+        out = call.aten([x, *(i for i in indices if i is not None)], op_type="index.Tensor(boolean mask)")
+        call.declare_from_meta(out)
+        return out[0]
     if len(used) == 1:
         return call.emit("Gather", [x, indices[used[0]]], {"axis": used[0]})
     return call.aten([x, *(i for i in indices if i is not None)], {"positions": used})[0]

@@ -98,10 +98,12 @@ class Call:
             self.em.declare(name, self.dtype(), None)
         return names
 
-    def aten(self, inputs: Sequence[str], attrs: dict[str, Any] | None = None, outputs: int = 1) -> list[str]:
-        """The node kept as an aten op (its rule is in `symshape.rules.aten`)."""
+    def aten(self, inputs: Sequence[str], attrs: dict[str, Any] | None = None, outputs: int = 1,
+             op_type: str | None = None) -> list[str]:
+        """The node kept as an aten op (its rule is in `symshape.rules.aten`), by its own name
+        unless ``op_type`` names a form of it."""
         outs = [self.name] if outputs == 1 else [f"{self.name}.{k}" for k in range(outputs)]
-        op_type = self.key.removeprefix("aten.")
+        op_type = op_type or self.key.removeprefix("aten.")
         return self._typed(self.em.op(op_type, inputs, attrs, base=self.name, outputs=outs, dialect=ATEN))
 
     def declare_from_meta(self, names: Sequence[str]) -> None:

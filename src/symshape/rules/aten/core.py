@@ -85,6 +85,8 @@ def advanced_index(ctx: OpContext) -> None:
     indexed dims where they are adjacent, and goes first where they are not (numpy's rule)."""
     shape = ctx.shape(0)
     positions: list[int] = list(ctx.attr("positions", []))
+    if not positions:
+        raise GiveUp("no index tensor")
     indexed = broadcast_shapes(ctx, [ctx.shape(i) for i in range(1, ctx.num_inputs)])
     rest = [d for k, d in enumerate(shape) if k not in positions]
     if positions == list(range(positions[0], positions[-1] + 1)):
