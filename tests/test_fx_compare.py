@@ -59,8 +59,6 @@ def _symbols(ep: Any) -> list[str]:
 
 def test_nonzero_is_data_dependent_for_both_and_sound() -> None:
     """``nonzero`` and a boolean mask index select a data-dependent count."""
-    import torch
-
     from symshape.api import analyze_torch
     from tests.fx_oracle import check_exported
     from tests.oracle import assert_sound

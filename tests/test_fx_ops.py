@@ -90,9 +90,11 @@ def _ops() -> dict[str, tuple[Callable[..., Any], list[tuple[int, ...]], list[li
     }
 
 
-OPS = ["split", "chunk", "squeeze_unsqueeze", "pad", "index_two", "flatten", "conv_same", "conv_strided",
-       "max_pool_ceil", "max_pool_ceil_padded", "adaptive_pool", "expand_minus_one", "narrow", "view_sym", "floordiv_mod", "arange_mask",
-       "permute_matmul", "stack_select", "mean_keepdim", "max_min"]
+OPS = [
+    "split", "chunk", "squeeze_unsqueeze", "pad", "index_two", "flatten", "conv_same", "conv_strided", "max_pool_ceil",
+    "max_pool_ceil_padded", "adaptive_pool", "expand_minus_one", "narrow", "view_sym", "floordiv_mod", "arange_mask",
+    "permute_matmul", "stack_select", "mean_keepdim", "max_min",
+]
 
 
 @pytest.mark.parametrize("name", OPS)
