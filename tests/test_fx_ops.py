@@ -14,7 +14,8 @@ import pytest
 
 pytestmark = pytest.mark.needs_torch_export
 
-INT_INPUTS = {"index_two": (1,)}  # which inputs are int64 index tensors (zeros: valid indices)
+# which inputs are int64 index tensors (zeros: valid indices)
+INT_INPUTS = {"index_two": (1,), "gather_index_select": (1,), "scatter_sort": (1,)}
 
 
 def _export(fn: Callable[..., Any], shapes: list[tuple[int, ...]], ints: tuple[int, ...] = ()) -> Any:
@@ -87,13 +88,23 @@ def _ops() -> dict[str, tuple[Callable[..., Any], list[tuple[int, ...]], list[li
                          [(3, 4, 5)], [[(2, 5, 3)], [(7, 3, 2)], [(4, 4, 4)]]),
         "max_min": (lambda x: x.max(dim=1)[0] + x.min(1, keepdim=True).indices.float().sum() + x.max()
                     - torch.maximum(x, x).min(), [(3, 4)], [[(2, 5)], [(7, 3)], [(4, 4)]]),
+        "gather_index_select": (lambda x, i: torch.gather(x, 1, i) + x.index_select(0, i[:, 0])[:, : i.shape[1]],
+                                [(3, 4), (3, 2)], [[(3, 5), (3, 2)], [(6, 3), (6, 3)], [(2, 7), (2, 2)]]),
+        "scatter_sort": (lambda x, i: x.scatter(1, i, 1.0).sort(dim=1).values + x.index_put((i[:, 0],), x[0]),
+                         [(3, 4), (3, 2)], [[(3, 5), (3, 2)], [(6, 3), (6, 3)], [(2, 7), (2, 2)]]),
+        "repeat_tile": (lambda x: x.repeat(2, 1, 3).sum(0)[:, 2 * x.shape[1] + 1 :]
+                        + torch.tile(x, (2,))[:, x.shape[1] + 1 :],
+                        [(3, 4)], [[(2, 5)], [(7, 3)], [(4, 4)]]),
+        "unflatten_topk": (lambda x: x.unflatten(1, (2, -1)).topk(2, dim=-1).values, [(3, 8)],
+                           [[(2, 6)], [(3, 10)], [(4, 4)]]),
     }
 
 
 OPS = [
     "split", "chunk", "squeeze_unsqueeze", "pad", "index_two", "flatten", "conv_same", "conv_strided", "max_pool_ceil",
     "max_pool_ceil_padded", "adaptive_pool", "expand_minus_one", "narrow", "view_sym", "floordiv_mod", "arange_mask",
-    "permute_matmul", "stack_select", "mean_keepdim", "max_min",
+    "permute_matmul", "stack_select", "mean_keepdim", "max_min", "gather_index_select", "scatter_sort",
+    "repeat_tile", "unflatten_topk",
 ]
 
 

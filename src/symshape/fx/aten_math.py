@@ -13,7 +13,7 @@ from symshape.fx.call import Call, as_list, translates
 from symshape.fx.emit import fill_value
 from symshape.rules.aten.names import BROADCAST, SAME_SHAPE
 
-_IDENTITY = ("contiguous", "clone", "detach", "detach_", "alias", "lift_fresh_copy", "_assert_tensor_metadata")
+_IDENTITY = ("contiguous", "clone", "detach", "alias", "lift_fresh_copy")
 
 
 @translates(*(f"aten.{op}" for op in SAME_SHAPE))
@@ -64,7 +64,7 @@ def _tensor_overloads(op: str) -> tuple[str, ...]:
     return tuple(f"aten.{op}.{o}" for o in overloads)  # min/max.default reduce (`aten_nn`)
 
 
-for _aten, _onnx in (("add", "Add"), ("add_", "Add"), ("sub", "Sub"), ("rsub", "Sub"), ("mul", "Mul"),
+for _aten, _onnx in (("add", "Add"), ("add_", "Add"), ("sub", "Sub"), ("mul", "Mul"),
                      ("mul_", "Mul"), ("eq", "Equal"), ("lt", "Less"), ("le", "LessOrEqual"), ("gt", "Greater"),
                      ("ge", "GreaterOrEqual"), ("__and__", "And"), ("bitwise_and", "And"), ("logical_and", "And"),
                      ("__or__", "Or"), ("bitwise_or", "Or"), ("logical_or", "Or"), ("minimum", "Min"),
@@ -74,9 +74,12 @@ for _aten, _onnx in (("add", "Add"), ("add_", "Add"), ("sub", "Sub"), ("rsub", "
 
 @translates("aten.rsub.Scalar", "aten.rsub.Tensor")
 def _rsub(call: Call) -> str:
-    """``other - self`` (times alpha)."""
+    """``other - alpha * self``."""
     dtype = call.dtype(0)
     a, b = (_operand(call, x, dtype) for x in call.args[:2])
+    alpha = call.kwargs.get("alpha", 1)
+    if alpha != 1:
+        a = call.tmp("Mul", [a, call.em.scalar(alpha, dtype)])
     return call.emit("Sub", [b, a])
 
 

@@ -228,3 +228,50 @@ def _getitem(call: Call) -> str:
 def _item(call: Call) -> str:
     """``tensor.item()``: the one element as a 0-d value (its value stays tracked)."""
     return call.emit("Reshape", [call.args[0], call.em.const([])], {"allowzero": 1})
+
+
+@translates("aten.index_select.default")
+def _index_select(call: Call) -> str:
+    x, dim, index = call.args[:3]
+    return call.emit("Gather", [x, index], {"axis": _axis(call, dim, call.rank(0))})
+
+
+@translates("aten.gather.default")
+def _gather(call: Call) -> str:
+    """``GatherElements``: the output has the index's shape."""
+    x, dim, index = call.args[:3]
+    return call.emit("GatherElements", [x, index], {"axis": _axis(call, dim, call.rank(0))})
+
+
+@translates("aten.repeat.default", "aten.tile.default")
+def _repeat(call: Call) -> str:
+    """``Tile``; more repeats than dims first adds leading dims of 1 (torch's rule)."""
+    x, repeats = call.args[0], call.int_list(1, "repeats")
+    extra = len(repeats) - call.rank(0)
+    if extra > 0:
+        x = call.tmp("Unsqueeze", [x, call.em.const(list(range(extra)))])
+    elif extra < 0:  # tile: fewer repeats than dims repeat the last ones
+        repeats = [1] * -extra + repeats
+    return call.emit("Tile", [x, call.em.vector(repeats, call.name)])
+
+
+@translates("aten.unflatten.int")
+def _unflatten(call: Call) -> str:
+    """``dim`` split into ``sizes`` (one may be -1): a ``Reshape`` of the input's other dims."""
+    x, dim, sizes = call.args[0], call.args[1], call.int_list(2, "sizes")
+    rank = call.rank(0)
+    axis = _axis(call, dim, rank)
+    before = [call.em.size_of(x, k, f"{call.name}.dim") for k in range(axis)]
+    after = [call.em.size_of(x, k, f"{call.name}.dim") for k in range(axis + 1, rank)]
+    return call.emit("Reshape", [x, call.em.vector([*before, *sizes, *after], call.name)], {"allowzero": 1})
+
+
+@translates("aten.topk.default")
+def _topk(call: Call) -> list[str]:
+    x, k = call.args[:2]
+    axis = _axis(call, call.arg(2, "dim", -1), call.rank(0))
+    outs = [f"{call.name}.0", f"{call.name}.1"]
+    k_vec = call.em.vector([k], call.name)
+    call.em.op("TopK", [x, k_vec], {"axis": axis}, base=call.name, outputs=outs)
+    call.declare_from_meta(outs)
+    return outs

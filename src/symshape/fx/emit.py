@@ -85,6 +85,10 @@ class Emitter:
             self._shapes[tensor] = self.int_op("Shape", [tensor], base=f"{tensor}.shape")
         return self._shapes[tensor]
 
+    def size_of(self, tensor: str, axis: int, base: str) -> str:
+        """Dim ``axis`` of ``tensor`` as a 0-d int64 value."""
+        return self.int_op("Gather", [self.shape_of(tensor), self.const([axis], ())], {"axis": 0}, base=base)
+
     def int_op(self, op_type: str, inputs: Sequence[str], attrs: dict[str, Any] | None = None, *, base: str) -> str:
         """An op making one int64 value (shape arithmetic)."""
         out = self.op(op_type, inputs, attrs, base=base)[0]

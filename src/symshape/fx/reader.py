@@ -26,7 +26,7 @@ _ = (aten_math, aten_nn, aten_tensor)  # their translators register on import
 
 _SKIPPED = {"aten._assert_tensor_metadata.default", "aten._assert_scalar.default", "aten.sym_constrain_range.default",
             "aten.sym_constrain_range_for_size.default", "aten._assert_async.msg", "aten._assert_async.default",
-            "aten.detach_.default", "aten.copy_.default"}
+            "aten.detach_.default", "aten.copy_.default"}  # in-place detach_/copy_: the node is its first input
 _SMALL = 64  # integer buffers up to this many elements keep their contents
 
 
@@ -122,7 +122,7 @@ def _resolve(arg: Any, env: dict[str, Any]) -> Any:
 def _call(em: Emitter, node: Any, env: dict[str, Any], out: TorchProgram) -> Any:
     key = target_key(node.target)
     if key in _SKIPPED:
-        return _resolve(node.args[0], env) if key == "aten.detach_.default" else None
+        return _resolve(node.args[0], env) if key in ("aten.detach_.default", "aten.copy_.default") else None
     args = [_resolve(a, env) for a in node.args]
     kwargs = {k: _resolve(v, env) for k, v in node.kwargs.items()}
     translate = TRANSLATORS.get(key)

@@ -19,7 +19,7 @@ def same_shape(ctx: OpContext) -> None:
 
     The ``native_*`` forms also return statistics: ``native_layer_norm``'s mean and rstd keep the
     dims before ``axis`` and are 1 after it, ``native_group_norm``'s are ``(N, group)``,
-    ``native_dropout``'s mask is the input's shape; batch norm's have their declared types."""
+    ``native_dropout``'s mask and ``sort``'s indices have the input's shape; batch norm's have their declared types."""
     shape = ctx.shape(0)
     ctx.set_output(0, shape)
     op = ctx.op.op_type
@@ -29,7 +29,7 @@ def same_shape(ctx: OpContext) -> None:
             ctx.set_output(i, (*shape[:axis], *(1 for _ in shape[axis:])))
         elif op.startswith("native_group_norm"):
             ctx.set_output(i, (shape[0], int(ctx.attr("group", 1))))
-        elif op.startswith("native_dropout"):
+        elif op.startswith(("native_dropout", "sort")):
             ctx.set_output(i, shape)
         else:
             ctx.declared_output(i, f"{op} output {i}: its declared type")

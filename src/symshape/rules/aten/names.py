@@ -13,9 +13,13 @@ _SAME_SHAPE = (
     "bitwise_not", "floor", "ceil", "round", "sign", "isnan", "isinf", "_weight_norm_interface",
     "relu_", "gelu_", "silu_", "tanh_", "sigmoid_", "hardswish", "hardsigmoid", "mish", "softplus",
     "pow_", "log1p", "expm1", "trunc", "frac", "native_layer_norm", "native_group_norm", "native_batch_norm",
-    "_native_batch_norm_legit", "native_dropout",
+    "_native_batch_norm_legit", "native_dropout", "sort",
+    # ops that write into a copy of self
+    "scatter", "scatter_add", "scatter_reduce", "index_put", "index_put_", "slice_scatter", "select_scatter",
+    "masked_scatter", "fill_", "fill", "index_copy", "index_fill",
 )
-_SAME_OVERLOADS = ("default", "int", "Scalar", "Tensor", "dim", "self", "Tensor_Scalar", "other", "Tensor_Tensor")
+_SAME_OVERLOADS = ("default", "int", "Scalar", "Tensor", "dim", "self", "Tensor_Scalar", "other", "Tensor_Tensor",
+                   "src", "value", "two", "stable", "int_Scalar")
 SAME_SHAPE = tuple(f"{op}.{o}" for op in _SAME_SHAPE for o in _SAME_OVERLOADS)
 
 _BROADCAST = ("div", "pow", "atan2", "div_", "true_divide", "remainder", "fmod", "hypot", "floor_divide",
