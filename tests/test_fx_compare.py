@@ -46,6 +46,7 @@ def test_a_size_torch_only_knows_as_data_is_proven_and_matches_runs() -> None:
     head = analysis.notes[0]
     assert "0 differ" in head and "0 torch knows" in head, analysis.notes
     assert " 0 proven where" not in head, head  # at least one dim torch left to u0
+    assert any(n.startswith("  symshape proves: ") and "(torch: u" in n for n in analysis.notes), analysis.notes
     rows, cols = _symbols(ep)
     out = analysis.program.outputs[0]
     assert str(analysis.shape(out)[0]) == rows

@@ -24,6 +24,7 @@ from symshape.fx.reader import TorchProgram
 from symshape.result import Analysis
 
 POINTS = 8
+SHOWN = 10  # rows of each list beyond the differences, which are all shown
 
 
 @dataclass
@@ -40,7 +41,11 @@ class TorchComparison:
         head = (f"torch.export: {self.agree} dims agree with torch's ShapeEnv, {len(self.symshape_more)} proven "
                 f"where torch has a data-dependent symbol, {len(self.torch_more)} torch knows and symshape does "
                 f"not, {len(self.differ)} differ")
-        return [head, *(f"  differs: {d}" for d in self.differ)]
+        rows = [f"  differs: {d}" for d in self.differ]
+        rows += [f"  symshape proves: {d}" for d in self.symshape_more[:SHOWN]]
+        rows += [f"  torch knows: {d}" for d in self.torch_more[:SHOWN]]
+        hidden = max(len(self.symshape_more) - SHOWN, 0) + max(len(self.torch_more) - SHOWN, 0)
+        return [head, *rows, *([f"  ... and {hidden} more"] if hidden else [])]
 
 
 def _points(ranges: dict[str, tuple[int, int | None]], count: int) -> list[dict[str, int]]:
