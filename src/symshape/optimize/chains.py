@@ -18,9 +18,11 @@ from symshape.result import Analysis
 MIN_OPSET_AXES_INPUT = 13  # Unsqueeze reads its axes from an input from opset 13
 
 
-def merge_unsqueezes(graph: onnx.GraphProto, analysis: Analysis, emitter: Emitter, summary: Summary) -> None:
+def merge_unsqueezes(
+    graph: onnx.GraphProto, analysis: Analysis, emitter: Emitter, summary: Summary, pinned: set[str] | None = None
+) -> None:
     """Fold every Unsqueeze fed by a single-reader Unsqueeze into one (opset >= 13 graphs)."""
-    pinned = pinned_names(graph)
+    pinned = pinned_names(graph) if pinned is None else pinned
     readers = consumers(graph)
     made_by = producers(graph)
     constants = _constants(graph)

@@ -23,9 +23,9 @@ _RANDOM = frozenset({"RandomNormal", "RandomNormalLike", "RandomUniform", "Rando
 Key = tuple[object, ...]
 
 
-def merge_duplicates(graph: onnx.GraphProto, summary: Summary) -> None:
+def merge_duplicates(graph: onnx.GraphProto, summary: Summary, pinned: set[str] | None = None) -> None:
     """Make readers of a repeated node's outputs read the first node's (the repeat becomes dead)."""
-    pinned = pinned_names(graph)
+    pinned = pinned_names(graph) if pinned is None else pinned
     by_value = _constant_keys(graph)
     same: dict[str, str] = {}
     seen: dict[Key, onnx.NodeProto] = {}

@@ -34,12 +34,17 @@ class Known:
 
 
 def known_values(
-    graph: onnx.GraphProto, analysis: Analysis, types: dict[str, int], guard: GuardCheck, summary: Summary
+    graph: onnx.GraphProto,
+    analysis: Analysis,
+    types: dict[str, int],
+    guard: GuardCheck,
+    summary: Summary,
+    pinned: set[str] | None = None,
 ) -> dict[str, Known]:
     """Node outputs that can be replaced exactly: static ones of an integer or bool type, and
     symbolic int64 scalars and vectors; never a pinned name, a Constant's output or a value
     that may rest on a guard."""
-    pinned = pinned_names(graph)
+    pinned = pinned_names(graph) if pinned is None else pinned
     out: dict[str, Known] = {}
     for node in graph.node:
         if node.op_type == "Constant":

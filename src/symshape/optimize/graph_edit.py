@@ -15,6 +15,7 @@ _KEEP_WHEN_DEAD = frozenset({"RandomNormal", "RandomNormalLike", "RandomUniform"
                              "Bernoulli"})
 _STANDARD = frozenset({"", "ai.onnx"})
 _GRAPH_TYPES = frozenset({onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS})
+_GRAPH_OPS = frozenset({"If", "Loop", "Scan", "SequenceMap"})  # the standard ops that hold graphs
 
 
 def subgraphs(node: onnx.NodeProto) -> Iterator[onnx.GraphProto]:
@@ -27,7 +28,10 @@ def subgraphs(node: onnx.NodeProto) -> Iterator[onnx.GraphProto]:
 
 
 def has_subgraph(node: onnx.NodeProto) -> bool:
-    """Whether ``node`` holds a graph (If, Loop, Scan, ...)."""
+    """Whether ``node`` holds a graph (If, Loop, Scan, ...; a standard op whose spec has no graph
+    attribute cannot run one, so only those four and other domains' ops are looked at)."""
+    if node.op_type not in _GRAPH_OPS and node.domain in _STANDARD:
+        return False
     return any(a.type in _GRAPH_TYPES for a in node.attribute)
 
 
@@ -46,7 +50,7 @@ def pinned_names(graph: onnx.GraphProto) -> set[str]:
     """Names whose value must keep its name: graph outputs and captures of nested graphs."""
     pinned = {o.name for o in graph.output}
     for node in graph.node:
-        if node.attribute and has_subgraph(node):
+        if has_subgraph(node):
             for sub in subgraphs(node):
                 pinned |= outer_names(sub)
     return pinned
@@ -88,18 +92,20 @@ def resolve(mapping: dict[str, str], name: str) -> str:
     return name
 
 
-def remove_dead(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
+def remove_dead(graph: onnx.GraphProto, pinned: set[str] | None = None) -> list[onnx.NodeProto]:
     """Remove standard-domain nodes no output, no live node and no nested graph reads, and
     initializers nothing reads; returns the nodes removed. Nodes holding graphs, nodes of
-    other domains and random ops are always kept."""
-    live = pinned_names(graph)
+    other domains and random ops are always kept. ``pinned``: `pinned_names` of ``graph``, when
+    the caller has it."""
+    live = set(pinned_names(graph) if pinned is None else pinned)
     kept: list[onnx.NodeProto] = []
     removed: list[onnx.NodeProto] = []
     for node in reversed(graph.node):
+        op = node.op_type
         removable = (
-            node.domain in _STANDARD
-            and node.op_type not in _KEEP_WHEN_DEAD
-            and not has_subgraph(node)
+            op not in _KEEP_WHEN_DEAD
+            and op not in _GRAPH_OPS
+            and node.domain in _STANDARD
             and not any(o and o in live for o in node.output)
         )
         if removable:

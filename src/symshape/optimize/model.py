@@ -12,17 +12,18 @@ from symshape.analysis import ProgressFn, analyze, gc_paused
 from symshape.expr import Dim, Expr
 from symshape.expr_atoms import Sym
 from symshape.io import refuse_overwrite, write_bytes_atomic, write_failed
-from symshape.onnx.annotate import annotate_model
 from symshape.onnx.reader import elem_types, load_model, model_to_program
 from symshape.optimize.chains import MIN_OPSET_AXES_INPUT, merge_unsqueezes
 from symshape.optimize.constants import constants_to_initializers
 from symshape.optimize.cse import merge_duplicates
 from symshape.optimize.emit import Emitter, Source
 from symshape.optimize.fold import fold_values, known_values
-from symshape.optimize.graph_edit import remove_dead
+from symshape.optimize.graph_edit import pinned_names, remove_dead
 from symshape.optimize.guarded import GuardCheck
 from symshape.optimize.redundant import bypass_redundant
+from symshape.optimize.shapes_out import write_shapes
 from symshape.optimize.summary import Summary, shape_nodes
+from symshape.optimize.types import TypeInference
 from symshape.result import Analysis
 from symshape.userfacts import Fact
 
@@ -42,11 +43,14 @@ def optimize_model(
     return optimize_with(model, result)
 
 
-def optimize_with(model: onnx.ModelProto, result: Analysis) -> tuple[onnx.ModelProto, Summary]:
-    """`optimize_model` given the analysis of ``model``. Folding is kept only when it makes the
-    model smaller: an export whose shape computation is already minimal (the dynamo exporter's
-    ``Shape(start, end)`` per dim) would otherwise get a second one."""
-    types = elem_types(model, isolated=True)
+def optimize_with(
+    model: onnx.ModelProto, result: Analysis, types: dict[str, int] | None = None
+) -> tuple[onnx.ModelProto, Summary]:
+    """`optimize_model` given the analysis of ``model`` (and its element types, when known).
+    Folding is kept only when it makes the model smaller: an export whose shape computation is
+    already minimal (the dynamo exporter's ``Shape(start, end)`` per dim) would otherwise get a
+    second one."""
+    types = elem_types(model, isolated=True) if types is None else types
     before = shape_nodes(model, types)
     best = _passes(model, result, types, fold=True)
     if best[1].values_folded and 2 * best[1].shape_nodes_after > before:  # folding did not clearly win
@@ -56,8 +60,7 @@ def optimize_with(model: onnx.ModelProto, result: Analysis) -> tuple[onnx.ModelP
             best = plain
     out, summary = best
     summary.shape_nodes_before = before
-    summary.annotated = annotate_model(out, result)
-    _prune_value_info(out.graph)
+    summary.annotated = write_shapes(out.graph, model, result, types)
     return out, summary
 
 
@@ -67,30 +70,31 @@ def _passes(
     out = onnx.ModelProto()
     out.CopyFrom(model)
     graph = out.graph
+    pinned = pinned_names(graph)  # outputs and captures: the passes change neither
     summary = Summary(nodes_before=len(graph.node))
     guard = GuardCheck(graph, result)
     summary.guards = [cond for cond, _, _ in guard.guards]
     emitter = _emitter(out, result)
     free_initializers = out.ir_version >= MIN_IR_FREE_INITIALIZERS
     if fold and free_initializers:
-        fold_values(graph, known_values(graph, result, types, guard, summary), emitter, summary)
+        fold_values(graph, known_values(graph, result, types, guard, summary, pinned), emitter, summary)
     _prepend(graph, emitter)
-    bypass_redundant(graph, result, types, guard, summary)
+    bypass_redundant(graph, result, types, guard, summary, pinned)
     if _opset(out) >= MIN_OPSET_AXES_INPUT:
-        merge_unsqueezes(graph, result, emitter, summary)
+        merge_unsqueezes(graph, result, emitter, summary, pinned)
         _prepend(graph, emitter)
-    _remove_dead(graph, summary)
+    _remove_dead(graph, summary, pinned)
     if free_initializers:
         constants_to_initializers(graph, summary)
-    merge_duplicates(graph, summary)
-    _remove_dead(graph, summary)
+    merge_duplicates(graph, summary, pinned)
+    _remove_dead(graph, summary, pinned)
     summary.nodes_after = len(graph.node)
     summary.shape_nodes_after = shape_nodes(out, _types_after(graph, types))
     return out, summary
 
 
-def _remove_dead(graph: onnx.GraphProto, summary: Summary) -> None:
-    for node in remove_dead(graph):
+def _remove_dead(graph: onnx.GraphProto, summary: Summary, pinned: set[str]) -> None:
+    for node in remove_dead(graph, pinned):
         summary.removed[node.op_type] += 1
 
 
@@ -114,10 +118,11 @@ def optimize_file(
     if Path(out).resolve() == Path(path).resolve():
         raise refuse_overwrite(out, path, "input model")
     model = load_model(path)
+    inference = TypeInference(model)  # runs while the analysis does
     with gc_paused():
         program = model_to_program(model)
     result = analyze(program, facts=facts, progress=progress, source=str(path))
-    optimized, summary = optimize_with(model, result)
+    optimized, summary = optimize_with(model, result, inference.types())
     relocate_external_data(optimized, Path(path).parent, Path(out).parent)
     try:
         write_bytes_atomic(Path(out), optimized.SerializeToString())
@@ -167,14 +172,6 @@ def _prepend(graph: onnx.GraphProto, emitter: Emitter) -> None:
 
 def _opset(model: onnx.ModelProto) -> int:
     return next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
-
-
-def _prune_value_info(graph: onnx.GraphProto) -> None:
-    """Drop value_info of values no node writes any more."""
-    written = {o for n in graph.node for o in n.output}
-    kept = [vi for vi in graph.value_info if vi.name in written]
-    del graph.value_info[:]
-    graph.value_info.extend(kept)
 
 
 def relocate_external_data(model: onnx.ModelProto, src_dir: Path, dst_dir: Path) -> None:

@@ -35,11 +35,16 @@ _SMALL = 64  # elements of an initializer worth reading as a condition
 
 
 def bypass_redundant(
-    graph: onnx.GraphProto, analysis: Analysis, types: dict[str, int], guard: GuardCheck, summary: Summary
+    graph: onnx.GraphProto,
+    analysis: Analysis,
+    types: dict[str, int],
+    guard: GuardCheck,
+    summary: Summary,
+    pinned: set[str] | None = None,
 ) -> None:
     """Rewire the readers of every proven no-op node to its input (dead nodes are left for
     `graph_edit.remove_dead`)."""
-    pinned = pinned_names(graph)
+    pinned = pinned_names(graph) if pinned is None else pinned
     inputs = {vi.name for vi in graph.input} | {t.name for t in graph.initializer}
     made_by = producers(graph)
     overridable = {vi.name for vi in graph.input}
