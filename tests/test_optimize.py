@@ -30,9 +30,12 @@ def _run(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> list[np.ndarra
     return [np.asarray(v) for v in session.run(None, feeds)]
 
 
-def optimized(model: onnx.ModelProto, sizes: list[dict[str, int]] = SIZES) -> onnx.ModelProto:
-    """The optimized model, checked by onnx's full checker and against the original at ``sizes``."""
-    out, _ = optimize_model(model)
+def optimized(
+    model: onnx.ModelProto, sizes: list[dict[str, int]] = SIZES, facts: tuple[str, ...] = ()
+) -> onnx.ModelProto:
+    """The optimized model (``facts`` assumed), checked by onnx's full checker and against the
+    original at ``sizes``."""
+    out, _ = optimize_model(model, facts=facts)
     onnx.checker.check_model(out, full_check=True)
     for env in sizes:
         feeds = feeds_for(model, env)
@@ -284,3 +287,96 @@ def test_external_weights_stay_by_reference(tmp_path: Path) -> None:
     got = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"]).run(None, feeds)
     assert want[0].tobytes() == got[0].tobytes()
     assert ops(onnx.load(str(out), load_external_data=False)) == Counter({"MatMul": 1})
+
+
+def _dims_vector(source: str, axes: list[int], tail: list[int]) -> list[onnx.NodeProto]:
+    """Nodes computing ``[dim(source, a) for a in axes] + tail`` into ``target``, exporter style."""
+    nodes = [helper.make_node("Shape", [source], ["s_" + source])]
+    parts = []
+    for a in axes:
+        nodes.append(helper.make_node("Gather", ["s_" + source, f"i{a}"], [f"d{a}_{source}"], axis=0))
+        nodes.append(helper.make_node("Unsqueeze", [f"d{a}_{source}", "ax0"], [f"u{a}_{source}"]))
+        parts.append(f"u{a}_{source}")
+    nodes.append(helper.make_node("Concat", [*parts, "tail"], ["target"], axis=0))
+    return nodes
+
+
+def test_reshape_target_relative_to_its_input_becomes_a_constant() -> None:
+    nodes = [*_dims_vector("x", [0, 1], [2, 4]), helper.make_node("Reshape", ["x", "target"], ["y"])]
+    inits = [const("i0", 0), const("i1", 1), const("ax0", [0]), const("tail", [2, 4])]
+    model = make_model(nodes, [tensor("x", ["a", "b", 8])], [tensor("y", ["a", "b", 2, 4])], inits)
+    out = optimized(model)
+    assert shape_nodes(out) == 0 and ops(out) == Counter({"Reshape": 1})
+    target = next(t for t in out.graph.initializer if t.name == out.graph.node[0].input[1])
+    assert onnx.numpy_helper.to_array(target).tolist() == [0, 0, 2, 4]
+
+
+def test_expand_target_dims_of_the_operand_become_ones() -> None:
+    nodes = [*_dims_vector("x", [0, 1], [3]), helper.make_node("Expand", ["x", "target"], ["y"])]
+    inits = [const("i0", 0), const("i1", 1), const("ax0", [0]), const("tail", [3])]
+    model = make_model(nodes, [tensor("x", ["a", "b", 1])], [tensor("y", ["a", "b", 3])], inits)
+    out = optimized(model)
+    assert shape_nodes(out) == 0 and ops(out) == Counter({"Expand": 1})
+
+
+def test_gather_of_row_major_positions_becomes_an_unsqueeze() -> None:
+    """``mask[batch_idx, kv_idx]`` as the exporters vectorize it: Flatten, then Gather of
+    ``arange(a)[:, None, None, None] * b + arange(b)``, then reshapes back."""
+    nodes = [
+        helper.make_node("Shape", ["m"], ["s"]),
+        helper.make_node("Gather", ["s", "i0"], ["na"], axis=0),
+        helper.make_node("Gather", ["s", "i1"], ["nb"], axis=0),
+        helper.make_node("Range", ["zero", "na", "one"], ["ra"]),
+        helper.make_node("Range", ["zero", "nb", "one"], ["rb"]),
+        helper.make_node("Unsqueeze", ["ra", "ax123"], ["ua"]),
+        helper.make_node("Unsqueeze", ["rb", "ax012"], ["ub"]),
+        helper.make_node("Mul", ["ua", "nb"], ["rows"]),
+        helper.make_node("Add", ["ub", "rows"], ["idx"]),
+        helper.make_node("Flatten", ["m"], ["flat"], axis=2),
+        helper.make_node("Gather", ["flat", "idx"], ["g"], axis=0),
+        helper.make_node("Shape", ["idx"], ["si"]),
+        helper.make_node("Reshape", ["g", "minus1"], ["g1"]),
+        helper.make_node("Reshape", ["g1", "si"], ["y"]),
+    ]
+    inits = [const("i0", 0), const("i1", 1), const("zero", 0), const("one", 1), const("ax123", [1, 2, 3]),
+             const("ax012", [0, 1, 2]), const("minus1", [-1])]
+    model = make_model(nodes, [tensor("m", ["a", "b"])], [tensor("y", ["a", 1, 1, "b"])], inits)
+    # at b = 0 the last Reshape copies a dim its input lacks: the model needs b >= 1
+    out = optimized(model, [env for env in SIZES if env["b"]], facts=("b >= 1",))
+    assert ops(out) == Counter({"Unsqueeze": 1}) and shape_nodes(out) == 0
+
+
+def test_gather_of_other_indices_is_kept() -> None:
+    """Indices ``b * a + a-index`` (the wrong stride) are not the positions: the Gather stays."""
+    nodes = [
+        helper.make_node("Shape", ["m"], ["s"]),
+        helper.make_node("Gather", ["s", "i0"], ["na"], axis=0),
+        helper.make_node("Gather", ["s", "i1"], ["nb"], axis=0),
+        helper.make_node("Range", ["zero", "na", "one"], ["ra"]),
+        helper.make_node("Range", ["zero", "nb", "one"], ["rb"]),
+        helper.make_node("Unsqueeze", ["ra", "ax1"], ["ua"]),
+        helper.make_node("Unsqueeze", ["rb", "ax0"], ["ub"]),
+        helper.make_node("Mul", ["ub", "na"], ["cols"]),
+        helper.make_node("Add", ["ua", "cols"], ["idx"]),
+        helper.make_node("Flatten", ["m"], ["flat"], axis=2),
+        helper.make_node("Gather", ["flat", "idx"], ["y"], axis=0),
+    ]
+    inits = [const("i0", 0), const("i1", 1), const("zero", 0), const("one", 1), const("ax1", [1]),
+             const("ax0", [0])]
+    model = make_model(nodes, [tensor("m", ["a", "b"])], [tensor("y", ["a", "b", 1])], inits)
+    out = optimized(model)
+    assert ops(out)["Gather"] >= 1 and ops(out)["Range"] == 2
+
+
+def test_reshape_chain_reads_its_root() -> None:
+    nodes = [
+        helper.make_node("Relu", ["x"], ["r"]),
+        helper.make_node("Flatten", ["r"], ["f"], axis=1),
+        helper.make_node("Reshape", ["f", "minus1"], ["g"]),
+        helper.make_node("Unsqueeze", ["g", "ax0"], ["y"]),
+    ]
+    inits = [const("minus1", [-1]), const("ax0", [0])]
+    model = make_model(nodes, [tensor("x", ["a", "b", 2])], [tensor("y", [1, "a*b*2"])], inits)
+    out = optimized(model)
+    assert ops(out) == Counter({"Relu": 1, "Reshape": 1, "Unsqueeze": 1})  # the Flatten goes
+    assert next(n for n in out.graph.node if n.op_type == "Reshape").input[0] == "r"

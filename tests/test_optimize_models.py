@@ -23,7 +23,9 @@ NAMES = [
     "swin_ts", "swin_dynamo", "scripted_control_flow",
 ]
 # Share of shape-computation nodes removed, as measured (a floor: this must not get worse).
-REACHED = {"bert_ts": 0.76, "gpt2_past_ts": 0.87, "llama_past_ts": 0.87}
+REACHED = {"bert_ts": 0.90, "gpt2_past_ts": 0.91, "llama_past_ts": 0.92, "t5_ts": 0.83}
+# Issue 8's target: at least 90% on the TorchScript transformer exports.
+TARGET = 0.9
 
 
 def _optimize(name: str) -> tuple[onnx.ModelProto, onnx.ModelProto, Analysis, Summary]:
@@ -51,13 +53,21 @@ def test_shape_computation_removed(name: str) -> None:
     assert (before - after) / before >= REACHED[name]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 8 target: the new chains (one Gather per dim, a Concat per "
-                   "distinct shape vector, Range/Slice bounds) still count as shape nodes")
-@pytest.mark.parametrize("name", sorted(REACHED))
+@pytest.mark.parametrize(
+    "name",
+    [
+        "bert_ts",
+        "gpt2_past_ts",
+        "llama_past_ts",
+        pytest.param("t5_ts", marks=pytest.mark.xfail(strict=True, reason=(
+            "T5's relative-position buckets (Range, Unsqueeze, Sub, Abs, Greater, Less, Min, Neg, Cast, Mul "
+            "per stack) are data computed from the sequence lengths: fed only by Shape, so counted"))),
+    ],
+)
 def test_shape_computation_target_90_percent(name: str) -> None:
     _, _, _, summary = _optimize(name)
     before, after = summary.shape_nodes_before, summary.shape_nodes_after
-    assert (before - after) / before >= 0.9
+    assert (before - after) / before >= TARGET
 
 
 def test_onnxslim_after_symshape_still_runs() -> None:

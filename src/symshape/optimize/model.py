@@ -20,9 +20,12 @@ from symshape.optimize.emit import Emitter, Source
 from symshape.optimize.fold import fold_values, known_values
 from symshape.optimize.graph_edit import pinned_names, remove_dead
 from symshape.optimize.guarded import GuardCheck
+from symshape.optimize.linear_index import gathers_to_reshapes
 from symshape.optimize.redundant import bypass_redundant
+from symshape.optimize.reshape_chains import collapse_reshapes
 from symshape.optimize.shapes_out import write_shapes
 from symshape.optimize.summary import Summary, shape_nodes
+from symshape.optimize.targets import relax_targets
 from symshape.optimize.types import TypeInference
 from symshape.result import Analysis
 from symshape.userfacts import Fact
@@ -76,6 +79,12 @@ def _passes(
     summary.guards = [cond for cond, _, _ in guard.guards]
     emitter = _emitter(out, result)
     free_initializers = out.ir_version >= MIN_IR_FREE_INITIALIZERS
+    if free_initializers:
+        relax_targets(graph, result, guard, emitter, summary)
+        if _opset(out) >= MIN_OPSET_AXES_INPUT:
+            gathers_to_reshapes(graph, result, types, guard, emitter, summary)
+            collapse_reshapes(graph, result, guard, emitter, summary)
+        _remove_dead(graph, summary, pinned)  # not folded: what the rewrites made dead (new nodes wait in emitter)
     if fold and free_initializers:
         fold_values(graph, known_values(graph, result, types, guard, summary, pinned), emitter, summary)
     _prepend(graph, emitter)
