@@ -380,3 +380,60 @@ def test_reshape_chain_reads_its_root() -> None:
     out = optimized(model)
     assert ops(out) == Counter({"Relu": 1, "Reshape": 1, "Unsqueeze": 1})  # the Flatten goes
     assert next(n for n in out.graph.node if n.op_type == "Reshape").input[0] == "r"
+
+
+def test_float_mul_by_one_of_an_arithmetic_result_is_removed() -> None:
+    """x * 1.0 is x bit for bit unless x is a signaling NaN, which no arithmetic op delivers;
+    special values (-0.0, inf, NaN) are fed to make sure."""
+    nodes = [
+        helper.make_node("Mul", ["x", "x"], ["sq"]),
+        helper.make_node("Mul", ["ones", "sq"], ["y"]),
+        helper.make_node("Div", ["x", "ones"], ["z"]),  # x is an input (may be a signaling NaN): kept
+    ]
+    inits = [helper.make_tensor("ones", F, [3], [1.0, 1.0, 1.0])]
+    model = make_model(nodes, [tensor("x", ["a", 3])], [tensor("y", ["a", 3]), tensor("z", ["a", 3])], inits)
+    out = optimized(model)
+    assert ops(out) == Counter({"Mul": 1, "Div": 1})
+    specials = np.array([[-0.0, np.inf, np.nan], [-np.inf, 0.0, -1.5]], np.float32)
+    feeds = {"x": specials}
+    for want, got in zip(_run(model, feeds), _run(out, feeds), strict=True):
+        assert want.tobytes() == got.tobytes()
+
+
+def test_mul_by_a_non_unit_is_kept() -> None:
+    nodes = [helper.make_node("Mul", ["x", "x"], ["sq"]), helper.make_node("Mul", ["sq", "w"], ["y"])]
+    inits = [helper.make_tensor("w", F, [3], [1.0, 1.0, 0.5])]
+    model = make_model(nodes, [tensor("x", ["a", 3])], [tensor("y", ["a", 3])], inits)
+    assert ops(optimized(model)) == Counter({"Mul": 2})
+
+
+def _gelu_between_views(scale: onnx.TensorProto) -> onnx.ModelProto:
+    """``Gemm -> Reshape [a, b, 4] -> x * tanh(x) * scale -> Reshape [-1, 4] -> Relu``."""
+    nodes = [
+        helper.make_node("Relu", ["x"], ["r"]),
+        *_dims_vector("x3", [0, 1], [4]),
+        helper.make_node("Reshape", ["r", "target"], ["v"]),
+        helper.make_node("Tanh", ["v"], ["t"]),
+        helper.make_node("Mul", ["v", "t"], ["m"]),
+        helper.make_node("Mul", ["m", "scale"], ["ms"]),
+        helper.make_node("Reshape", ["ms", "flat"], ["back"]),
+        helper.make_node("Relu", ["back"], ["y"]),
+    ]
+    inits = [const("i0", 0), const("i1", 1), const("ax0", [0]), const("tail", [4]), const("flat", [-1, 4]), scale]
+    inputs = [tensor("x", ["n", 4]), tensor("x3", ["a", "b", 4])]
+    return make_model(nodes, inputs, [tensor("y", ["n", 4])], inits)
+
+
+def test_elementwise_computation_between_views_runs_on_the_source() -> None:
+    model = _gelu_between_views(helper.make_tensor("scale", F, [4], [0.5, 1.5, 2.0, 3.0]))
+    sizes = [{"a": a, "b": b, "n": a * b} for a, b in ((2, 3), (1, 1), (0, 3))]
+    out = optimized(model, sizes, facts=("n == a*b", "b >= 1"))  # b = 0: the first Reshape copies a 4
+    assert ops(out)["Reshape"] == 0 and ops(out)["Shape"] == 0
+    onnx.checker.check_model(out, full_check=True)
+
+
+def test_constant_that_broadcasts_differently_keeps_the_views() -> None:
+    """A [b, 1]-like constant pairs different elements in the two views: the reshapes stay."""
+    model = _gelu_between_views(helper.make_tensor("scale", F, [3, 1], [0.5, 1.5, 2.0]))
+    out = optimized(model, [{"a": 2, "b": 3, "n": 6}, {"a": 1, "b": 3, "n": 3}], facts=("b == 3", "n == a*b"))
+    assert ops(out)["Reshape"] == 2

@@ -16,6 +16,7 @@ from symshape.onnx.reader import elem_types, load_model, model_to_program
 from symshape.optimize.chains import MIN_OPSET_AXES_INPUT, merge_unsqueezes
 from symshape.optimize.constants import constants_to_initializers
 from symshape.optimize.cse import merge_duplicates
+from symshape.optimize.elementwise_reshape import unwrap_elementwise
 from symshape.optimize.emit import Emitter, Source
 from symshape.optimize.fold import fold_values, known_values
 from symshape.optimize.graph_edit import pinned_names, remove_dead
@@ -63,7 +64,7 @@ def optimize_with(
             best = plain
     out, summary = best
     summary.shape_nodes_before = before
-    summary.annotated = write_shapes(out.graph, model, result, types)
+    summary.annotated = write_shapes(out.graph, model, result, types, summary.reshaped)
     return out, summary
 
 
@@ -92,6 +93,7 @@ def _passes(
     if _opset(out) >= MIN_OPSET_AXES_INPUT:
         merge_unsqueezes(graph, result, emitter, summary, pinned)
         _prepend(graph, emitter)
+    summary.reshaped = unwrap_elementwise(graph, result, guard, summary, pinned)
     _remove_dead(graph, summary, pinned)
     if free_initializers:
         constants_to_initializers(graph, summary)

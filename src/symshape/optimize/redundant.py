@@ -5,7 +5,8 @@ Bypassed: ``Identity``; ``Cast`` to the input's own type; ``Expand``, ``Tile``, 
 chain of reshape-like ops back to an operand of the same shape: Squeeze/Unsqueeze pairs that
 cancel); ``Where`` whose condition is a proven constant and whose chosen branch has the output's
 shape; ``Max``/``Min``/``And``/``Or`` of one value with itself; integer and bool ``And``/``Or``/``Mul``/
-``Add``/``Sub`` with a neutral constant. Readers then read the input. A graph
+``Add``/``Sub`` with a neutral constant; float ``Mul``/``Div`` by 1.0 of an arithmetic result (not
+``Add`` of 0.0: ``-0.0 + 0.0`` is ``+0.0``). Readers then read the input. A graph
 output keeps its name: the input is renamed to it when that is safe, else the node stays.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import onnx
 from onnx import numpy_helper
 
@@ -31,6 +33,11 @@ _EXACT_TYPES = frozenset({  # x*1 and x+0 are x bit for bit (not so for -0.0 + 0
     onnx.TensorProto.UINT64, onnx.TensorProto.UINT32, onnx.TensorProto.UINT16, onnx.TensorProto.UINT8,
     onnx.TensorProto.BOOL,
 })
+_FLOAT_TYPES = frozenset({onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE, onnx.TensorProto.FLOAT16,
+                          onnx.TensorProto.BFLOAT16})
+# Ops whose float results come out of IEEE arithmetic on every element: never a signaling NaN.
+_ARITHMETIC = frozenset({"Add", "Sub", "Mul", "Div", "MatMul", "Gemm", "Sqrt", "Reciprocal", "Pow", "Exp", "Log",
+                         "Tanh", "Sigmoid", "Erf", "Softmax", "ReduceMean", "LayerNormalization"})
 _SMALL = 64  # elements of an initializer worth reading as a condition
 
 
@@ -123,6 +130,30 @@ def _same_value(
         return _if_same(analysis, out, ins[0])
     if op in _NEUTRAL and len(ins) == 2 and types.get(out) in _EXACT_TYPES:
         return _neutral_operand(op, ins, out, analysis, small)
+    if op in ("Mul", "Div") and len(ins) == 2 and types.get(out) in _FLOAT_TYPES:
+        return _float_unit_operand(op, ins, out, analysis, small, made_by)
+    return None
+
+
+def _float_unit_operand(
+    op: str,
+    ins: list[str],
+    out: str,
+    analysis: Analysis,
+    small: dict[str, onnx.TensorProto],
+    made_by: dict[str, onnx.NodeProto],
+) -> str | None:
+    """``x`` for ``Mul(x, 1.0)`` (either order) and ``Div(x, 1.0)`` when the output has ``x``'s shape
+    and ``x`` is computed by an arithmetic op. IEEE 754 makes ``x * 1`` and ``x / 1`` exactly ``x``
+    (signed zeros, infinities and quiet NaNs included) except for a signaling NaN, which they
+    quiet; an arithmetic op never delivers a signaling NaN (an input or a weight might)."""
+    for k in (1, 0) if op == "Mul" else (1,):
+        unit = small.get(ins[k])
+        producer = made_by.get(ins[1 - k])
+        if unit is None or producer is None or producer.op_type not in _ARITHMETIC or producer.domain not in _STANDARD:
+            continue
+        if bool(np.all(numpy_helper.to_array(unit) == 1.0)):
+            return _if_same(analysis, out, ins[1 - k])
     return None
 
 

@@ -17,9 +17,12 @@ from symshape.onnx.annotate import annotate_model
 from symshape.result import Analysis
 
 
-def write_shapes(graph: onnx.GraphProto, model: onnx.ModelProto, result: Analysis, types: dict[str, int]) -> int:
+def write_shapes(
+    graph: onnx.GraphProto, model: onnx.ModelProto, result: Analysis, types: dict[str, int], reshaped: set[str]
+) -> int:
     """Give ``graph`` (the optimized ``model``) the annotated value_info of the values a node
-    still writes, and the annotated outputs; the count of values annotated."""
+    still writes, except those whose shape a pass changed (``reshaped``), and the annotated
+    outputs; the count of values annotated."""
     shell = onnx.ModelProto(ir_version=model.ir_version, opset_import=model.opset_import)
     body = shell.graph
     body.input.extend(model.graph.input)
@@ -30,7 +33,7 @@ def write_shapes(graph: onnx.GraphProto, model: onnx.ModelProto, result: Analysi
         if name not in declared and name in types and result.shape(name) is not None:
             body.value_info.append(onnx.helper.make_tensor_value_info(name, types[name], None))
     count = annotate_model(shell, result)
-    written = {o for n in graph.node for o in n.output}
+    written = {o for n in graph.node for o in n.output} - reshaped
     del graph.value_info[:]
     graph.value_info.extend(vi for vi in body.value_info if vi.name in written)
     del graph.output[:]
