@@ -72,6 +72,36 @@ def _region(
     pinned: set[str],
 ) -> tuple[onnx.NodeProto, list[onnx.NodeProto]] | None:
     """The opening Reshape and the elementwise nodes between it and ``closing``, or None."""
+    found = _collect(closing, made_by, constants)
+    if found is None:
+        return None
+    nodes, operands = found
+    openings = {i for i in operands if i not in constants}
+    if len(openings) != 1:
+        return None
+    opening = made_by[openings.pop()]
+    inner = opening.output[0]
+    outer = analysis.shape(opening.input[0])
+    view = analysis.shape(inner)
+    if outer is None or view is None or analysis.same_shape(closing.output[0], opening.input[0]) is not True:
+        return None
+    inside = {id(n) for n in nodes} | {id(closing)}
+    for node in nodes:
+        for o in node.output:
+            if o in pinned or analysis.same_shape(o, inner) is not True:
+                return None
+            if any(id(r) not in inside for r in readers.get(o, [])):
+                return None
+    if any(not _same_broadcast(constants[c], view, outer) for c in operands if c in constants):
+        return None
+    return opening, nodes
+
+
+def _collect(
+    closing: onnx.NodeProto, made_by: dict[str, onnx.NodeProto], constants: dict[str, tuple[int, ...]]
+) -> tuple[list[onnx.NodeProto], set[str]] | None:
+    """The elementwise nodes up from ``closing``'s input, and the constants and Reshape outputs
+    they read; None when another kind of value feeds them or the region is large."""
     start = made_by.get(closing.input[0])
     if start is None or not _elementwise(start):
         return None
@@ -95,25 +125,7 @@ def _region(
                 operands.add(i)
             else:
                 return None
-    openings = {i for i in operands if i not in constants}
-    if len(openings) != 1:
-        return None
-    opening = made_by[openings.pop()]
-    inner = opening.output[0]
-    outer = analysis.shape(opening.input[0])
-    view = analysis.shape(inner)
-    if outer is None or view is None or analysis.same_shape(closing.output[0], opening.input[0]) is not True:
-        return None
-    inside = {id(n) for n in nodes.values()} | {id(closing)}
-    for node in nodes.values():
-        for o in node.output:
-            if o in pinned or analysis.same_shape(o, inner) is not True:
-                return None
-            if any(id(r) not in inside for r in readers.get(o, [])):
-                return None
-    if any(not _same_broadcast(constants[c], view, outer) for c in operands if c in constants):
-        return None
-    return opening, list(nodes.values())
+    return list(nodes.values()), operands
 
 
 def _elementwise(node: onnx.NodeProto) -> bool:
