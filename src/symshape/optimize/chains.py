@@ -19,12 +19,17 @@ MIN_OPSET_AXES_INPUT = 13  # Unsqueeze reads its axes from an input from opset 1
 
 
 def merge_unsqueezes(
-    graph: onnx.GraphProto, analysis: Analysis, emitter: Emitter, summary: Summary, pinned: set[str] | None = None
+    graph: onnx.GraphProto,
+    analysis: Analysis,
+    emitter: Emitter,
+    summary: Summary,
+    pinned: set[str] | None = None,
+    made_by: dict[str, onnx.NodeProto] | None = None,
 ) -> None:
     """Fold every Unsqueeze fed by a single-reader Unsqueeze into one (opset >= 13 graphs)."""
     pinned = pinned_names(graph) if pinned is None else pinned
     readers = consumers(graph)
-    made_by = producers(graph)
+    made_by = producers(graph) if made_by is None else made_by
     constants = _constants(graph)
     for node in graph.node:
         if node.op_type != "Unsqueeze" or node.domain not in ("", "ai.onnx") or len(node.input) != 2:

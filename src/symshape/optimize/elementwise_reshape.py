@@ -33,10 +33,18 @@ _MAX_REGION = 64
 
 
 def unwrap_elementwise(
-    graph: onnx.GraphProto, analysis: Analysis, guard: GuardCheck, summary: Summary, pinned: set[str]
+    graph: onnx.GraphProto,
+    analysis: Analysis,
+    guard: GuardCheck,
+    summary: Summary,
+    pinned: set[str],
+    made_by: dict[str, onnx.NodeProto] | None = None,
 ) -> set[str]:
     """Rewrite every such region; the names of the values whose shape changed."""
-    made_by, readers = producers(graph), consumers(graph)
+    made_by = producers(graph) if made_by is None else made_by
+    if not any(n.op_type == "Reshape" and n.input and _elementwise_made(n.input[0], made_by) for n in graph.node):
+        return set()
+    readers = consumers(graph)
     overridable = {vi.name for vi in graph.input}
     constants = {t.name: tuple(t.dims) for t in graph.initializer if t.name not in overridable}
     for n in graph.node:
@@ -126,6 +134,11 @@ def _collect(
             else:
                 return None
     return list(nodes.values()), operands
+
+
+def _elementwise_made(value: str, made_by: dict[str, onnx.NodeProto]) -> bool:
+    up = made_by.get(value)
+    return up is not None and _elementwise(up)
 
 
 def _elementwise(node: onnx.NodeProto) -> bool:

@@ -28,6 +28,7 @@ from symshape.optimize.targets import proven_equal
 from symshape.result import Analysis
 
 _STANDARD = frozenset({"", "ai.onnx"})
+_TRACKED = frozenset({"Range", "Unsqueeze", "Add", "Sub", "Mul"})
 _INDEX_TYPES = frozenset({onnx.TensorProto.INT64, onnx.TensorProto.INT32})
 
 
@@ -48,7 +49,9 @@ class _Tracker:
         self.values: dict[str, Affine] = {}
 
     def visit(self, node: onnx.NodeProto) -> None:
-        if node.domain not in _STANDARD or len(node.output) != 1 or self.types.get(node.output[0]) not in _INDEX_TYPES:
+        if node.op_type not in _TRACKED or node.domain not in _STANDARD or len(node.output) != 1:
+            return
+        if self.types.get(node.output[0]) not in _INDEX_TYPES:
             return
         out = node.output[0]
         shape = self.analysis.shape(out)

@@ -19,7 +19,7 @@ from symshape.optimize.cse import merge_duplicates
 from symshape.optimize.elementwise_reshape import unwrap_elementwise
 from symshape.optimize.emit import Emitter, Source
 from symshape.optimize.fold import fold_values, known_values
-from symshape.optimize.graph_edit import pinned_names, remove_dead
+from symshape.optimize.graph_edit import pinned_names, producers, remove_dead
 from symshape.optimize.guarded import GuardCheck
 from symshape.optimize.linear_index import gathers_to_reshapes
 from symshape.optimize.redundant import bypass_redundant
@@ -89,11 +89,12 @@ def _passes(
     if fold and free_initializers:
         fold_values(graph, known_values(graph, result, types, guard, summary, pinned), emitter, summary)
     _prepend(graph, emitter)
-    bypass_redundant(graph, result, types, guard, summary, pinned)
+    made_by = producers(graph)  # shared by the next three passes, which keep it current
+    bypass_redundant(graph, result, types, guard, summary, pinned, made_by)
     if _opset(out) >= MIN_OPSET_AXES_INPUT:
-        merge_unsqueezes(graph, result, emitter, summary, pinned)
-        _prepend(graph, emitter)
-    summary.reshaped = unwrap_elementwise(graph, result, guard, summary, pinned)
+        merge_unsqueezes(graph, result, emitter, summary, pinned, made_by)
+    summary.reshaped = unwrap_elementwise(graph, result, guard, summary, pinned, made_by)
+    _prepend(graph, emitter)
     _remove_dead(graph, summary, pinned)
     if free_initializers:
         constants_to_initializers(graph, summary)
@@ -174,10 +175,8 @@ def _symbol(d: Dim) -> str | None:
 def _prepend(graph: onnx.GraphProto, emitter: Emitter) -> None:
     """New nodes read only graph inputs, initializers and each other: they go first."""
     nodes, initializers = emitter.take()
-    if nodes:
-        rest = list(graph.node)
-        del graph.node[:]
-        graph.node.extend(nodes + rest)
+    for k, node in enumerate(nodes):
+        graph.node.insert(k, node)
     graph.initializer.extend(initializers)
 
 

@@ -48,12 +48,13 @@ def bypass_redundant(
     guard: GuardCheck,
     summary: Summary,
     pinned: set[str] | None = None,
+    made_by: dict[str, onnx.NodeProto] | None = None,
 ) -> None:
     """Rewire the readers of every proven no-op node to its input (dead nodes are left for
     `graph_edit.remove_dead`)."""
     pinned = pinned_names(graph) if pinned is None else pinned
     inputs = {vi.name for vi in graph.input} | {t.name for t in graph.initializer}
-    made_by = producers(graph)
+    made_by = producers(graph) if made_by is None else made_by  # kept current: outputs renamed here
     overridable = {vi.name for vi in graph.input}
     small = {t.name: t for t in graph.initializer if math.prod(t.dims) <= _SMALL and t.name not in overridable}
     alias: dict[str, str] = {}  # a bypassed output -> the value it equals
