@@ -106,13 +106,14 @@ def remove_dead(graph: onnx.GraphProto, pinned: set[str] | None = None) -> list[
             op not in _KEEP_WHEN_DEAD
             and op not in _GRAPH_OPS
             and node.domain in _STANDARD
-            and not any(o and o in live for o in node.output)
+            and live.isdisjoint(node.output)  # '' (a missing output) is never live
         )
         if removable:
             removed.append(node)
             continue
         kept.append(node)
-        live.update(i for i in node.input if i)
+        live.update(node.input)
+        live.discard("")
     if removed:
         kept.reverse()
         del graph.node[:]

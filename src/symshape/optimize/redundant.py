@@ -83,6 +83,8 @@ def bypass_redundant(
 
 def _read_current(node: onnx.NodeProto, alias: dict[str, str], renamed: dict[str, str]) -> None:
     """Point ``node``'s inputs at the values they now are (bypassed, then renamed)."""
+    if alias.keys().isdisjoint(node.input) and renamed.keys().isdisjoint(node.input):
+        return
     for k, i in enumerate(node.input):
         if i in alias or i in renamed:
             current = alias.get(i, i)
