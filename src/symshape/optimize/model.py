@@ -54,7 +54,11 @@ def optimize_with(
     Folding is kept only when it makes the model smaller: an export whose shape computation is
     already minimal (the dynamo exporter's ``Shape(start, end)`` per dim) would otherwise get a
     second one."""
-    types = elem_types(model, isolated=True) if types is None else types
+    with gc_paused():  # the passes allocate many short-lived objects beside the analysis's many long-lived ones
+        return _optimize_with(model, result, elem_types(model, isolated=True) if types is None else types)
+
+
+def _optimize_with(model: onnx.ModelProto, result: Analysis, types: dict[str, int]) -> tuple[onnx.ModelProto, Summary]:
     before = shape_nodes(model, types)
     best = _passes(model, result, types, fold=True)
     if best[1].values_folded and 2 * best[1].shape_nodes_after > before:  # folding did not clearly win
