@@ -437,3 +437,20 @@ def test_constant_that_broadcasts_differently_keeps_the_views() -> None:
     model = _gelu_between_views(helper.make_tensor("scale", F, [3, 1], [0.5, 1.5, 2.0]))
     out = optimized(model, [{"a": 2, "b": 3, "n": 6}, {"a": 1, "b": 3, "n": 3}], facts=("b == 3", "n == a*b"))
     assert ops(out)["Reshape"] == 2
+
+
+def test_filled_operand_that_does_not_set_the_shape_becomes_a_scalar() -> None:
+    """``Min(r, ConstantOfShape(shape(r), 2))`` is ``Min(r, 2)``; the fill that does set the
+    shape (broadcast against a smaller operand) stays."""
+    nodes = [
+        helper.make_node("Relu", ["x"], ["r"]),
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("ConstantOfShape", ["s"], ["two"], value=helper.make_tensor("v", F, [1], [2.0])),
+        helper.make_node("Min", ["r", "two"], ["y"]),
+        helper.make_node("Add", ["row", "two"], ["z"]),
+    ]
+    inits = [helper.make_tensor("row", F, [1], [0.5])]
+    model = make_model(nodes, [tensor("x", ["a", "b"])], [tensor("y", ["a", "b"]), tensor("z", ["a", "b"])], inits)
+    out = optimized(model)
+    assert ops(out)["ConstantOfShape"] == 1
+    assert next(n for n in out.graph.node if n.op_type == "Min").input[1] != "two"

@@ -23,7 +23,7 @@ NAMES = [
     "swin_ts", "swin_dynamo", "scripted_control_flow",
 ]
 # Share of shape-computation nodes removed, as measured (a floor: this must not get worse).
-REACHED = {"bert_ts": 0.90, "gpt2_past_ts": 0.91, "llama_past_ts": 0.92, "t5_ts": 0.83}
+REACHED = {"bert_ts": 0.90, "gpt2_past_ts": 0.91, "llama_past_ts": 0.92, "t5_ts": 0.86}
 # Issue 8's target: at least 90% on the TorchScript transformer exports.
 TARGET = 0.9
 
@@ -60,8 +60,11 @@ def test_shape_computation_removed(name: str) -> None:
         "gpt2_past_ts",
         "llama_past_ts",
         pytest.param("t5_ts", marks=pytest.mark.xfail(strict=True, reason=(
-            "T5's relative-position buckets (Range, Unsqueeze, Sub, Abs, Greater, Less, Min, Neg, Cast, Mul "
-            "per stack) are data computed from the sequence lengths: fed only by Shape, so counted"))),
+            "222 -> 30 (86%); 90% needs <= 22, but 21 of the 30 are data the model computes from the two "
+            "sequence lengths: relative-position buckets and the causal mask (encoder: Range, 3 Unsqueeze, Sub, "
+            "Greater, Cast, Mul, Abs, Less; decoder: Range, 4 Unsqueeze, LessOrEqual, Expand, Sub, Min, Neg, Less) "
+            "plus a GreaterOrEqual per stack, and the two Ranges need both lengths as scalars (Shape + Gather "
+            "each): at least 25 nodes Shape feeds alone"))),
     ],
 )
 def test_shape_computation_target_90_percent(name: str) -> None:

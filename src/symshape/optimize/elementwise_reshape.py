@@ -121,8 +121,8 @@ def _collect(
         if id(node) in nodes:
             continue
         nodes[id(node)] = node
-        if len(nodes) > _MAX_REGION:
-            return None
+        if len(nodes) > _MAX_REGION or all(i in constants for i in node.input):
+            return None  # a node of constants alone would keep the view's shape
         for i in node.input:
             up = made_by.get(i)
             if i in constants:

@@ -28,6 +28,7 @@ from symshape.optimize.shapes_out import write_shapes
 from symshape.optimize.summary import Summary, shape_nodes
 from symshape.optimize.targets import relax_targets
 from symshape.optimize.types import TypeInference
+from symshape.optimize.uniform_operands import scalar_fills
 from symshape.result import Analysis
 from symshape.userfacts import Fact
 
@@ -86,6 +87,7 @@ def _passes(
     free_initializers = out.ir_version >= MIN_IR_FREE_INITIALIZERS
     if free_initializers:
         relax_targets(graph, result, guard, emitter, summary)
+        scalar_fills(graph, result, guard, emitter, summary)
         if _opset(out) >= MIN_OPSET_AXES_INPUT:
             gathers_to_reshapes(graph, result, types, guard, emitter, summary)
             collapse_reshapes(graph, result, guard, emitter, summary)
