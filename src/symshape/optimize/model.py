@@ -42,10 +42,11 @@ def optimize_model(
     """A copy of ``model`` with known shape values folded, proven no-ops removed, dead nodes
     dropped and every value's shape written as value_info. ``facts`` are assumed true of every
     input the optimized model will see (the summary says which guards were in play)."""
+    inference = TypeInference(model)  # runs while the analysis does
     with gc_paused():
         program = model_to_program(model)
     result = analyze(program, facts=facts, progress=progress)
-    return optimize_with(model, result)
+    return optimize_with(model, result, inference.types())
 
 
 def optimize_with(
