@@ -454,3 +454,26 @@ def test_filled_operand_that_does_not_set_the_shape_becomes_a_scalar() -> None:
     out = optimized(model)
     assert ops(out)["ConstantOfShape"] == 1
     assert next(n for n in out.graph.node if n.op_type == "Min").input[1] != "two"
+
+
+def test_type_inference_child_forked_or_not_gives_onnx_types() -> None:
+    """The forked child (a fresh process: no onnxruntime loaded, one thread) and the interpreter
+    child (this process: onnxruntime may be loaded) both give onnx's own inferred types."""
+    import subprocess
+    import sys
+
+    from symshape.onnx.reader import elem_types
+    from symshape.optimize.types import TypeInference
+
+    path = Path(__file__).parent / "models" / "bert_ts.onnx"
+    assert TypeInference(onnx.load(str(path))).types() == elem_types(onnx.load(str(path)))
+    script = (
+        "import sys, onnx\n"
+        "from symshape.optimize.types import TypeInference, _fork_safe\n"
+        "from symshape.onnx.reader import elem_types\n"
+        f"m = onnx.load({str(path)!r})\n"
+        "assert _fork_safe()\n"
+        "assert TypeInference(m).types() == elem_types(m)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
