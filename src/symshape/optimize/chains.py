@@ -66,15 +66,18 @@ def merged_axes(rank: int, steps: list[list[int]]) -> list[int] | None:
 
 
 def _constants(graph: onnx.GraphProto) -> dict[str, list[int]]:
-    """1-D int64 initializers and Constant outputs (candidate axes), by name."""
+    """1-D int64 initializers and Constant outputs that an Unsqueeze reads as axes, by name."""
     inputs = {vi.name for vi in graph.input}
-    tensors = [t for t in graph.initializer if t.name not in inputs]
+    axes = {n.input[1] for n in graph.node if n.op_type == "Unsqueeze" and len(n.input) == 2}
+    tensors = [t for t in graph.initializer if t.name in axes and t.name not in inputs]
     out: dict[str, list[int]] = {}
     for t in tensors:
         if t.data_type == onnx.TensorProto.INT64 and len(t.dims) == 1:
             out[t.name] = [int(v) for v in numpy_helper.to_array(t)]
     for node in graph.node:
-        if node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
+        if node.op_type != "Constant" or node.output[0] not in axes:
+            continue
+        if node.attribute and node.attribute[0].name == "value":
             t = node.attribute[0].t
             if t.data_type == onnx.TensorProto.INT64 and len(t.dims) == 1:
                 out[node.output[0]] = [int(v) for v in numpy_helper.to_array(t)]

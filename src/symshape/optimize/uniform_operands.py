@@ -14,7 +14,6 @@ import onnx
 from onnx import numpy_helper
 
 from symshape.optimize.emit import Emitter
-from symshape.optimize.graph_edit import producers
 from symshape.optimize.guarded import GuardCheck
 from symshape.optimize.summary import Summary
 from symshape.result import Analysis
@@ -27,20 +26,14 @@ _BINARY = frozenset({"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Equal", "
 def scalar_fills(graph: onnx.GraphProto, analysis: Analysis, guard: GuardCheck, emitter: Emitter,
                  summary: Summary) -> None:
     """Read a scalar instead of every ConstantOfShape operand that does not set the shape."""
-    made_by = producers(graph)
+    made_by = {n.output[0]: n for n in graph.node if n.op_type == "ConstantOfShape" and n.output}
+    if not made_by:
+        return
     scalars: dict[str, str] = {}
     for node in graph.node:
-        if node.domain not in _STANDARD or len(node.output) != 1:
-            continue
-        if node.op_type in _BINARY and len(node.input) == 2:
-            slots = [0, 1]
-        elif node.op_type == "Where" and len(node.input) == 3:
-            slots = [1, 2]
-        else:
-            continue
-        for k in slots:
+        for k in _operand_slots(node):
             fill = made_by.get(node.input[k])
-            if fill is None or fill.op_type != "ConstantOfShape" or fill.domain not in _STANDARD:
+            if fill is None or fill.domain not in _STANDARD:
                 continue
             others = [i for j, i in enumerate(node.input) if j != k]
             if not any(analysis.same_shape(node.output[0], i) is True for i in others):
@@ -54,6 +47,17 @@ def scalar_fills(graph: onnx.GraphProto, analysis: Analysis, guard: GuardCheck, 
             scalars[fill.output[0]] = name
             node.input[k] = name
             summary.bypassed["ConstantOfShape (a scalar operand)"] += 1
+
+
+def _operand_slots(node: onnx.NodeProto) -> list[int]:
+    """The inputs of ``node`` that a broadcast scalar may stand for."""
+    if node.domain not in _STANDARD or len(node.output) != 1:
+        return []
+    if node.op_type in _BINARY and len(node.input) == 2:
+        return [0, 1]
+    if node.op_type == "Where" and len(node.input) == 3:
+        return [1, 2]
+    return []
 
 
 def _scalar(fill: onnx.NodeProto, emitter: Emitter) -> str | None:
