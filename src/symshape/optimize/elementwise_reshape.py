@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import onnx
-
 from symshape.expr import Dim
 from symshape.optimize.graph_edit import consumers, producers, replace_uses
+from symshape.optimize.graph_view import GraphView, Node
 from symshape.optimize.guarded import GuardCheck
 from symshape.optimize.summary import Summary
 from symshape.result import Analysis
@@ -33,26 +32,26 @@ _MAX_REGION = 64
 
 
 def unwrap_elementwise(
-    graph: onnx.GraphProto,
+    view: GraphView,
     analysis: Analysis,
     guard: GuardCheck,
     summary: Summary,
     pinned: set[str],
-    made_by: dict[str, onnx.NodeProto] | None = None,
+    made_by: dict[str, Node] | None = None,
 ) -> set[str]:
     """Rewrite every such region; the names of the values whose shape changed."""
-    made_by = producers(graph) if made_by is None else made_by
-    if not any(n.op_type == "Reshape" and n.input and _elementwise_made(n.input[0], made_by) for n in graph.node):
+    made_by = producers(view) if made_by is None else made_by
+    if not any(n.op_type == "Reshape" and n.input and _elementwise_made(n.input[0], made_by) for n in view.nodes):
         return set()
-    readers = consumers(graph)
-    overridable = {vi.name for vi in graph.input}
-    constants = {t.name: tuple(t.dims) for t in graph.initializer if t.name not in overridable}
-    for n in graph.node:
+    readers = consumers(view)
+    overridable = {vi.name for vi in view.graph.input}
+    constants = {t.name: tuple(t.dims) for t in view.graph.initializer if t.name not in overridable}
+    for n in view.nodes:
         if n.op_type == "Constant" and n.attribute and n.attribute[0].name == "value":
             constants[n.output[0]] = tuple(n.attribute[0].t.dims)
     changed: set[str] = set()
     mapping: dict[str, str] = {}
-    for closing in graph.node:
+    for closing in view.nodes:
         if closing.op_type != "Reshape" or closing.domain not in _STANDARD or closing.output[0] in pinned:
             continue
         found = _region(closing, analysis, made_by, readers, constants, pinned)
@@ -67,18 +66,18 @@ def unwrap_elementwise(
             changed.update(node.output)
         mapping[closing.output[0]] = closing.input[0]
         summary.bypassed["Reshape (closing an elementwise computation on a view)"] += 1
-    replace_uses(graph, mapping)
+    replace_uses(view, mapping)
     return changed
 
 
 def _region(
-    closing: onnx.NodeProto,
+    closing: Node,
     analysis: Analysis,
-    made_by: dict[str, onnx.NodeProto],
-    readers: dict[str, list[onnx.NodeProto]],
+    made_by: dict[str, Node],
+    readers: dict[str, list[Node]],
     constants: dict[str, tuple[int, ...]],
     pinned: set[str],
-) -> tuple[onnx.NodeProto, list[onnx.NodeProto]] | None:
+) -> tuple[Node, list[Node]] | None:
     """The opening Reshape and the elementwise nodes between it and ``closing``, or None."""
     found = _collect(closing, made_by, constants)
     if found is None:
@@ -106,14 +105,14 @@ def _region(
 
 
 def _collect(
-    closing: onnx.NodeProto, made_by: dict[str, onnx.NodeProto], constants: dict[str, tuple[int, ...]]
-) -> tuple[list[onnx.NodeProto], set[str]] | None:
+    closing: Node, made_by: dict[str, Node], constants: dict[str, tuple[int, ...]]
+) -> tuple[list[Node], set[str]] | None:
     """The elementwise nodes up from ``closing``'s input, and the constants and Reshape outputs
     they read; None when another kind of value feeds them or the region is large."""
     start = made_by.get(closing.input[0])
     if start is None or not _elementwise(start):
         return None
-    nodes: dict[int, onnx.NodeProto] = {}
+    nodes: dict[int, Node] = {}
     operands: set[str] = set()
     todo = [start]
     while todo:
@@ -136,12 +135,12 @@ def _collect(
     return list(nodes.values()), operands
 
 
-def _elementwise_made(value: str, made_by: dict[str, onnx.NodeProto]) -> bool:
+def _elementwise_made(value: str, made_by: dict[str, Node]) -> bool:
     up = made_by.get(value)
     return up is not None and _elementwise(up)
 
 
-def _elementwise(node: onnx.NodeProto) -> bool:
+def _elementwise(node: Node) -> bool:
     if node.domain not in _STANDARD or len(node.output) != 1:
         return False
     return (node.op_type in _UNARY and len(node.input) == 1) or (node.op_type in _BINARY and len(node.input) == 2)

@@ -22,6 +22,7 @@ import onnx
 
 from symshape.expr import Dim, add, mul, product
 from symshape.optimize.emit import Emitter
+from symshape.optimize.graph_view import GraphView, Node
 from symshape.optimize.guarded import GuardCheck
 from symshape.optimize.summary import Summary
 from symshape.optimize.targets import proven_equal
@@ -48,7 +49,7 @@ class _Tracker:
         self.types = types
         self.values: dict[str, Affine] = {}
 
-    def visit(self, node: onnx.NodeProto) -> None:
+    def visit(self, node: Node) -> None:
         if node.op_type not in _TRACKED or node.domain not in _STANDARD or len(node.output) != 1:
             return
         if self.types.get(node.output[0]) not in _INDEX_TYPES:
@@ -120,7 +121,7 @@ class _Tracker:
 
 
 def gathers_to_reshapes(
-    graph: onnx.GraphProto,
+    view: GraphView,
     analysis: Analysis,
     types: dict[str, int],
     guard: GuardCheck,
@@ -130,7 +131,7 @@ def gathers_to_reshapes(
     """Turn every Gather of a row-major position index into a Reshape; whether any was."""
     tracker = _Tracker(analysis, types)
     changed = False
-    for node in graph.node:
+    for node in view.nodes:
         if node.op_type == "Gather" and node.domain in _STANDARD and len(node.input) == 2:
             target = _reshape_target(node, tracker, analysis, emitter)
             if target is None:
@@ -150,7 +151,7 @@ def gathers_to_reshapes(
     return changed
 
 
-def _reshape_target(node: onnx.NodeProto, tracker: _Tracker, analysis: Analysis, emitter: Emitter) -> str | None:
+def _reshape_target(node: Node, tracker: _Tracker, analysis: Analysis, emitter: Emitter) -> str | None:
     """The target of the Reshape that ``node`` (a Gather) equals, or None."""
     if any(a.name == "axis" and a.i != 0 for a in node.attribute):
         return None

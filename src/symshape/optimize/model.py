@@ -20,6 +20,7 @@ from symshape.optimize.elementwise_reshape import unwrap_elementwise
 from symshape.optimize.emit import Emitter, Source
 from symshape.optimize.fold import fold_values, known_values
 from symshape.optimize.graph_edit import pinned_names, producers, remove_dead
+from symshape.optimize.graph_view import GraphView
 from symshape.optimize.guarded import GuardCheck
 from symshape.optimize.linear_index import gathers_to_reshapes
 from symshape.optimize.redundant import bypass_redundant
@@ -86,34 +87,36 @@ def _passes(
     summary.guards = [cond for cond, _, _ in guard.guards]
     emitter = _emitter(out, result)
     free_initializers = out.ir_version >= MIN_IR_FREE_INITIALIZERS
+    view = GraphView(graph)
     if free_initializers:
-        relax_targets(graph, result, guard, emitter, summary)
-        scalar_fills(graph, result, guard, emitter, summary)
+        relax_targets(view, result, guard, emitter, summary)
+        scalar_fills(view, result, guard, emitter, summary)
         if _opset(out) >= MIN_OPSET_AXES_INPUT:
-            gathers_to_reshapes(graph, result, types, guard, emitter, summary)
-            collapse_reshapes(graph, result, guard, emitter, summary)
-        _remove_dead(graph, summary, pinned)  # not folded: what the rewrites made dead (new nodes wait in emitter)
+            gathers_to_reshapes(view, result, types, guard, emitter, summary)
+            collapse_reshapes(view, result, guard, emitter, summary)
+        _remove_dead(view, summary, pinned)  # not folded: what the rewrites made dead (new nodes wait in emitter)
     if fold and free_initializers:
-        fold_values(graph, known_values(graph, result, types, guard, summary, pinned), emitter, summary)
-    _prepend(graph, emitter)
-    made_by = producers(graph)  # shared by the next three passes, which keep it current
-    bypass_redundant(graph, result, types, guard, summary, pinned, made_by)
+        fold_values(view, known_values(view, result, types, guard, summary, pinned), emitter, summary)
+    _prepend(view, emitter)
+    made_by = producers(view)  # shared by the next three passes, which keep it current
+    bypass_redundant(view, result, types, guard, summary, pinned, made_by)
     if _opset(out) >= MIN_OPSET_AXES_INPUT:
-        merge_unsqueezes(graph, result, emitter, summary, pinned, made_by)
-    summary.reshaped = unwrap_elementwise(graph, result, guard, summary, pinned, made_by)
-    _prepend(graph, emitter)
-    _remove_dead(graph, summary, pinned)
+        merge_unsqueezes(view, result, emitter, summary, pinned, made_by)
+    summary.reshaped = unwrap_elementwise(view, result, guard, summary, pinned, made_by)
+    _prepend(view, emitter)
+    _remove_dead(view, summary, pinned)
     if free_initializers:
-        constants_to_initializers(graph, summary)
-    merge_duplicates(graph, summary, pinned)
-    _remove_dead(graph, summary, pinned)
+        constants_to_initializers(view, summary)
+    merge_duplicates(view, summary, pinned)
+    _remove_dead(view, summary, pinned)
+    view.write_back()
     summary.nodes_after = len(graph.node)
     summary.shape_nodes_after = shape_nodes(out, _types_after(graph, types))
     return out, summary
 
 
-def _remove_dead(graph: onnx.GraphProto, summary: Summary, pinned: set[str]) -> None:
-    for node in remove_dead(graph, pinned):
+def _remove_dead(view: GraphView, summary: Summary, pinned: set[str]) -> None:
+    for node in remove_dead(view, pinned):
         summary.removed[node.op_type] += 1
 
 
@@ -179,12 +182,11 @@ def _symbol(d: Dim) -> str | None:
     return None
 
 
-def _prepend(graph: onnx.GraphProto, emitter: Emitter) -> None:
+def _prepend(view: GraphView, emitter: Emitter) -> None:
     """New nodes read only graph inputs, initializers and each other: they go first."""
     nodes, initializers = emitter.take()
-    for k, node in enumerate(nodes):
-        graph.node.insert(k, node)
-    graph.initializer.extend(initializers)
+    view.prepend(nodes)
+    view.graph.initializer.extend(initializers)
 
 
 def _opset(model: onnx.ModelProto) -> int:

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-import onnx
-
 from symshape.expr import Dim
 from symshape.optimize.emit import Emitter
 from symshape.optimize.graph_edit import producers
+from symshape.optimize.graph_view import GraphView, Node
 from symshape.optimize.guarded import GuardCheck
 from symshape.optimize.summary import Summary
 from symshape.optimize.targets import proven_equal
@@ -35,11 +34,11 @@ _MAX_CHAIN = 16
 
 
 def collapse_reshapes(
-    graph: onnx.GraphProto, analysis: Analysis, guard: GuardCheck, emitter: Emitter, summary: Summary
+    view: GraphView, analysis: Analysis, guard: GuardCheck, emitter: Emitter, summary: Summary
 ) -> None:
     """Rewrite reshape-like nodes as described in the module docstring."""
-    made_by = producers(graph)
-    for node in graph.node:
+    made_by = producers(view)
+    for node in view.nodes:
         if node.op_type not in _RESHAPE_LIKE or node.domain not in _STANDARD or not node.input or not node.input[0]:
             continue
         root = _root(node, made_by)
@@ -60,7 +59,7 @@ def collapse_reshapes(
         node.op_type = op
 
 
-def _root(node: onnx.NodeProto, made_by: dict[str, onnx.NodeProto]) -> str:
+def _root(node: Node, made_by: dict[str, Node]) -> str:
     """The value at the top of the chain of reshape-like nodes that feeds ``node``."""
     root = node.input[0]
     for _ in range(_MAX_CHAIN):
@@ -71,7 +70,7 @@ def _root(node: onnx.NodeProto, made_by: dict[str, onnx.NodeProto]) -> str:
     return root
 
 
-def _static_target(node: onnx.NodeProto, analysis: Analysis) -> bool:
+def _static_target(node: Node, analysis: Analysis) -> bool:
     """Whether a Reshape's target is already a constant (nothing to gain) or unknown."""
     if len(node.input) != 2:
         return True
@@ -80,7 +79,7 @@ def _static_target(node: onnx.NodeProto, analysis: Analysis) -> bool:
 
 
 def _form(
-    node: onnx.NodeProto, root: str, analysis: Analysis, emitter: Emitter, *, allow_reshape: bool
+    node: Node, root: str, analysis: Analysis, emitter: Emitter, *, allow_reshape: bool
 ) -> tuple[str, list[str]] | None:
     """The op and inputs that compute ``node``'s output from ``root``, or None."""
     out, dims = analysis.shape(node.output[0]), analysis.shape(root)

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import onnx
-
 from symshape.expr import Dim
 from symshape.optimize.emit import Emitter
+from symshape.optimize.graph_view import GraphView
 from symshape.optimize.guarded import GuardCheck
 from symshape.optimize.summary import Summary
 from symshape.result import Analysis
@@ -29,10 +28,10 @@ from symshape.result import Analysis
 _STANDARD = frozenset({"", "ai.onnx"})
 
 
-def relax_targets(graph: onnx.GraphProto, analysis: Analysis, guard: GuardCheck, emitter: Emitter,
+def relax_targets(view: GraphView, analysis: Analysis, guard: GuardCheck, emitter: Emitter,
                   summary: Summary) -> None:
     """Rewrite the shape operand of every Reshape and Expand whose elements the analysis knows."""
-    for node in graph.node:
+    for node in view.nodes:
         if node.op_type not in ("Reshape", "Expand") or node.domain not in _STANDARD or len(node.input) != 2:
             continue
         data, target = node.input

@@ -14,6 +14,7 @@ import onnx
 from onnx import numpy_helper
 
 from symshape.optimize.emit import Emitter
+from symshape.optimize.graph_view import GraphView, Node
 from symshape.optimize.guarded import GuardCheck
 from symshape.optimize.summary import Summary
 from symshape.result import Analysis
@@ -23,14 +24,14 @@ _BINARY = frozenset({"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Equal", "
                      "GreaterOrEqual", "And", "Or", "Xor", "Mod", "BitwiseAnd", "BitwiseOr", "BitwiseXor"})
 
 
-def scalar_fills(graph: onnx.GraphProto, analysis: Analysis, guard: GuardCheck, emitter: Emitter,
+def scalar_fills(view: GraphView, analysis: Analysis, guard: GuardCheck, emitter: Emitter,
                  summary: Summary) -> None:
     """Read a scalar instead of every ConstantOfShape operand that does not set the shape."""
-    made_by = {n.output[0]: n for n in graph.node if n.op_type == "ConstantOfShape" and n.output}
+    made_by = {n.output[0]: n for n in view.nodes if n.op_type == "ConstantOfShape" and n.output}
     if not made_by:
         return
     scalars: dict[str, str] = {}
-    for node in graph.node:
+    for node in view.nodes:
         for k in _operand_slots(node):
             fill = made_by.get(node.input[k])
             if fill is None or fill.domain not in _STANDARD:
@@ -49,7 +50,7 @@ def scalar_fills(graph: onnx.GraphProto, analysis: Analysis, guard: GuardCheck, 
             summary.bypassed["ConstantOfShape (a scalar operand)"] += 1
 
 
-def _operand_slots(node: onnx.NodeProto) -> list[int]:
+def _operand_slots(node: Node) -> list[int]:
     """The inputs of ``node`` that a broadcast scalar may stand for."""
     if node.domain not in _STANDARD or len(node.output) != 1:
         return []
@@ -60,7 +61,7 @@ def _operand_slots(node: onnx.NodeProto) -> list[int]:
     return []
 
 
-def _scalar(fill: onnx.NodeProto, emitter: Emitter) -> str | None:
+def _scalar(fill: Node, emitter: Emitter) -> str | None:
     """A 0-D initializer holding ``fill``'s value (ONNX's default: float 0.0); None for a value
     that is not one element (a malformed model)."""
     value = next((a.t for a in fill.attribute if a.name == "value"), None)
