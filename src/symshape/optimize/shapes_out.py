@@ -1,12 +1,12 @@
 """Write the analysis's shapes into the optimized graph, as `symshape annotate` does.
 
 `symshape.onnx.annotate.annotate_model` reads element types with onnx's inference in a child
-interpreter, whose cost grows with the graph. It only needs the graph's inputs, outputs and
-value_info, so it runs here on a shell of the original graph: no nodes, and every analyzed value's
-element type declared (known already), so the child has nothing to infer. The passes keep every
-graph output and never change a kept value's type, so the shell's value_info and outputs are the
-optimized graph's. (It is not run in a thread beside the passes: the expression tables that both
-would fill are not thread-safe.)
+interpreter, whose cost grows with the graph it is sent. It only needs the graph's inputs, outputs
+and value_info, so it runs here on a shell of the original graph: no nodes and no value_info, so
+the child has next to nothing to read; the element types, known already, are set afterwards. The
+passes keep every graph output and never change a kept value's type, so the shell's value_info
+and outputs are the optimized graph's. (It is not run in a thread beside the passes: the
+expression tables that both would fill are not thread-safe.)
 """
 
 from __future__ import annotations
@@ -27,15 +27,15 @@ def write_shapes(
     body = shell.graph
     body.input.extend(model.graph.input)
     body.output.extend(model.graph.output)
-    body.value_info.extend(model.graph.value_info)
-    declared = {vi.name for vi in body.value_info} | {vi.name for vi in body.output}
-    for name in result.value_names():
-        if name not in declared and name in types and result.shape(name) is not None:
-            body.value_info.append(onnx.helper.make_tensor_value_info(name, types[name], None))
     count = annotate_model(shell, result)
     written = {o for n in graph.node for o in n.output} - reshaped
+    kept = [vi for vi in model.graph.value_info if vi.name in written and result.shape(vi.name) is None]
     del graph.value_info[:]
-    graph.value_info.extend(vi for vi in body.value_info if vi.name in written)
+    graph.value_info.extend(kept)
+    for vi in body.value_info:
+        if vi.name in written:
+            vi.type.tensor_type.elem_type = types.get(vi.name, onnx.TensorProto.UNDEFINED)
+            graph.value_info.append(vi)
     del graph.output[:]
     graph.output.extend(body.output)
     return count
