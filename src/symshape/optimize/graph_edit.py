@@ -7,7 +7,7 @@ outputs: they are never renamed or removed, because the bodies are left untouche
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import onnx
 
@@ -51,10 +51,11 @@ def outer_names(graph: onnx.GraphProto) -> set[str]:
     return names
 
 
-def pinned_names(graph: onnx.GraphProto) -> set[str]:
-    """Names whose value must keep its name: graph outputs and captures of nested graphs."""
+def pinned_names(graph: onnx.GraphProto, nodes: Iterable[AnyNode] | None = None) -> set[str]:
+    """Names whose value must keep its name: graph outputs and captures of nested graphs (of
+    ``nodes``, by default the graph's)."""
     pinned = {o.name for o in graph.output}
-    for node in graph.node:
+    for node in graph.node if nodes is None else nodes:
         if has_subgraph(node):
             for sub in subgraphs(node):
                 pinned |= outer_names(sub)

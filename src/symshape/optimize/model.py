@@ -17,7 +17,7 @@ from symshape.optimize.chains import MIN_OPSET_AXES_INPUT, merge_unsqueezes
 from symshape.optimize.constants import constants_to_initializers
 from symshape.optimize.cse import merge_duplicates
 from symshape.optimize.elementwise_reshape import unwrap_elementwise
-from symshape.optimize.emit import Emitter, Source
+from symshape.optimize.emit import FRESH_PREFIX, Emitter, Source
 from symshape.optimize.fold import fold_values, known_values
 from symshape.optimize.graph_edit import pinned_names, producers, remove_dead
 from symshape.optimize.graph_view import GraphView
@@ -81,13 +81,13 @@ def _passes(
     out = onnx.ModelProto()
     out.CopyFrom(model)
     graph = out.graph
-    pinned = pinned_names(graph)  # outputs and captures: the passes change neither
+    view = GraphView(graph)
+    pinned = pinned_names(graph, view.nodes)  # outputs and captures: the passes change neither
     summary = Summary(nodes_before=len(graph.node))
     guard = GuardCheck(graph, result)
     summary.guards = [cond for cond, _, _ in guard.guards]
-    emitter = _emitter(out, result)
+    emitter = _emitter(out, result, view)
     free_initializers = out.ir_version >= MIN_IR_FREE_INITIALIZERS
-    view = GraphView(graph)
     if free_initializers:
         relax_targets(view, result, guard, emitter, summary)
         scalar_fills(view, result, guard, emitter, summary)
@@ -153,7 +153,7 @@ def optimize_file(
     return summary, result
 
 
-def _emitter(model: onnx.ModelProto, result: Analysis) -> Emitter:
+def _emitter(model: onnx.ModelProto, result: Analysis, view: GraphView) -> Emitter:
     graph = model.graph
     initialized = {t.name for t in graph.initializer}
     sources: dict[str, Source] = {}
@@ -168,8 +168,9 @@ def _emitter(model: onnx.ModelProto, result: Analysis) -> Emitter:
             name = _symbol(d)
             if name is not None and opset >= MIN_OPSET_FOR_CHAINS:
                 sources.setdefault(name, (vi.name, axis))
-    taken = {n.name for n in graph.node} | {o for n in graph.node for o in n.output} | initialized
-    taken |= {vi.name for vi in graph.input} | {vi.name for vi in graph.output}
+    names = [n.name for n in view.nodes] + [o for n in view.nodes for o in n.output]
+    names += [*initialized, *(vi.name for vi in graph.input), *(vi.name for vi in graph.output)]
+    taken = {n for n in names if n.startswith(FRESH_PREFIX)}  # only these can collide with new names
     facts = result.graph.facts
     return Emitter(sources, ranks, lambda d: facts.prove_ge(result.private(d)), taken)
 
