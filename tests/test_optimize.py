@@ -477,3 +477,25 @@ def test_type_inference_child_forked_or_not_gives_onnx_types() -> None:
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_reshape_with_allowzero_keeps_its_computed_target() -> None:
+    """With ``allowzero`` 1 a ``0`` is a zero, not a copy: the target is not made relative."""
+    nodes = [*_dims_vector("x", [0, 1], [2, 4]), helper.make_node("Reshape", ["x", "target"], ["y"], allowzero=1)]
+    inits = [const("i0", 0), const("i1", 1), const("ax0", [0]), const("tail", [2, 4])]
+    model = make_model(nodes, [tensor("x", ["a", "b", 8])], [tensor("y", ["a", "b", 2, 4])], inits)
+    out = optimized(model)
+    target = next(n for n in out.graph.node if n.op_type == "Reshape").input[1]
+    assert target not in {t.name for t in out.graph.initializer}  # still computed from the shape
+
+
+def test_chain_target_that_copies_a_dim_keeps_its_direct_input() -> None:
+    """``Reshape(Flatten(x), [0, 2, -1])``: the ``0`` copies a dim of the Flatten's output, so the
+    Reshape may not read ``x`` with that target."""
+    nodes = [
+        helper.make_node("Flatten", ["x"], ["f"], axis=1),
+        helper.make_node("Reshape", ["f", "t"], ["y"]),
+    ]
+    model = make_model(nodes, [tensor("x", ["a", "b", 2])], [tensor("y", ["a", 2, "b"])], [const("t", [0, 2, -1])])
+    out = optimized(model, [env for env in SIZES if env["a"]])  # a = 0: onnxruntime cannot infer the -1
+    assert next(n for n in out.graph.node if n.op_type == "Reshape").input[0] == "f"
