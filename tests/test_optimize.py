@@ -469,10 +469,10 @@ def test_type_inference_child_forked_or_not_gives_onnx_types() -> None:
     assert TypeInference(onnx.load(str(path))).types() == elem_types(onnx.load(str(path)))
     script = (
         "import sys, onnx\n"
-        "from symshape.optimize.types import TypeInference, _fork_safe\n"
+        "from symshape.optimize.types import TypeInference, fork_safe\n"
         "from symshape.onnx.reader import elem_types\n"
         f"m = onnx.load({str(path)!r})\n"
-        "assert _fork_safe()\n"
+        "assert fork_safe()\n"
         "assert TypeInference(m).types() == elem_types(m)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
@@ -499,3 +499,28 @@ def test_chain_target_that_copies_a_dim_keeps_its_direct_input() -> None:
     model = make_model(nodes, [tensor("x", ["a", "b", 2])], [tensor("y", ["a", 2, "b"])], [const("t", [0, 2, -1])])
     out = optimized(model, [env for env in SIZES if env["a"]])  # a = 0: onnxruntime cannot infer the -1
     assert next(n for n in out.graph.node if n.op_type == "Reshape").input[0] == "f"
+
+
+def test_forked_and_in_process_runs_write_the_same_model() -> None:
+    """In a fresh interpreter (no onnxruntime: forks are safe) the type inference and the shape
+    writing run in forked children; with onnxruntime loaded they run in process and in an
+    interpreter child. Both give the same bytes."""
+    import subprocess
+    import sys
+
+    path = Path(__file__).parent / "models" / "gpt2_past_ts.onnx"
+    script = (
+        "import onnx\n"
+        "from symshape.optimize import optimize_model\n"
+        "from symshape.optimize.types import fork_safe\n"
+        f"m = onnx.load({str(path)!r})\n"
+        "assert fork_safe()\n"
+        "forked, _ = optimize_model(m)\n"
+        "import onnxruntime\n"
+        "assert not fork_safe()\n"
+        "here, _ = optimize_model(m)\n"
+        "assert forked.SerializeToString() == here.SerializeToString()\n"
+        "assert len(forked.graph.value_info) > 50\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr

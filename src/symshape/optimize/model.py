@@ -25,7 +25,7 @@ from symshape.optimize.guarded import GuardCheck
 from symshape.optimize.linear_index import gathers_to_reshapes
 from symshape.optimize.redundant import bypass_redundant
 from symshape.optimize.reshape_chains import collapse_reshapes
-from symshape.optimize.shapes_out import write_shapes
+from symshape.optimize.shapes_out import ShapeWriter
 from symshape.optimize.summary import Summary, shape_nodes
 from symshape.optimize.targets import relax_targets
 from symshape.optimize.types import TypeInference
@@ -62,6 +62,7 @@ def optimize_with(
 
 
 def _optimize_with(model: onnx.ModelProto, result: Analysis, types: dict[str, int]) -> tuple[onnx.ModelProto, Summary]:
+    shapes = ShapeWriter(model, result)  # in a forked child while the passes run, where that is safe
     before = shape_nodes(model, types)
     best = _passes(model, result, types, fold=True)
     if best[1].values_folded and 2 * best[1].shape_nodes_after > before:  # folding did not clearly win
@@ -71,7 +72,7 @@ def _optimize_with(model: onnx.ModelProto, result: Analysis, types: dict[str, in
             best = plain
     out, summary = best
     summary.shape_nodes_before = before
-    summary.annotated = write_shapes(out.graph, model, result, types, summary.reshaped)
+    summary.annotated = shapes.write_into(out.graph, types, summary.reshaped)
     return out, summary
 
 

@@ -39,7 +39,7 @@ class TypeInference:
     def __init__(self, model: onnx.ModelProto) -> None:
         self._model = model
         self._answer: bytes | None = None
-        if _fork_safe():
+        if fork_safe():
             read, write = os.pipe()
             pid = os.fork()
             if pid == 0:
@@ -84,7 +84,7 @@ class TypeInference:
         return types
 
 
-def _fork_safe() -> bool:
+def fork_safe() -> bool:
     """Fork only on Linux, with no other thread and no runtime with native thread pools loaded
     (a fork copies their held locks with no thread to release them), as `symshape.sweep` does."""
     native = {"jaxlib", "onnxruntime"} & set(sys.modules)
