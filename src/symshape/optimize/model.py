@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import onnx
@@ -132,12 +133,32 @@ def _types_after(graph: onnx.GraphProto, types: dict[str, int]) -> dict[str, int
     return after
 
 
+@dataclass(frozen=True)
+class Analyzed:
+    """A model read from ``path`` (weights left in their files), its analysis, and onnx's type
+    inference of it, running since the model was read."""
+
+    path: Path
+    model: onnx.ModelProto
+    result: Analysis
+    inference: TypeInference
+
+
 def optimize_file(
     path: Path, out: Path, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
 ) -> tuple[Summary, Analysis]:
     """Optimize the model at ``path`` and write it atomically to ``out`` (never over the input);
     external weights are not loaded: the output points at the original files. Returns the
     summary and the analysis it rests on."""
+    analyzed = analyze_file(path, out, facts=facts, progress=progress)
+    return write_optimized(analyzed, out), analyzed.result
+
+
+def analyze_file(
+    path: Path, out: Path, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
+) -> Analyzed:
+    """The first half of `optimize_file`: refuse ``out`` if it is the input, read and analyze
+    (the command line's progress bar covers this half only)."""
     if Path(out).resolve() == Path(path).resolve():
         raise refuse_overwrite(out, path, "input model")
     model = load_model(path)
@@ -145,13 +166,18 @@ def optimize_file(
     with gc_paused():
         program = model_to_program(model)
     result = analyze(program, facts=facts, progress=progress, source=str(path))
-    optimized, summary = optimize_with(model, result, inference.types())
-    relocate_external_data(optimized, Path(path).parent, Path(out).parent)
+    return Analyzed(Path(path), model, result, inference)
+
+
+def write_optimized(analyzed: Analyzed, out: Path) -> Summary:
+    """The second half of `optimize_file`: optimize and write atomically."""
+    optimized, summary = optimize_with(analyzed.model, analyzed.result, analyzed.inference.types())
+    relocate_external_data(optimized, analyzed.path.parent, Path(out).parent)
     try:
         write_bytes_atomic(Path(out), optimized.SerializeToString())
     except OSError as err:
         raise write_failed(out, err) from None
-    return summary, result
+    return summary
 
 
 def _emitter(model: onnx.ModelProto, result: Analysis, view: GraphView) -> Emitter:
