@@ -21,8 +21,7 @@ from typing import Any
 import onnx
 import onnxruntime as ort
 
-from symshape.api import analyze_onnx
-from symshape.optimize.model import optimize_with
+from symshape.optimize.model import optimize_model
 from symshape.optimize.summary import shape_nodes
 from symshape.verify import make_feeds
 
@@ -34,7 +33,7 @@ Tool = Callable[[onnx.ModelProto, str], onnx.ModelProto]
 
 
 def _symshape(model: onnx.ModelProto, name: str) -> onnx.ModelProto:
-    return optimize_with(model, analyze_onnx(model, facts=FACTS.get(name, [])))[0]
+    return optimize_model(model, facts=FACTS.get(name, []))[0]
 
 
 def _onnxscript(model: onnx.ModelProto, name: str) -> onnx.ModelProto:

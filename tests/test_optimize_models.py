@@ -23,7 +23,9 @@ NAMES = [
     "swin_ts", "swin_dynamo", "scripted_control_flow",
 ]
 # Share of shape-computation nodes removed, as measured (a floor: this must not get worse).
-REACHED = {"bert_ts": 0.76, "gpt2_past_ts": 0.87, "llama_past_ts": 0.87}
+REACHED = {"bert_ts": 0.90, "gpt2_past_ts": 0.91, "llama_past_ts": 0.92, "t5_ts": 0.86}
+# Issue 8's target: at least 90% on the TorchScript transformer exports.
+TARGET = 0.9
 
 
 def _optimize(name: str) -> tuple[onnx.ModelProto, onnx.ModelProto, Analysis, Summary]:
@@ -51,13 +53,24 @@ def test_shape_computation_removed(name: str) -> None:
     assert (before - after) / before >= REACHED[name]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 8 target: the new chains (one Gather per dim, a Concat per "
-                   "distinct shape vector, Range/Slice bounds) still count as shape nodes")
-@pytest.mark.parametrize("name", sorted(REACHED))
+@pytest.mark.parametrize(
+    "name",
+    [
+        "bert_ts",
+        "gpt2_past_ts",
+        "llama_past_ts",
+        pytest.param("t5_ts", marks=pytest.mark.xfail(strict=True, reason=(
+            "222 -> 30 (86%); 90% needs <= 22, but 21 of the 30 are data the model computes from the two "
+            "sequence lengths: relative-position buckets and the causal mask (encoder: Range, 3 Unsqueeze, Sub, "
+            "Greater, Cast, Mul, Abs, Less; decoder: Range, 4 Unsqueeze, LessOrEqual, Expand, Sub, Min, Neg, Less) "
+            "plus a GreaterOrEqual per stack, and the two Ranges need both lengths as scalars (Shape + Gather "
+            "each): at least 25 nodes Shape feeds alone"))),
+    ],
+)
 def test_shape_computation_target_90_percent(name: str) -> None:
     _, _, _, summary = _optimize(name)
     before, after = summary.shape_nodes_before, summary.shape_nodes_after
-    assert (before - after) / before >= 0.9
+    assert (before - after) / before >= TARGET
 
 
 def test_onnxslim_after_symshape_still_runs() -> None:

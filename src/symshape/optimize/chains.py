@@ -12,19 +12,27 @@ from onnx import numpy_helper
 
 from symshape.optimize.emit import Emitter
 from symshape.optimize.graph_edit import consumers, pinned_names, producers
+from symshape.optimize.graph_view import GraphView, Node
 from symshape.optimize.summary import Summary
 from symshape.result import Analysis
 
 MIN_OPSET_AXES_INPUT = 13  # Unsqueeze reads its axes from an input from opset 13
 
 
-def merge_unsqueezes(graph: onnx.GraphProto, analysis: Analysis, emitter: Emitter, summary: Summary) -> None:
+def merge_unsqueezes(
+    view: GraphView,
+    analysis: Analysis,
+    emitter: Emitter,
+    summary: Summary,
+    pinned: set[str] | None = None,
+    made_by: dict[str, Node] | None = None,
+) -> None:
     """Fold every Unsqueeze fed by a single-reader Unsqueeze into one (opset >= 13 graphs)."""
-    pinned = pinned_names(graph)
-    readers = consumers(graph)
-    made_by = producers(graph)
-    constants = _constants(graph)
-    for node in graph.node:
+    pinned = pinned_names(view.graph) if pinned is None else pinned
+    readers = consumers(view)
+    made_by = producers(view) if made_by is None else made_by
+    constants = _constants(view)
+    for node in view.nodes:
         if node.op_type != "Unsqueeze" or node.domain not in ("", "ai.onnx") or len(node.input) != 2:
             continue
         inner = made_by.get(node.input[0])
@@ -58,16 +66,19 @@ def merged_axes(rank: int, steps: list[list[int]]) -> list[int] | None:
     return [k for k, new in enumerate(marks) if new]
 
 
-def _constants(graph: onnx.GraphProto) -> dict[str, list[int]]:
-    """1-D int64 initializers and Constant outputs (candidate axes), by name."""
-    inputs = {vi.name for vi in graph.input}
-    tensors = [t for t in graph.initializer if t.name not in inputs]
+def _constants(view: GraphView) -> dict[str, list[int]]:
+    """1-D int64 initializers and Constant outputs that an Unsqueeze reads as axes, by name."""
+    inputs = {vi.name for vi in view.graph.input}
+    axes = {n.input[1] for n in view.nodes if n.op_type == "Unsqueeze" and len(n.input) == 2}
+    tensors = [t for t in view.graph.initializer if t.name in axes and t.name not in inputs]
     out: dict[str, list[int]] = {}
     for t in tensors:
         if t.data_type == onnx.TensorProto.INT64 and len(t.dims) == 1:
             out[t.name] = [int(v) for v in numpy_helper.to_array(t)]
-    for node in graph.node:
-        if node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
+    for node in view.nodes:
+        if node.op_type != "Constant" or node.output[0] not in axes:
+            continue
+        if node.attribute and node.attribute[0].name == "value":
             t = node.attribute[0].t
             if t.data_type == onnx.TensorProto.INT64 and len(t.dims) == 1:
                 out[node.output[0]] = [int(v) for v in numpy_helper.to_array(t)]

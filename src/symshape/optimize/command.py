@@ -28,13 +28,15 @@ def optimize(
     model: Path, out: Path, verify_outputs: bool, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]
 ) -> None:
     """Write MODEL with its shape computation folded away and proven no-op nodes removed."""
-    from symshape.optimize.cli_run import run_optimize
+    from symshape.optimize.cli_run import finish_optimize
+    from symshape.optimize.model import analyze_file
     from symshape.outputs.progress import progress_bar
     from symshape.userfacts import from_options
 
     facts = from_options(assume, dim, likely)
-    with progress_bar() as progress:
-        lines, same = run_optimize(model, out, facts, progress, verify=verify_outputs)
+    with progress_bar() as progress:  # the analysis only: its refresh thread ends before the passes fork
+        analyzed = analyze_file(model, out, facts=facts, progress=progress)
+    lines, same = finish_optimize(analyzed, out, verify=verify_outputs)
     for line in lines:
         click.echo(line)
     if not same:

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import onnx
 
+from symshape.optimize.graph_view import GraphView, Node
 from symshape.optimize.summary import Summary
 
 
-def constants_to_initializers(graph: onnx.GraphProto, summary: Summary) -> None:
-    """Move every eligible Constant of the main graph into ``graph.initializer``."""
-    outputs = {o.name for o in graph.output}
-    kept: list[onnx.NodeProto] = []
+def constants_to_initializers(view: GraphView, summary: Summary) -> None:
+    """Move every eligible Constant of the main graph into ``view.graph.initializer``."""
+    outputs = {o.name for o in view.graph.output}
+    kept: list[Node] = []
     moved: list[onnx.TensorProto] = []
-    for node in graph.node:
+    for node in view.nodes:
         attrs = list(node.attribute)
         if (
             node.op_type == "Constant"
@@ -29,7 +30,7 @@ def constants_to_initializers(graph: onnx.GraphProto, summary: Summary) -> None:
             continue
         kept.append(node)
     if moved:
-        del graph.node[:]
-        graph.node.extend(kept)
-        graph.initializer.extend(moved)
+        del view.nodes[:]
+        view.nodes.extend(kept)
+        view.graph.initializer.extend(moved)
         summary.bypassed["Constant (now an initializer)"] += len(moved)

@@ -15,6 +15,7 @@ import onnx
 from onnx import numpy_helper
 
 from symshape.optimize.graph_edit import has_subgraph, pinned_names
+from symshape.optimize.graph_view import GraphView, Node
 from symshape.optimize.summary import Summary
 
 _SMALL = 64  # elements of an initializer compared by value
@@ -23,13 +24,13 @@ _RANDOM = frozenset({"RandomNormal", "RandomNormalLike", "RandomUniform", "Rando
 Key = tuple[object, ...]
 
 
-def merge_duplicates(graph: onnx.GraphProto, summary: Summary) -> None:
+def merge_duplicates(view: GraphView, summary: Summary, pinned: set[str] | None = None) -> None:
     """Make readers of a repeated node's outputs read the first node's (the repeat becomes dead)."""
-    pinned = pinned_names(graph)
-    by_value = _constant_keys(graph)
+    pinned = pinned_names(view.graph) if pinned is None else pinned
+    by_value = _constant_keys(view)
     same: dict[str, str] = {}
-    seen: dict[Key, onnx.NodeProto] = {}
-    for node in graph.node:
+    seen: dict[Key, Node] = {}
+    for node in view.nodes:
         for k, i in enumerate(node.input):
             if i in same:
                 node.input[k] = same[i]
@@ -44,7 +45,7 @@ def merge_duplicates(graph: onnx.GraphProto, summary: Summary) -> None:
             summary.bypassed[f"{node.op_type} (repeated)"] += 1
 
 
-def _mergeable(node: onnx.NodeProto) -> bool:
+def _mergeable(node: Node) -> bool:
     return (
         node.domain in ("", "ai.onnx")
         and node.op_type not in _RANDOM
@@ -53,17 +54,17 @@ def _mergeable(node: onnx.NodeProto) -> bool:
     )
 
 
-def _key(node: onnx.NodeProto, by_value: dict[str, Key]) -> Key:
+def _key(node: Node, by_value: dict[str, Key]) -> Key:
     attrs = tuple(sorted((a.name, a.SerializeToString()) for a in node.attribute))
     inputs = tuple(by_value.get(i, i) for i in node.input)
     return (node.op_type, node.domain or "", inputs, attrs, len(node.output))
 
 
-def _constant_keys(graph: onnx.GraphProto) -> dict[str, Key]:
+def _constant_keys(view: GraphView) -> dict[str, Key]:
     """Small initializers (not overridable inputs) by value: equal constants get equal keys."""
-    inputs = {vi.name for vi in graph.input}
+    inputs = {vi.name for vi in view.graph.input}
     out: dict[str, Key] = {}
-    for t in graph.initializer:
+    for t in view.graph.initializer:
         if t.name in inputs or math.prod(t.dims) > _SMALL or t.data_location == onnx.TensorProto.EXTERNAL:
             continue
         array = numpy_helper.to_array(t)

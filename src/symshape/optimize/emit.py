@@ -22,6 +22,7 @@ from symshape.expr_atoms import MaxAtom, MinAtom, Sym
 from symshape.exprcore import Atom, FloorDiv, ModAtom
 
 Source = tuple[str, int]  # (graph input, axis) whose size is a symbol
+FRESH_PREFIX = "symshape_opt/"  # every name made here starts so
 ProveNonneg = Callable[[Dim], bool]
 
 
@@ -54,9 +55,9 @@ class Emitter:
     def fresh(self, stem: str) -> str:
         """A value or node name not used anywhere in the model."""
         k = len(self.taken)
-        while f"symshape_opt/{stem}_{k}" in self.taken:
+        while f"{FRESH_PREFIX}{stem}_{k}" in self.taken:
             k += 1
-        name = f"symshape_opt/{stem}_{k}"
+        name = f"{FRESH_PREFIX}{stem}_{k}"
         self.taken.add(name)
         return name
 

@@ -14,6 +14,7 @@ import onnx
 from symshape.expr import Dim
 from symshape.optimize.emit import Emitter
 from symshape.optimize.graph_edit import consumers, pinned_names, replace_uses
+from symshape.optimize.graph_view import GraphView
 from symshape.optimize.guarded import GuardCheck
 from symshape.optimize.summary import Summary
 from symshape.result import Analysis
@@ -34,14 +35,19 @@ class Known:
 
 
 def known_values(
-    graph: onnx.GraphProto, analysis: Analysis, types: dict[str, int], guard: GuardCheck, summary: Summary
+    view: GraphView,
+    analysis: Analysis,
+    types: dict[str, int],
+    guard: GuardCheck,
+    summary: Summary,
+    pinned: set[str] | None = None,
 ) -> dict[str, Known]:
     """Node outputs that can be replaced exactly: static ones of an integer or bool type, and
     symbolic int64 scalars and vectors; never a pinned name, a Constant's output or a value
     that may rest on a guard."""
-    pinned = pinned_names(graph)
+    pinned = pinned_names(view.graph) if pinned is None else pinned
     out: dict[str, Known] = {}
-    for node in graph.node:
+    for node in view.nodes:
         if node.op_type == "Constant":
             continue
         for o in node.output:
@@ -70,10 +76,10 @@ def _replaceable(elements: tuple[Dim, ...], dims: tuple[int, ...], elem_type: in
     return elem_type == onnx.TensorProto.INT64 and len(dims) <= 1
 
 
-def fold_values(graph: onnx.GraphProto, known: dict[str, Known], emitter: Emitter, summary: Summary) -> None:
+def fold_values(view: GraphView, known: dict[str, Known], emitter: Emitter, summary: Summary) -> None:
     """Emit every frontier value of ``known`` and make its readers read the new value."""
-    readers = consumers(graph)
-    folded = {id(node) for node in graph.node if node.output and all(o in known for o in node.output if o)}
+    readers = consumers(view)
+    folded = {id(node) for node in view.nodes if node.output and all(o in known for o in node.output if o)}
     mapping: dict[str, str] = {}
     for name, value in known.items():
         if all(id(reader) in folded for reader in readers.get(name, [])):
@@ -87,7 +93,7 @@ def fold_values(graph: onnx.GraphProto, known: dict[str, Known], emitter: Emitte
             summary.constants_made += 1
         else:
             summary.chains_made += 1
-    replace_uses(graph, mapping)
+    replace_uses(view, mapping)
 
 
 def _emit(value: Known, emitter: Emitter) -> str | None:

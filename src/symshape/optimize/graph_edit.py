@@ -1,4 +1,5 @@
-"""Edits on an ONNX graph that keep it valid: who uses a value, rewiring uses, dead-code removal.
+"""Edits on an ONNX graph (its `GraphView`) that keep it valid: who uses a value, rewiring uses,
+dead-code removal.
 
 Names a nested graph (If/Loop/Scan body) reads from the enclosing scope are *pinned* like graph
 outputs: they are never renamed or removed, because the bodies are left untouched.
@@ -6,18 +7,23 @@ outputs: they are never renamed or removed, because the bodies are left untouche
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import onnx
+
+from symshape.optimize.graph_view import GraphView, Node
+
+AnyNode = Node | onnx.NodeProto
 
 # Ops whose removal could change what other ops compute (a shared random stream).
 _KEEP_WHEN_DEAD = frozenset({"RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike", "Multinomial",
                              "Bernoulli"})
 _STANDARD = frozenset({"", "ai.onnx"})
 _GRAPH_TYPES = frozenset({onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS})
+_GRAPH_OPS = frozenset({"If", "Loop", "Scan", "SequenceMap"})  # the standard ops that hold graphs
 
 
-def subgraphs(node: onnx.NodeProto) -> Iterator[onnx.GraphProto]:
+def subgraphs(node: AnyNode) -> Iterator[onnx.GraphProto]:
     """The graphs held in ``node``'s attributes."""
     for attr in node.attribute:
         if attr.type == onnx.AttributeProto.GRAPH:
@@ -26,8 +32,11 @@ def subgraphs(node: onnx.NodeProto) -> Iterator[onnx.GraphProto]:
             yield from attr.graphs
 
 
-def has_subgraph(node: onnx.NodeProto) -> bool:
-    """Whether ``node`` holds a graph (If, Loop, Scan, ...)."""
+def has_subgraph(node: AnyNode) -> bool:
+    """Whether ``node`` holds a graph (If, Loop, Scan, ...; a standard op whose spec has no graph
+    attribute cannot run one, so only those four and other domains' ops are looked at)."""
+    if node.op_type not in _GRAPH_OPS and node.domain in _STANDARD:
+        return False
     return any(a.type in _GRAPH_TYPES for a in node.attribute)
 
 
@@ -42,39 +51,40 @@ def outer_names(graph: onnx.GraphProto) -> set[str]:
     return names
 
 
-def pinned_names(graph: onnx.GraphProto) -> set[str]:
-    """Names whose value must keep its name: graph outputs and captures of nested graphs."""
+def pinned_names(graph: onnx.GraphProto, nodes: Iterable[AnyNode] | None = None) -> set[str]:
+    """Names whose value must keep its name: graph outputs and captures of nested graphs (of
+    ``nodes``, by default the graph's)."""
     pinned = {o.name for o in graph.output}
-    for node in graph.node:
-        if node.attribute and has_subgraph(node):
+    for node in graph.node if nodes is None else nodes:
+        if has_subgraph(node):
             for sub in subgraphs(node):
                 pinned |= outer_names(sub)
     return pinned
 
 
-def consumers(graph: onnx.GraphProto) -> dict[str, list[onnx.NodeProto]]:
-    """The nodes of ``graph`` (top level) that read each value."""
-    out: dict[str, list[onnx.NodeProto]] = {}
-    for node in graph.node:
+def consumers(view: GraphView) -> dict[str, list[Node]]:
+    """The nodes (top level) that read each value."""
+    out: dict[str, list[Node]] = {}
+    for node in view.nodes:
         for i in node.input:
             if i:
                 out.setdefault(i, []).append(node)
     return out
 
 
-def producers(graph: onnx.GraphProto) -> dict[str, onnx.NodeProto]:
-    """The node of ``graph`` (top level) that writes each value."""
-    return {o: node for node in graph.node for o in node.output if o}
+def producers(view: GraphView) -> dict[str, Node]:
+    """The node (top level) that writes each value."""
+    return {o: node for node in view.nodes for o in node.output if o}
 
 
-def replace_uses(graph: onnx.GraphProto, mapping: dict[str, str]) -> None:
+def replace_uses(view: GraphView, mapping: dict[str, str]) -> None:
     """Make every top-level node read ``mapping[name]`` instead of ``name`` (chains resolved)."""
     if not mapping:
         return
-    for node in graph.node:
-        for k, i in enumerate(node.input):
-            if i in mapping:
-                node.input[k] = resolve(mapping, i)
+    for node in view.nodes:
+        if mapping.keys().isdisjoint(node.input):
+            continue
+        node.input = [resolve(mapping, i) if i in mapping else i for i in node.input]
 
 
 def resolve(mapping: dict[str, str], name: str) -> str:
@@ -88,29 +98,31 @@ def resolve(mapping: dict[str, str], name: str) -> str:
     return name
 
 
-def remove_dead(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
+def remove_dead(view: GraphView, pinned: set[str]) -> list[Node]:
     """Remove standard-domain nodes no output, no live node and no nested graph reads, and
     initializers nothing reads; returns the nodes removed. Nodes holding graphs, nodes of
-    other domains and random ops are always kept."""
-    live = pinned_names(graph)
-    kept: list[onnx.NodeProto] = []
-    removed: list[onnx.NodeProto] = []
-    for node in reversed(graph.node):
+    other domains and random ops are always kept. ``pinned``: `pinned_names` of the graph."""
+    live = set(pinned)
+    kept: list[Node] = []
+    removed: list[Node] = []
+    for node in reversed(view.nodes):
+        op = node.op_type
         removable = (
-            node.domain in _STANDARD
-            and node.op_type not in _KEEP_WHEN_DEAD
-            and not has_subgraph(node)
-            and not any(o and o in live for o in node.output)
+            op not in _KEEP_WHEN_DEAD
+            and op not in _GRAPH_OPS
+            and node.domain in _STANDARD
+            and live.isdisjoint(node.output)  # '' (a missing output) is never live
         )
         if removable:
             removed.append(node)
             continue
         kept.append(node)
-        live.update(i for i in node.input if i)
+        live.update(node.input)
+        live.discard("")
     if removed:
         kept.reverse()
-        del graph.node[:]
-        graph.node.extend(kept)
+        view.nodes = kept
+    graph = view.graph
     inputs = {i.name for i in graph.input}
     used = [t for t in graph.initializer if t.name in live or t.name in inputs]
     if len(used) != len(graph.initializer):

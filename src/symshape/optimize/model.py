@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import onnx
@@ -12,17 +13,24 @@ from symshape.analysis import ProgressFn, analyze, gc_paused
 from symshape.expr import Dim, Expr
 from symshape.expr_atoms import Sym
 from symshape.io import refuse_overwrite, write_bytes_atomic, write_failed
-from symshape.onnx.annotate import annotate_model
 from symshape.onnx.reader import elem_types, load_model, model_to_program
 from symshape.optimize.chains import MIN_OPSET_AXES_INPUT, merge_unsqueezes
 from symshape.optimize.constants import constants_to_initializers
 from symshape.optimize.cse import merge_duplicates
-from symshape.optimize.emit import Emitter, Source
+from symshape.optimize.elementwise_reshape import unwrap_elementwise
+from symshape.optimize.emit import FRESH_PREFIX, Emitter, Source
 from symshape.optimize.fold import fold_values, known_values
-from symshape.optimize.graph_edit import remove_dead
+from symshape.optimize.graph_edit import pinned_names, producers, remove_dead
+from symshape.optimize.graph_view import GraphView
 from symshape.optimize.guarded import GuardCheck
+from symshape.optimize.linear_index import gathers_to_reshapes
 from symshape.optimize.redundant import bypass_redundant
+from symshape.optimize.reshape_chains import collapse_reshapes
+from symshape.optimize.shapes_out import ShapeWriter
 from symshape.optimize.summary import Summary, shape_nodes
+from symshape.optimize.targets import relax_targets
+from symshape.optimize.types import TypeInference
+from symshape.optimize.uniform_operands import scalar_fills
 from symshape.result import Analysis
 from symshape.userfacts import Fact
 
@@ -36,17 +44,26 @@ def optimize_model(
     """A copy of ``model`` with known shape values folded, proven no-ops removed, dead nodes
     dropped and every value's shape written as value_info. ``facts`` are assumed true of every
     input the optimized model will see (the summary says which guards were in play)."""
+    inference = TypeInference(model)  # runs while the analysis does
     with gc_paused():
         program = model_to_program(model)
     result = analyze(program, facts=facts, progress=progress)
-    return optimize_with(model, result)
+    return optimize_with(model, result, inference.types())
 
 
-def optimize_with(model: onnx.ModelProto, result: Analysis) -> tuple[onnx.ModelProto, Summary]:
-    """`optimize_model` given the analysis of ``model``. Folding is kept only when it makes the
-    model smaller: an export whose shape computation is already minimal (the dynamo exporter's
-    ``Shape(start, end)`` per dim) would otherwise get a second one."""
-    types = elem_types(model, isolated=True)
+def optimize_with(
+    model: onnx.ModelProto, result: Analysis, types: dict[str, int] | None = None
+) -> tuple[onnx.ModelProto, Summary]:
+    """`optimize_model` given the analysis of ``model`` (and its element types, when known).
+    Folding is kept only when it makes the model smaller: an export whose shape computation is
+    already minimal (the dynamo exporter's ``Shape(start, end)`` per dim) would otherwise get a
+    second one."""
+    with gc_paused():  # the passes allocate many short-lived objects beside the analysis's many long-lived ones
+        return _optimize_with(model, result, elem_types(model, isolated=True) if types is None else types)
+
+
+def _optimize_with(model: onnx.ModelProto, result: Analysis, types: dict[str, int]) -> tuple[onnx.ModelProto, Summary]:
+    shapes = ShapeWriter(model, result)  # in a forked child while the passes run, where that is safe
     before = shape_nodes(model, types)
     best = _passes(model, result, types, fold=True)
     if best[1].values_folded and 2 * best[1].shape_nodes_after > before:  # folding did not clearly win
@@ -56,8 +73,7 @@ def optimize_with(model: onnx.ModelProto, result: Analysis) -> tuple[onnx.ModelP
             best = plain
     out, summary = best
     summary.shape_nodes_before = before
-    summary.annotated = annotate_model(out, result)
-    _prune_value_info(out.graph)
+    summary.annotated = shapes.write_into(out.graph, types, summary.reshaped)
     return out, summary
 
 
@@ -67,30 +83,42 @@ def _passes(
     out = onnx.ModelProto()
     out.CopyFrom(model)
     graph = out.graph
+    view = GraphView(graph)
+    pinned = pinned_names(graph, view.nodes)  # outputs and captures: the passes change neither
     summary = Summary(nodes_before=len(graph.node))
     guard = GuardCheck(graph, result)
     summary.guards = [cond for cond, _, _ in guard.guards]
-    emitter = _emitter(out, result)
+    emitter = _emitter(out, result, view)
     free_initializers = out.ir_version >= MIN_IR_FREE_INITIALIZERS
-    if fold and free_initializers:
-        fold_values(graph, known_values(graph, result, types, guard, summary), emitter, summary)
-    _prepend(graph, emitter)
-    bypass_redundant(graph, result, types, guard, summary)
-    if _opset(out) >= MIN_OPSET_AXES_INPUT:
-        merge_unsqueezes(graph, result, emitter, summary)
-        _prepend(graph, emitter)
-    _remove_dead(graph, summary)
     if free_initializers:
-        constants_to_initializers(graph, summary)
-    merge_duplicates(graph, summary)
-    _remove_dead(graph, summary)
+        relax_targets(view, result, guard, emitter, summary)
+        scalar_fills(view, result, guard, emitter, summary)
+        if _opset(out) >= MIN_OPSET_AXES_INPUT:
+            gathers_to_reshapes(view, result, types, guard, emitter, summary)
+            collapse_reshapes(view, result, guard, emitter, summary)
+        _remove_dead(view, summary, pinned)  # not folded: what the rewrites made dead (new nodes wait in emitter)
+    if fold and free_initializers:
+        fold_values(view, known_values(view, result, types, guard, summary, pinned), emitter, summary)
+    _prepend(view, emitter)
+    made_by = producers(view)  # shared by the next three passes, which keep it current
+    bypass_redundant(view, result, types, guard, summary, pinned, made_by)
+    if _opset(out) >= MIN_OPSET_AXES_INPUT:
+        merge_unsqueezes(view, result, emitter, summary, pinned, made_by)
+    summary.reshaped = unwrap_elementwise(view, result, guard, summary, pinned, made_by)
+    _prepend(view, emitter)
+    _remove_dead(view, summary, pinned)
+    if free_initializers:
+        constants_to_initializers(view, summary)
+    merge_duplicates(view, summary, pinned)
+    _remove_dead(view, summary, pinned)
+    view.write_back()
     summary.nodes_after = len(graph.node)
     summary.shape_nodes_after = shape_nodes(out, _types_after(graph, types))
     return out, summary
 
 
-def _remove_dead(graph: onnx.GraphProto, summary: Summary) -> None:
-    for node in remove_dead(graph):
+def _remove_dead(view: GraphView, summary: Summary, pinned: set[str]) -> None:
+    for node in remove_dead(view, pinned):
         summary.removed[node.op_type] += 1
 
 
@@ -105,28 +133,54 @@ def _types_after(graph: onnx.GraphProto, types: dict[str, int]) -> dict[str, int
     return after
 
 
+@dataclass(frozen=True)
+class Analyzed:
+    """A model read from ``path`` (weights left in their files), its analysis, and onnx's type
+    inference of it, running since the model was read."""
+
+    path: Path
+    model: onnx.ModelProto
+    result: Analysis
+    inference: TypeInference
+
+
 def optimize_file(
     path: Path, out: Path, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
 ) -> tuple[Summary, Analysis]:
     """Optimize the model at ``path`` and write it atomically to ``out`` (never over the input);
     external weights are not loaded: the output points at the original files. Returns the
     summary and the analysis it rests on."""
+    analyzed = analyze_file(path, out, facts=facts, progress=progress)
+    return write_optimized(analyzed, out), analyzed.result
+
+
+def analyze_file(
+    path: Path, out: Path, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
+) -> Analyzed:
+    """The first half of `optimize_file`: refuse ``out`` if it is the input, read and analyze
+    (the command line's progress bar covers this half only)."""
     if Path(out).resolve() == Path(path).resolve():
         raise refuse_overwrite(out, path, "input model")
     model = load_model(path)
+    inference = TypeInference(model)  # runs while the analysis does
     with gc_paused():
         program = model_to_program(model)
     result = analyze(program, facts=facts, progress=progress, source=str(path))
-    optimized, summary = optimize_with(model, result)
-    relocate_external_data(optimized, Path(path).parent, Path(out).parent)
+    return Analyzed(Path(path), model, result, inference)
+
+
+def write_optimized(analyzed: Analyzed, out: Path) -> Summary:
+    """The second half of `optimize_file`: optimize and write atomically."""
+    optimized, summary = optimize_with(analyzed.model, analyzed.result, analyzed.inference.types())
+    relocate_external_data(optimized, analyzed.path.parent, Path(out).parent)
     try:
         write_bytes_atomic(Path(out), optimized.SerializeToString())
     except OSError as err:
         raise write_failed(out, err) from None
-    return summary, result
+    return summary
 
 
-def _emitter(model: onnx.ModelProto, result: Analysis) -> Emitter:
+def _emitter(model: onnx.ModelProto, result: Analysis, view: GraphView) -> Emitter:
     graph = model.graph
     initialized = {t.name for t in graph.initializer}
     sources: dict[str, Source] = {}
@@ -141,8 +195,9 @@ def _emitter(model: onnx.ModelProto, result: Analysis) -> Emitter:
             name = _symbol(d)
             if name is not None and opset >= MIN_OPSET_FOR_CHAINS:
                 sources.setdefault(name, (vi.name, axis))
-    taken = {n.name for n in graph.node} | {o for n in graph.node for o in n.output} | initialized
-    taken |= {vi.name for vi in graph.input} | {vi.name for vi in graph.output}
+    names = [n.name for n in view.nodes] + [o for n in view.nodes for o in n.output]
+    names += [*initialized, *(vi.name for vi in graph.input), *(vi.name for vi in graph.output)]
+    taken = {n for n in names if n.startswith(FRESH_PREFIX)}  # only these can collide with new names
     facts = result.graph.facts
     return Emitter(sources, ranks, lambda d: facts.prove_ge(result.private(d)), taken)
 
@@ -155,26 +210,15 @@ def _symbol(d: Dim) -> str | None:
     return None
 
 
-def _prepend(graph: onnx.GraphProto, emitter: Emitter) -> None:
+def _prepend(view: GraphView, emitter: Emitter) -> None:
     """New nodes read only graph inputs, initializers and each other: they go first."""
     nodes, initializers = emitter.take()
-    if nodes:
-        rest = list(graph.node)
-        del graph.node[:]
-        graph.node.extend(nodes + rest)
-    graph.initializer.extend(initializers)
+    view.prepend(nodes)
+    view.graph.initializer.extend(initializers)
 
 
 def _opset(model: onnx.ModelProto) -> int:
     return next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
-
-
-def _prune_value_info(graph: onnx.GraphProto) -> None:
-    """Drop value_info of values no node writes any more."""
-    written = {o for n in graph.node for o in n.output}
-    kept = [vi for vi in graph.value_info if vi.name in written]
-    del graph.value_info[:]
-    graph.value_info.extend(kept)
 
 
 def relocate_external_data(model: onnx.ModelProto, src_dir: Path, dst_dir: Path) -> None:

@@ -5,7 +5,8 @@ Bypassed: ``Identity``; ``Cast`` to the input's own type; ``Expand``, ``Tile``, 
 chain of reshape-like ops back to an operand of the same shape: Squeeze/Unsqueeze pairs that
 cancel); ``Where`` whose condition is a proven constant and whose chosen branch has the output's
 shape; ``Max``/``Min``/``And``/``Or`` of one value with itself; integer and bool ``And``/``Or``/``Mul``/
-``Add``/``Sub`` with a neutral constant. Readers then read the input. A graph
+``Add``/``Sub`` with a neutral constant; float ``Mul``/``Div`` by 1.0 of an arithmetic result (not
+``Add`` of 0.0: ``-0.0 + 0.0`` is ``+0.0``). Readers then read the input. A graph
 output keeps its name: the input is renamed to it when that is safe, else the node stays.
 """
 
@@ -13,10 +14,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import onnx
 from onnx import numpy_helper
 
 from symshape.optimize.graph_edit import pinned_names, producers
+from symshape.optimize.graph_view import GraphView, Node
 from symshape.optimize.guarded import GuardCheck
 from symshape.optimize.summary import Summary
 from symshape.result import Analysis
@@ -31,22 +34,33 @@ _EXACT_TYPES = frozenset({  # x*1 and x+0 are x bit for bit (not so for -0.0 + 0
     onnx.TensorProto.UINT64, onnx.TensorProto.UINT32, onnx.TensorProto.UINT16, onnx.TensorProto.UINT8,
     onnx.TensorProto.BOOL,
 })
+_FLOAT_TYPES = frozenset({onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE, onnx.TensorProto.FLOAT16,
+                          onnx.TensorProto.BFLOAT16})
+# Ops whose float results come out of IEEE arithmetic on every element: never a signaling NaN.
+_ARITHMETIC = frozenset({"Add", "Sub", "Mul", "Div", "MatMul", "Gemm", "Sqrt", "Reciprocal", "Pow", "Exp", "Log",
+                         "Tanh", "Sigmoid", "Erf", "Softmax", "ReduceMean", "LayerNormalization"})
 _SMALL = 64  # elements of an initializer worth reading as a condition
 
 
 def bypass_redundant(
-    graph: onnx.GraphProto, analysis: Analysis, types: dict[str, int], guard: GuardCheck, summary: Summary
+    view: GraphView,
+    analysis: Analysis,
+    types: dict[str, int],
+    guard: GuardCheck,
+    summary: Summary,
+    pinned: set[str] | None = None,
+    made_by: dict[str, Node] | None = None,
 ) -> None:
     """Rewire the readers of every proven no-op node to its input (dead nodes are left for
     `graph_edit.remove_dead`)."""
-    pinned = pinned_names(graph)
-    inputs = {vi.name for vi in graph.input} | {t.name for t in graph.initializer}
-    made_by = producers(graph)
-    overridable = {vi.name for vi in graph.input}
-    small = {t.name: t for t in graph.initializer if math.prod(t.dims) <= _SMALL and t.name not in overridable}
+    pinned = pinned_names(view.graph) if pinned is None else pinned
+    inputs = {vi.name for vi in view.graph.input} | {t.name for t in view.graph.initializer}
+    made_by = producers(view) if made_by is None else made_by  # kept current: outputs renamed here
+    overridable = {vi.name for vi in view.graph.input}
+    small = {t.name: t for t in view.graph.initializer if math.prod(t.dims) <= _SMALL and t.name not in overridable}
     alias: dict[str, str] = {}  # a bypassed output -> the value it equals
     renamed: dict[str, str] = {}  # a value -> the pinned name it now carries
-    for node in graph.node:
+    for node in view.nodes:
         _read_current(node, alias, renamed)
         if node.domain not in _STANDARD or len(node.output) != 1 or not node.output[0]:
             continue
@@ -64,12 +78,14 @@ def bypass_redundant(
             summary.bypassed[node.op_type] += 1
         # else: keep the node: the output name must stay and the input cannot take it
     if renamed:  # readers of a renamed value placed before the bypassed node
-        for node in graph.node:
+        for node in view.nodes:
             _read_current(node, {}, renamed)
 
 
-def _read_current(node: onnx.NodeProto, alias: dict[str, str], renamed: dict[str, str]) -> None:
+def _read_current(node: Node, alias: dict[str, str], renamed: dict[str, str]) -> None:
     """Point ``node``'s inputs at the values they now are (bypassed, then renamed)."""
+    if alias.keys().isdisjoint(node.input) and renamed.keys().isdisjoint(node.input):
+        return
     for k, i in enumerate(node.input):
         if i in alias or i in renamed:
             current = alias.get(i, i)
@@ -77,7 +93,7 @@ def _read_current(node: onnx.NodeProto, alias: dict[str, str], renamed: dict[str
 
 
 def _take_name(
-    node: onnx.NodeProto, source: str, made_by: dict[str, onnx.NodeProto], renamed: dict[str, str]
+    node: Node, source: str, made_by: dict[str, Node], renamed: dict[str, str]
 ) -> None:
     """Bypass ``node`` whose output is a pinned name: ``source``'s producer writes that name
     instead (readers follow through ``renamed``) and ``node`` writes a name nothing reads."""
@@ -92,10 +108,10 @@ def _take_name(
 
 
 def _same_value(
-    node: onnx.NodeProto,
+    node: Node,
     analysis: Analysis,
     types: dict[str, int],
-    made_by: dict[str, onnx.NodeProto],
+    made_by: dict[str, Node],
     small: dict[str, onnx.TensorProto],
 ) -> str | None:
     """The input that ``node``'s output provably equals, or None."""
@@ -118,6 +134,30 @@ def _same_value(
         return _if_same(analysis, out, ins[0])
     if op in _NEUTRAL and len(ins) == 2 and types.get(out) in _EXACT_TYPES:
         return _neutral_operand(op, ins, out, analysis, small)
+    if op in ("Mul", "Div") and len(ins) == 2 and types.get(out) in _FLOAT_TYPES:
+        return _float_unit_operand(op, ins, out, analysis, small, made_by)
+    return None
+
+
+def _float_unit_operand(
+    op: str,
+    ins: list[str],
+    out: str,
+    analysis: Analysis,
+    small: dict[str, onnx.TensorProto],
+    made_by: dict[str, Node],
+) -> str | None:
+    """``x`` for ``Mul(x, 1.0)`` (either order) and ``Div(x, 1.0)`` when the output has ``x``'s shape
+    and ``x`` is computed by an arithmetic op. IEEE 754 makes ``x * 1`` and ``x / 1`` exactly ``x``
+    (signed zeros, infinities and quiet NaNs included) except for a signaling NaN, which they
+    quiet; an arithmetic op never delivers a signaling NaN (an input or a weight might)."""
+    for k in (1, 0) if op == "Mul" else (1,):
+        unit = small.get(ins[k])
+        producer = made_by.get(ins[1 - k])
+        if unit is None or producer is None or producer.op_type not in _ARITHMETIC or producer.domain not in _STANDARD:
+            continue
+        if bool(np.all(numpy_helper.to_array(unit) == 1.0)):
+            return _if_same(analysis, out, ins[1 - k])
     return None
 
 
@@ -157,12 +197,12 @@ def _if_same(analysis: Analysis, out: str, source: str) -> str | None:
     return source if analysis.same_shape(out, source) is True else None
 
 
-def _reshape_source(node: onnx.NodeProto, analysis: Analysis, made_by: dict[str, onnx.NodeProto]) -> str | None:
+def _reshape_source(node: Node, analysis: Analysis, made_by: dict[str, Node]) -> str | None:
     """The farthest value up a chain of reshape-like ops (row-major order kept) with the same
     shape as ``node``'s output: that chain computes it unchanged."""
     out = node.output[0]
     found: str | None = None
-    current: onnx.NodeProto | None = node
+    current: Node | None = node
     for _ in range(8):
         if current is None or current.op_type not in _RESHAPES or current.domain not in _STANDARD:
             break

@@ -60,6 +60,7 @@ class Summary:
     guards: list[str] = field(default_factory=list[str])
     refused_for_guards: int = 0
     fold_skipped: bool = False
+    reshaped: set[str] = field(default_factory=set[str])  # values whose shape a pass changed (not annotated)
 
     def lines(self) -> list[str]:
         """A human summary, one fact per line."""
