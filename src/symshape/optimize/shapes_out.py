@@ -1,10 +1,8 @@
 """Write the analysis's shapes into the optimized graph, as `symshape annotate` does.
 
-`symshape.onnx.annotate.annotate_model` reads element types with onnx's inference in a child
-interpreter (~0.25 s, mostly its start), though the types are known here. It only needs the graph's
-inputs, outputs and value_info, so it runs on a shell of the original graph (no nodes, no
-value_info: the child has next to nothing to read) and the known element types are set after.
-Where a fork is safe (`symshape.optimize.types.fork_safe`) it runs in a forked child while the
+`symshape.onnx.annotate.annotate_model` only needs the graph's inputs, outputs and value_info, so
+it runs on a shell of the original graph (no nodes, no value_info) with no element types (they
+are known here, and set after). Where a fork is safe (`symshape.optimize.types.fork_safe`) it runs in a forked child while the
 passes run, and its result comes back through a pipe; a thread would not do, the expression tables
 both would fill are not thread-safe. The passes keep every graph output and never change a kept
 value's type, so the shell's value_info and outputs are the optimized graph's.
@@ -65,7 +63,7 @@ class ShapeWriter:
             shell = onnx.ModelProto.FromString(self._answer[_COUNT_BYTES:])
         else:  # no fork, or the child failed: here, then
             shell = self._shell
-            count = annotate_model(shell, self._result)
+            count = annotate_model(shell, self._result, types={})
         written = {o for n in graph.node for o in n.output} - reshaped
         kept = [vi for vi in self._model.graph.value_info if vi.name in written and self._result.shape(vi.name) is None]
         del graph.value_info[:]
@@ -85,7 +83,7 @@ def _child(shell: onnx.ModelProto, result: Analysis, read: int, write: int) -> N
     code = 1
     try:
         os.close(read)
-        count = annotate_model(shell, result)
+        count = annotate_model(shell, result, types={})
         with os.fdopen(write, "wb") as pipe:
             pipe.write(count.to_bytes(_COUNT_BYTES, "little") + shell.SerializeToString())
         code = 0
