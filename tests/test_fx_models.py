@@ -62,6 +62,7 @@ def test_every_dim_matches_runs(name: str) -> None:
     _check(name, decompose=False)
 
 
+@pytest.mark.filterwarnings("ignore:`isinstance\\(treespec, LeafSpec\\)` is deprecated:FutureWarning")  # torch's own
 @pytest.mark.parametrize("name", sorted(set(SAMPLES) - {"swin"}))  # swin's decomposition takes minutes
 def test_core_aten_programs_match_runs_too(name: str) -> None:
     """``ep.run_decompositions()`` (core aten: ``native_layer_norm``, ``convolution``,
