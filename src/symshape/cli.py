@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 
 import click
 
+from symshape.cli_options import output_option
 from symshape.errors import SymshapeError
-from symshape.io import refuse_overwrite, write_failed, write_text_atomic
+from symshape.io import guard_input, write_output
 
 if TYPE_CHECKING:
     from symshape.userfacts import Fact
@@ -118,31 +119,9 @@ def analyze(
     writer("json" if to_stdout else fmt)(result, sys.stdout, OutputOptions(all_values=all_values))
 
 
-def guard_input(out: Path, *inputs: Path) -> None:
-    """Refuse to overwrite an input file (also through another relative path or a symlink)."""
-    for i in inputs:
-        if i.exists() and out.exists() and out.resolve() == i.resolve():
-            raise refuse_overwrite(out, i)
-
-
-def write_output(out: Path, text: str) -> None:
-    """`write_text_atomic`, with OutputError naming the path when it cannot be written."""
-    try:
-        write_text_atomic(out, text)
-    except OSError as err:
-        raise write_failed(out, err) from None
-
-
 @main.command()
 @click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "-o",
-    "--output",
-    "out",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Where to write the annotated model.",
-)
+@output_option("Where to write the annotated model.")
 @click.option(
     "--guards",
     is_flag=True,

@@ -30,6 +30,21 @@ def write_text_atomic(path: Path, text: str) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
 
 
+def guard_input(out: Path, *inputs: Path) -> None:
+    """Refuse to overwrite an input file (also through another relative path or a symlink)."""
+    for i in inputs:
+        if i.exists() and out.exists() and out.resolve() == i.resolve():
+            raise refuse_overwrite(out, i)
+
+
+def write_output(out: Path, text: str) -> None:
+    """`write_text_atomic`, with OutputError naming the path when it cannot be written."""
+    try:
+        write_text_atomic(out, text)
+    except OSError as err:
+        raise write_failed(out, err) from None
+
+
 def refuse_overwrite(out: Path | str, original: Path | str, what: str = "input file") -> OutputError:
     """The error for an output that names an input (``what``: how to call the input)."""
     return OutputError(

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from symshape.cli_options import output_option
+
 VERIFY_HELP = (
     "Run both models in onnxruntime at several input sizes (1 and 0 included where legal) with the same "
     "kernels and compare every output bitwise; exit 1 on a difference."
@@ -15,14 +17,7 @@ VERIFY_HELP = (
 
 
 @click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "-o",
-    "--output",
-    "out",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Where to write the optimized model (never the input).",
-)
+@output_option("Where to write the optimized model (never the input).")
 @click.option("--verify", "verify_outputs", is_flag=True, help=VERIFY_HELP)
 def optimize(
     model: Path, out: Path, verify_outputs: bool, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]

@@ -7,31 +7,22 @@ from pathlib import Path
 
 import click
 
+from symshape.cli_options import output_option
+
 
 @click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "-o",
-    "--output",
-    "out",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Where to write the HTML page (never the input).",
-)
+@output_option("Where to write the HTML page (never the input).")
 def report(model: Path, out: Path, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> None:
     """Write a self-contained HTML report of MODEL: summary, symbols, classes, guards, every
     value's dims (searchable) and a graph coloured by equivalence class."""
     from symshape.api import analyze_file
-    from symshape.io import refuse_overwrite, write_failed, write_text_atomic
+    from symshape.io import guard_input, write_output
     from symshape.outputs.progress import progress_bar
     from symshape.report.page import report_html
     from symshape.userfacts import from_options
 
-    if model.exists() and out.exists() and out.resolve() == model.resolve():
-        raise refuse_overwrite(out, model)
+    guard_input(out, model)
     with progress_bar() as progress:
         result = analyze_file(model, facts=from_options(assume, dim, likely), progress=progress)
-    try:
-        write_text_atomic(out, report_html(result))
-    except OSError as err:
-        raise write_failed(out, err) from None
+    write_output(out, report_html(result))
     click.echo(f"wrote {out}: {len(result.value_names())} values, {len(result.program.ops)} ops")
