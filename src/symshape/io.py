@@ -1,4 +1,5 @@
-"""Atomic file writes: outputs never leave a half-written file, and never replace an input."""
+"""Files in and out: an unreadable input is a one-line error; outputs are written atomically (never
+half-written) and never replace an input."""
 
 from __future__ import annotations
 
@@ -6,9 +7,22 @@ import os
 import tempfile
 from pathlib import Path
 
-from symshape.errors import OutputError, where_output
+from symshape.errors import ModelError, OutputError, where_file, where_output
 
 _CHOOSE = "choose another output path"
+
+
+def read_file_bytes(path: str | Path, expected: str) -> bytes:
+    """The bytes of ``path``; ModelError naming ``expected`` when it cannot be read."""
+    try:
+        return Path(path).read_bytes()
+    except OSError as err:
+        raise ModelError(
+            where=where_file(path),
+            found=f"cannot read it ({err.strerror or err})",
+            expected=expected,
+            fix="check the path and its permissions",
+        ) from None
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:

@@ -7,6 +7,7 @@ program (`symshape.fx.reader`) with torch's ``range_constraints`` as ranges of i
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,9 +17,11 @@ from symshape.analysis import ProgressFn, analyze
 from symshape.errors import ModelError, where_file
 from symshape.fx.compare import compare_with_torch
 from symshape.fx.reader import TorchProgram, exported_to_program
+from symshape.io import read_file_bytes
 from symshape.optional import import_extra
 from symshape.result import Analysis
 from symshape.userfacts import Fact, Range
+from symshape.verify.inputs import input_symbol_names
 
 __all__ = ["TORCH_SUFFIXES", "analyze_torch", "analyze_torch_file", "load_exported_program", "translate"]
 
@@ -30,14 +33,12 @@ def load_exported_program(path: str | Path) -> Any:
     path = Path(path)
     torch = import_extra("torch", where=where_file(path), reading="a torch.export program",
                          requirement="torch==2.13.0", extra="torch")
-    if not path.is_file():
-        raise ModelError(where=where_file(path), found="there is no such file", expected="a .pt2 file",
-                         fix="check the path")
+    data = read_file_bytes(path, "a readable .pt2 file")
     quiet = logging.getLogger("torch.export")
     level = quiet.level
     quiet.setLevel(logging.CRITICAL)  # torch logs the reader's failure before raising it
     try:
-        return torch.export.load(str(path))
+        return torch.export.load(io.BytesIO(data))
     except Exception as err:  # noqa: BLE001 - torch's loader fails with many exception types
         raise ModelError(
             where=where_file(path),
@@ -61,15 +62,6 @@ def translate(ep: Any) -> TorchProgram:
     return exported_to_program(ep)
 
 
-def _input_symbols(tp: TorchProgram) -> set[str]:
-    names: set[str] = set()
-    for name in tp.program.inputs:
-        value = tp.program.values[name]
-        if value.type is not None and value.type.dims is not None:
-            names.update(d for d in value.type.dims if isinstance(d, str))
-    return names
-
-
 def analyze_torch(
     ep: Any,
     *,
@@ -79,7 +71,7 @@ def analyze_torch(
 ) -> Analysis:
     """Analyze an ``ExportedProgram``; its dims take torch's symbol names (``s0``)."""
     tp = translate(ep)
-    symbols = _input_symbols(tp)
+    symbols = set(input_symbol_names(tp.program))
     ranges: list[Fact | str] = [f for f in tp.facts if isinstance(f, Range) and f.symbol in symbols]
     result = analyze(tp.program, facts=[*ranges, *facts], progress=progress, source=source)
     comparison = compare_with_torch(result, tp)

@@ -17,7 +17,7 @@ from typing import Any
 
 from symshape.analysis import ProgressFn
 from symshape.errors import ModelError, where_file
-from symshape.mlir.mlir_file import read_file_bytes
+from symshape.io import read_file_bytes
 from symshape.optional import import_extra
 from symshape.result import Analysis
 from symshape.userfacts import Fact

@@ -6,19 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from symshape.errors import ModelError, where_file
-
-
-def read_file_bytes(path: str | Path, expected: str) -> bytes:
-    """The bytes of ``path``; ModelError naming ``expected`` when it cannot be read."""
-    try:
-        return Path(path).read_bytes()
-    except OSError as err:
-        raise ModelError(
-            where=where_file(path),
-            found=f"cannot read it ({err.strerror or err})",
-            expected=expected,
-            fix="check the path and its permissions",
-        ) from None
+from symshape.io import read_file_bytes
 
 
 def read_mlir_text(path: str | Path) -> str:
