@@ -199,3 +199,19 @@ def test_with_jax_loaded_the_workers_are_fresh_interpreters(models_dir: Path, tm
     assert [o.error for o in pooled] == [None] * 3
     assert [o.ops for o in pooled] == [o.ops for o in alone]
     assert written(tmp_path / "two") == written(tmp_path / "one")
+
+
+def test_a_pt2_in_a_sweep_without_torch_fails_alone(models_dir: Path, tmp_path: Path) -> None:
+    """Without torch (hidden from the interpreter) the .pt2 is a failed row naming the extra; the
+    ONNX model beside it is analyzed (the pool's warm-up must not import torch and stop)."""
+    sweep = tmp_path / "models"
+    sweep.mkdir()
+    for name in ("bert_ts.onnx", "resnet.pt2"):
+        shutil.copy(models_dir / name, sweep / name)
+    script = ("import sys; sys.modules['torch'] = None; "
+              f"sys.argv = ['symshape', 'analyze', {str(sweep)!r}, '--jobs', '2']; "
+              "from symshape.cli import run; run()")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "2 models: 1 analyzed, 1 failed" in done.stdout
+    assert "needs torch, which is not installed" in done.stdout

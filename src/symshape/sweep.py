@@ -185,11 +185,14 @@ def _warm(models: Sequence[Path]) -> None:
 
     known_ops()
     suffixes = {m.suffix for m in models}
-    readers = {".onnx": "symshape.onnx.reader", ".mlir": "symshape.mlir.frontend",
-               ".pt2": "symshape.fx.frontend", ".pt2 torch": "torch.export"}
+    readers = {".onnx": ("symshape.onnx.reader",), ".mlir": ("symshape.mlir.frontend",),
+               ".pt2": ("symshape.fx.frontend", "torch.export")}
     for module in ["symshape.api", "symshape.outputs.json", "symshape.userfacts",
-                   *(readers[k] for k in sorted(readers) if k.split()[0] in suffixes)]:
-        importlib.import_module(module)
+                   *(m for s in sorted(suffixes & readers.keys()) for m in readers[s])]:
+        try:
+            importlib.import_module(module)
+        except ImportError:  # an optional extra (torch): each model that needs it reports that
+            continue
 
 
 COLUMNS = ("model", "ops", "dims", "dynamic", "guards", "unresolved", "seconds")
