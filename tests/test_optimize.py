@@ -469,7 +469,7 @@ def test_type_inference_child_forked_or_not_gives_onnx_types() -> None:
     assert TypeInference(onnx.load(str(path))).types() == elem_types(onnx.load(str(path)))
     script = (
         "import sys, onnx\n"
-        "from symshape.optimize.types import TypeInference, fork_safe\n"
+        "from symshape.forking import fork_safe\nfrom symshape.optimize.types import TypeInference\n"
         "from symshape.onnx.reader import elem_types\n"
         f"m = onnx.load({str(path)!r})\n"
         "assert fork_safe()\n"
@@ -512,7 +512,7 @@ def test_forked_and_in_process_runs_write_the_same_model() -> None:
     script = (
         "import onnx\n"
         "from symshape.optimize import optimize_model\n"
-        "from symshape.optimize.types import fork_safe\n"
+        "from symshape.forking import fork_safe\n"
         f"m = onnx.load({str(path)!r})\n"
         "assert fork_safe()\n"
         "forked, _ = optimize_model(m)\n"

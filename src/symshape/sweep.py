@@ -14,7 +14,6 @@ import glob
 import importlib
 import multiprocessing
 import sys
-import threading
 import time
 from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -25,6 +24,7 @@ from multiprocessing.context import BaseContext
 from pathlib import Path
 
 from symshape.errors import SymshapeError
+from symshape.forking import fork_hazards
 
 __all__ = ["SUFFIXES", "Outcome", "analyze_one", "find_models", "is_sweep", "json_names", "run_sweep",
            "summary_table"]
@@ -172,8 +172,7 @@ def _context() -> BaseContext:
     a runtime with native thread pools (jaxlib, onnxruntime: a fork copies their held locks and
     no thread to release them) or runs other threads: then a fresh interpreter per worker."""
     methods = multiprocessing.get_all_start_methods()
-    native = {"jaxlib", "onnxruntime"} & set(sys.modules)
-    if "fork" in methods and not native and threading.active_count() == 1:
+    if "fork" in methods and not fork_hazards():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 

@@ -10,7 +10,7 @@ import functools
 import math
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -304,45 +304,71 @@ def _undefined(program: Program, index: int, name: str, where: str) -> ModelErro
 def elem_types(model: onnx.ModelProto, *, isolated: bool = False) -> dict[str, int]:
     """Element types of tensor values: declared value_info first, then ONNX's own inference
     (best effort: custom domains can make it fail), then initializers. ``isolated`` runs the
-    inference in a child interpreter (`_inferred_infos`), for the commands that write a model;
+    inference in a child interpreter (`infer_in_child`), for the commands that write a model;
     whoever runs the model in onnxruntime next (verify, the tests) shares that risk anyway."""
+    if isolated:
+        inferred = decode_types(infer_in_child(model.SerializeToString()) or b"")
+    else:
+        try:
+            inferred = inferred_types(model)
+        except Exception:  # noqa: BLE001 - inference is a best-effort source of types
+            inferred = []
+    return merge_types(model, inferred)
+
+
+def merge_types(model: onnx.ModelProto, inferred: Iterable[tuple[str, int]]) -> dict[str, int]:
+    """The declared types (value_info, outputs, inputs), then ``inferred``, then the initializers'."""
     types: dict[str, int] = {}
-    infos = list(model.graph.value_info) + list(model.graph.output) + list(model.graph.input)
-    infos += _inferred_infos(model) if isolated else _inferred_here(model)
-    for vi in infos:
+    for vi in [*model.graph.value_info, *model.graph.output, *model.graph.input]:
         if vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type:
             types.setdefault(vi.name, vi.type.tensor_type.elem_type)
+    for name, elem_type in inferred:
+        types.setdefault(name, elem_type)
     for t in model.graph.initializer:
         types.setdefault(t.name, t.data_type)
     return types
 
 
-_INFER = """
+def inferred_types(model: onnx.ModelProto) -> list[tuple[str, int]]:
+    """``(name, element type)`` of each value onnx's shape inference types, in this process."""
+    inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
+    return [(vi.name, vi.type.tensor_type.elem_type) for vi in [*inferred.graph.value_info, *inferred.graph.output]
+            if vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type]
+
+
+def encode_types(pairs: Iterable[tuple[str, int]]) -> bytes:
+    """``name<TAB>type`` lines, the children's answer (cheaper to read than value_info protos; a
+    name holding a newline is left out)."""
+    return "\n".join(f"{name}\t{elem_type}" for name, elem_type in pairs if "\n" not in name).encode()
+
+
+def decode_types(data: bytes) -> list[tuple[str, int]]:
+    """The pairs `encode_types` wrote."""
+    out: list[tuple[str, int]] = []
+    for line in data.decode().splitlines():
+        name, _, elem_type = line.rpartition("\t")
+        out.append((name, int(elem_type)))
+    return out
+
+
+# The child interpreter: `inferred_types` and `encode_types` of the model on stdin.
+_INFER = r"""
 import sys, onnx
 model = onnx.ModelProto.FromString(sys.stdin.buffer.read())
 inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
-infos = [*inferred.graph.value_info, *inferred.graph.output]
-sys.stdout.buffer.write(onnx.GraphProto(value_info=infos).SerializeToString())
+lines = [f"{vi.name}\t{vi.type.tensor_type.elem_type}" for vi in [*inferred.graph.value_info, *inferred.graph.output]
+         if vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type and "\n" not in vi.name]
+sys.stdout.buffer.write("\n".join(lines).encode())
 """
 
 
-def _inferred_here(model: onnx.ModelProto) -> list[onnx.ValueInfoProto]:
+def infer_in_child(payload: bytes) -> bytes | None:
+    """The `encode_types` answer for the serialized model ``payload``, computed in a child
+    interpreter: onnx's C++ aborts on some malformed models (a vector index assertion, found by
+    the reader fuzzer), which would end this process. None when it fails or dies."""
     try:
-        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
-    except Exception:  # noqa: BLE001 - inference is a best-effort source of types
-        return []
-    return [*inferred.graph.value_info, *inferred.graph.output]
-
-
-def _inferred_infos(model: onnx.ModelProto) -> list[onnx.ValueInfoProto]:
-    """The value infos onnx's own shape inference gives, computed in a child interpreter: its
-    C++ aborts on some malformed models (a vector index assertion, found by the reader fuzzer),
-    which would end this process. Empty when it fails or dies."""
-    try:
-        done = subprocess.run([sys.executable, "-c", _INFER], input=model.SerializeToString(), capture_output=True,
+        done = subprocess.run([sys.executable, "-c", _INFER], input=payload, capture_output=True,  # noqa: S603
                               timeout=600, check=False)
     except (OSError, ValueError, subprocess.TimeoutExpired):  # ValueError: a model over 2 GB
-        return []
-    if done.returncode != 0:
-        return []
-    return list(onnx.GraphProto.FromString(done.stdout).value_info)
+        return None
+    return done.stdout if done.returncode == 0 else None

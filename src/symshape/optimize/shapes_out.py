@@ -2,7 +2,7 @@
 
 `symshape.onnx.annotate.annotate_model` only needs the graph's inputs, outputs and value_info, so
 it runs on a shell of the original graph (no nodes, no value_info) with no element types (they
-are known here, and set after). Where a fork is safe (`symshape.optimize.types.fork_safe`) it
+are known here, and set after). Where a fork is safe (`symshape.forking.fork_safe`) it
 runs in a forked child while the passes run, and its result comes back through a pipe; a thread
 would not do, the expression tables both would fill are not thread-safe. The passes keep every
 graph output and never change a kept value's type, so the shell's value_info and outputs are the
@@ -17,8 +17,8 @@ from typing import NoReturn
 
 import onnx
 
+from symshape.forking import fork_safe
 from symshape.onnx.annotate import annotate_model
-from symshape.optimize.types import fork_safe
 from symshape.result import Analysis
 
 _COUNT_BYTES = 8
