@@ -14,10 +14,14 @@ SourceDim = int | str | None  # a static size, a declared symbolic name, or unkn
 
 @dataclass
 class TensorType:
-    """The declared type of a value: element type and dims (``dims is None``: unranked)."""
+    """The declared type of a value: element type and dims (``dims is None``: unranked).
+
+    ``bounds`` holds the declared upper bound of each dim where the type states one (StableHLO's
+    bounded dynamism, ``tensor<?xf32, #stablehlo.bounds<16>>``), else None."""
 
     dtype: str
     dims: tuple[SourceDim, ...] | None
+    bounds: tuple[int | None, ...] | None = None
 
 
 @dataclass(frozen=True)

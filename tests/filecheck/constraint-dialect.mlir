@@ -48,10 +48,10 @@ func.func @shape_constraint_graph() {
 // CHECK-NEXT:    symshape.tie_predicate_mul_eq %S2, %S0, %S1
 // CHECK-NEXT:    symshape.tie_predicate_mul_eq %S2, %S0, %S0, %S1
 // CHECK-NEXT:    symshape.tie_predicate_group_mul_eq [%S0, %S1], [%S2]
-// CHECK-NEXT:    symshape.tie_predicate_affine_eq %S2, affine_map<(d0, d1) -> (((d0 + (d1 * 2)) + 3))>(%S0, %S1)
+// CHECK-NEXT:    symshape.tie_predicate_affine_eq %S2, affine_map<(d0, d1) -> (d0 + d1 * 2 + 3)>(%S0, %S1)
 // CHECK-NEXT:    func.return
 // GENERIC:       "symshape.tie_predicate_group_mul_eq"(%S0, %S1, %S2) <{operandSegmentSizes = array<i32: 2, 1>}> : (index, index, index) -> ()
-// GENERIC:       "symshape.tie_predicate_affine_eq"(%S2, %S0, %S1) <{map = affine_map<(d0, d1) -> (((d0 + (d1 * 2)) + 3))>}> : (index, index, index) -> ()
+// GENERIC:       "symshape.tie_predicate_affine_eq"(%S2, %S0, %S1) <{map = affine_map<(d0, d1) -> (d0 + d1 * 2 + 3)>}> : (index, index, index) -> ()
 
 func.func @tied(%arg0: tensor<?x10xf32, [@S0, @C10]>) -> tensor<?x10xf32, [@S0, @C10]> {
   %c0 = arith.constant 0 : index

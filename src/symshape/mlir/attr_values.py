@@ -4,10 +4,28 @@ xDSL (its import alone costs ~0.6 s)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 MAX_CONST = 64
+
+_BOUNDS = re.compile(r"#(?:stablehlo\.bounds<(.*)>|mhlo\.type_extensions<\s*bounds\s*=\s*\[(.*)\]\s*>)", re.S)
+
+
+def encoding_bounds(encoding: str, rank: int) -> tuple[int | None, ...] | None:
+    """The upper bound of each dim a tensor type's encoding declares (``?`` is none), or None
+    when it declares none: ``#stablehlo.bounds<16, ?>`` and mhlo's ``#mhlo.type_extensions<bounds
+    = [16, ?]>`` (https://openxla.org/stablehlo/dynamism). A list of the wrong length is no
+    bound: the verifier refuses it, and a bound read wrong would be a false fact."""
+    m = _BOUNDS.fullmatch(encoding.strip())
+    if m is None:
+        return None
+    items = split_top(m.group(1) if m.group(1) is not None else m.group(2))
+    if len(items) != rank or not all(i == "?" or i.isdigit() for i in items):
+        return None
+    bounds = tuple(None if i == "?" else int(i) for i in items)
+    return bounds if any(b is not None for b in bounds) else None
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    NoneAttr,
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
@@ -32,7 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.builtin import TensorType as XTensorType
 from xdsl.ir import Attribute, Operation
 
-from symshape.mlir.attr_values import MAX_CONST, dialect_attr
+from symshape.mlir.attr_values import MAX_CONST, dialect_attr, encoding_bounds
 from symshape.program import ConstTensor, SourceDim, TensorType
 
 
@@ -97,7 +98,8 @@ def tensor_type(t: Attribute) -> TensorType:
     Cached: a module has few distinct types, and printing an element type costs ~25 µs."""
     if is_tensor(t):
         dims: tuple[SourceDim, ...] = tuple(None if d == DYNAMIC_INDEX else int(d) for d in t.get_shape())
-        return TensorType(str(t.element_type), dims)
+        bounds = None if isinstance(t.encoding, NoneAttr) else encoding_bounds(str(t.encoding), len(dims))
+        return TensorType(str(t.element_type), dims, bounds)
     if isinstance(t, UnrankedTensorType):
         return TensorType(str(cast("UnrankedTensorType[Attribute]", t).element_type), None)
     if isinstance(t, (IndexType, IntegerType, AnyFloat)):

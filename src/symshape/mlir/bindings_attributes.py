@@ -14,12 +14,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from symshape.mlir.attr_values import MAX_CONST, DialectAttr, dialect_attr
+from symshape.mlir.attr_values import MAX_CONST, DialectAttr, dialect_attr, encoding_bounds
 from symshape.program import ConstTensor, SourceDim, TensorType
 
 __all__ = ["binding_attr", "binding_type", "clear_caches", "named_attrs", "type_text"]
 
-_TENSOR = re.compile(r"tensor<((?:[0-9?]+x)*)([^,>*][^,>]*(?:<[^>]*>)?)>")
+_TENSOR = re.compile(r"tensor<((?:[0-9?]+x)*)([^,>*][^,>]*(?:<[^>]*>)?)(?:,\s*(#.*))?>", re.S)
 _UNRANKED = re.compile(r"tensor<\*x(.+)>")
 _SCALAR = re.compile(r"index|[su]?i\d+|f\d+|bf16|tf32|f8E\w+|f4E\w+|f6E\w+")
 _DIALECT = re.compile(r"#([A-Za-z_][\w$.]*)<(.*)>", re.S)
@@ -57,7 +57,8 @@ def _type_of_text(text: str) -> TensorType:
     m = _TENSOR.fullmatch(text)
     if m:
         dims: tuple[SourceDim, ...] = tuple(None if d == "?" else int(d) for d in m.group(1).split("x")[:-1])
-        return TensorType(m.group(2), dims)
+        bounds = encoding_bounds(m.group(3), len(dims)) if m.group(3) else None
+        return TensorType(m.group(2), dims, bounds)
     m = _UNRANKED.fullmatch(text)
     if m:
         return TensorType(m.group(1), None)
@@ -100,7 +101,7 @@ def _dense_elements(attr: Any) -> ConstTensor:
         numel *= d
     values = None
     if type(attr).__name__ == "DenseIntElementsAttr" and numel <= MAX_CONST:
-        raw = [attr[0]] * numel if attr.is_splat else [attr[i] for i in range(numel)]
+        raw = [] if numel == 0 else [attr[0]] * numel if attr.is_splat else [attr[i] for i in range(numel)]
         values = tuple(int(v != 0) if dtype == "i1" else int(v) for v in raw)
     return ConstTensor(dims, dtype, values)
 

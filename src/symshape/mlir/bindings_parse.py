@@ -113,11 +113,17 @@ def _context(which: str) -> Any:
     return ctx
 
 
+# A dense elements attribute of complex type: the bindings cannot give it to Python (reading it
+# aborts the process: "Can't cast unknown element type DenseTypedElementsAttr").
+_COMPLEX_DENSE = re.compile(r"dense<[^:]*>\s*:\s*tensor<(?:[0-9?]+x)*complex<")
+
+
 def parse_with_bindings(text: str, which: str) -> tuple[Any, TextNames] | None:
     """The module ``text`` holds (parsed and verified by MLIR) and its value names; None when
-    MLIR refuses it (the caller reads it with xDSL, which says why in symshape's words) or when
-    an op these bindings do not register has properties (``<{...}>``), which they cannot read."""
-    if nesting_depth(text) > MAX_MLIR_DEPTH:
+    MLIR refuses it (the caller reads it with xDSL, which says why in symshape's words), when
+    an op these bindings do not register has properties (``<{...}>``), which they cannot read,
+    or when it has a complex constant, which they cannot convert."""
+    if nesting_depth(text) > MAX_MLIR_DEPTH or _COMPLEX_DENSE.search(text):
         return None
     ctx = _context(which)
     if any(not ctx.is_registered_operation(name) for name in set(_WITH_PROPERTIES.findall(text))):

@@ -1,8 +1,12 @@
 # pyright: strict
 """Clean MLIR text before xDSL reads it: drop locations (``loc(...)`` and the ``#loc`` aliases
-that ``jax.export`` writes after their uses, which xDSL cannot resolve), unquote old opaque
-attributes (``#mhlo<"precision DEFAULT">``) and put each dialect attribute body on one line.
-Strings are left untouched."""
+that ``jax.export`` writes after their uses, which xDSL cannot resolve) and ``//`` comments,
+unquote old opaque attributes (``#mhlo<"precision DEFAULT">``) and put each dialect attribute
+body on one line. Strings are left untouched, and so is every line break outside a dialect
+attribute (error messages quote the source's line numbers).
+
+Comments go first: an attribute body is joined onto one line, and a comment inside it
+(``type = 3  // Host to device channel``) would otherwise swallow the rest of its op."""
 
 from __future__ import annotations
 
@@ -25,12 +29,14 @@ def clean_text(text: str) -> str:
             i = j
         elif text[k] == "l":
             i = balanced_end(text, k + 3)
+        elif text[k] == "/":
+            i = _line_end(text, k)
         elif om := _OPAQUE_STRING.match(text, k):
             out.append(f"#{om.group(1)}<{om.group(2)}>")
             i = om.end()
         elif dm := _DIALECT_ATTR.match(text, k):
             j = _angle_end(text, dm.end())  # one line per attribute body, so printing is stable
-            out.append(_NEWLINE_RUN.sub(" ", text[k:j]))
+            out.append(NEWLINE_RUN.sub(" ", _without_comments(text[k:j])))
             i = j
         else:
             out.append("#")
@@ -39,9 +45,9 @@ def clean_text(text: str) -> str:
     return _LOC_ALIAS_LINE.sub("", "".join(out))
 
 
-_SPECIAL = re.compile(r'["#]|(?<![\w.$#])loc\(')
+_SPECIAL = re.compile(r'["#]|//|(?<![\w.$#])loc\(')
 _DIALECT_ATTR = re.compile(r"#[A-Za-z_][\w.]*<")
-_NEWLINE_RUN = re.compile(r"\s*\n\s*")
+NEWLINE_RUN = re.compile(r"\s*\n\s*")
 
 
 def _angle_end(text: str, start: int) -> int:
@@ -58,6 +64,32 @@ def _angle_end(text: str, start: int) -> int:
             depth -= 1
         i += 1
     return i
+
+
+def _without_comments(text: str) -> str:
+    """``text`` without its ``//`` comments (strings are skipped; line breaks are kept)."""
+    if "//" not in text:
+        return text
+    out: list[str] = []
+    i = 0
+    while (m := _STRING_OR_COMMENT.search(text, i)) is not None:
+        out.append(text[i:m.start()])
+        if m.group() == '"':
+            i = _string_end(text, m.start())
+            out.append(text[m.start():i])
+        else:
+            i = _line_end(text, m.start())
+    out.append(text[i:])
+    return "".join(out)
+
+
+_STRING_OR_COMMENT = re.compile(r'"|//')
+
+
+def _line_end(text: str, start: int) -> int:
+    """The index of the line break ending the line ``start`` is on (the text's end if none)."""
+    end = text.find("\n", start)
+    return len(text) if end < 0 else end
 
 
 def _string_end(text: str, start: int) -> int:

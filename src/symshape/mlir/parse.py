@@ -12,6 +12,13 @@ writes after their uses, which xDSL cannot resolve) and old quoted opaque attrib
 xDSL forgets numeric names (``%0``); `source_names` returns the name each SSA value had in the
 text (``arg0``, ``3``, ``5#1`` for result 1 of ``%5:2``), recorded while parsing.
 
+Every attribute keeps the text it was read from (`source_attribute_texts`), and the printer
+prints an attribute no pass replaced from that text (`symshape.mlir.printing`): a value is never
+re-derived through Python numbers (``dense<0xFF800000> : tensor<f32>`` is -inf, bit for bit;
+xDSL would print the float it holds, and a NaN's payload or a bf16 it cannot print exactly would
+change). The values the analysis reads are right too: a hex literal in a float dense attribute
+is the float's bits, as MLIR reads it (xDSL reads the integer).
+
 When the text uses a pretty form of another dialect (``chlo``, ``linalg``) and jaxlib is installed,
 `parse_module` lets jaxlib's MLIR print it in generic form first (``jax_generic_text``) and
 maps the names back by position.
@@ -23,24 +30,31 @@ import importlib
 import re
 import weakref
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation, SSAValue
-from xdsl.parser import Parser, Span
+from xdsl.dialects.builtin import AnyFloat, ModuleOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.parser import AttrParser, Parser, Span
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from symshape.errors import FIX_MODEL, ModelError, where_file
-from symshape.mlir.clean import MAX_MLIR_DEPTH, balanced_end, nesting_depth
+from symshape.mlir.clean import MAX_MLIR_DEPTH, NEWLINE_RUN, balanced_end, nesting_depth
 from symshape.mlir.clean import clean_text as clean_text
 
 _NAMES: weakref.WeakKeyDictionary[ModuleOp, dict[SSAValue, str]] = weakref.WeakKeyDictionary()
 _FOREIGN_PROPERTIES: weakref.WeakSet[Operation] = weakref.WeakSet()
 _OFFSETS: weakref.WeakKeyDictionary[ModuleOp, tuple[str, dict[Operation, int]]] = weakref.WeakKeyDictionary()
+_ATTRIBUTE_TEXTS: weakref.WeakKeyDictionary[ModuleOp, AttributeTexts] = weakref.WeakKeyDictionary()
+
+AttributeTexts = dict[int, tuple[Attribute, str]]
+"""``id(attribute)`` -> (the attribute, the text it was read from). Keyed by identity, not by
+value: two texts of one value (``1.0`` and ``1.000``) each print as written, and an equal
+attribute a pass builds prints as xDSL prints it. The attribute is held so its id stays its own."""
 
 
 def make_context() -> Context:
@@ -73,13 +87,30 @@ class _LinearLexer(MLIRLexer):
 T = TypeVar("T")
 
 
+@dataclass
+class _HexLiteral(AttrParser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage]
+    """A hex element of a dense literal: for a float type, the float's bits (MLIR's reading)."""
+
+    def to_type(self, parser: AttrParser, type: Any) -> Any:  # noqa: A002 - xDSL's parameter name
+        """The float these bits encode for a float type; otherwise as xDSL reads it."""
+        if isinstance(type, AnyFloat) and isinstance(self.value, int) and not isinstance(self.value, bool):
+            bits = self.value.to_bytes(type.compile_time_size, "little")
+            return next(iter(type.iter_unpack(bits)))
+        return super().to_type(parser, type)
+
+
+_ALIAS_USE = re.compile(r"[#!][\w$.-]+")
+
+
 class _NamingParser(Parser):
-    """A parser that remembers the text name of every SSA value it defines."""
+    """A parser that remembers the text name of every SSA value it defines, and the text of
+    every attribute."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<unknown>") -> None:
         super().__init__(ctx, text, name)
         self._parser_state = ParserState(_LinearLexer(Input(text, name)))
         self.value_names: dict[SSAValue, str] = {}
+        self.attribute_texts: AttributeTexts = {}
         self.op_offsets: dict[Operation, int] = {}
         self._memo: dict[str, tuple[Any]] = {}
         self._made: dict[str, tuple[Any]] = {}
@@ -113,6 +144,23 @@ class _NamingParser(Parser):
         if text[start:self._current_token.span.start].rstrip() == key:
             self._memo[key] = (value,)
         return value
+
+    def parse_optional_attribute(self) -> Attribute | None:
+        """An attribute, its source text remembered (`AttributeTexts`)."""
+        start = self._current_token.span.start
+        attr = super().parse_optional_attribute()
+        if attr is not None:
+            source = self._parser_state.lexer.input.content
+            text = NEWLINE_RUN.sub(" ", source[start:self._current_token.span.start].rstrip())
+            if not (self.attribute_aliases and any(a in self.attribute_aliases for a in _ALIAS_USE.findall(text))):
+                self.attribute_texts[id(attr)] = (attr, text)  # an alias use prints as its value instead
+        return attr
+
+    def _parse_tensor_literal_element(self) -> AttrParser._TensorLiteralElement:  # pyright: ignore[reportPrivateUsage]
+        element = super()._parse_tensor_literal_element()
+        if element.span.text.startswith(("0x", "0X")):
+            return _HexLiteral(element.is_negative, element.value, element.span)
+        return element
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """The module, or an empty one for a text without ops (as ``mlir-opt`` reads it)."""
@@ -213,6 +261,7 @@ def _parse(ctx: Context, text: str, source: str) -> ModuleOp:
     module = parser.parse_module()
     _NAMES[module] = parser.value_names
     _OFFSETS[module] = (text, parser.op_offsets)
+    _ATTRIBUTE_TEXTS[module] = parser.attribute_texts
     _properties_as_attributes(module)
     return module
 
@@ -253,6 +302,11 @@ def source_line(module: ModuleOp, op: Operation) -> int | None:
     text, offsets = _OFFSETS.get(module, ("", {}))
     offset = offsets.get(op)
     return None if offset is None else text.count("\n", 0, offset) + 1
+
+
+def source_attribute_texts(module: ModuleOp) -> AttributeTexts:
+    """The text each attribute of ``module`` was read from (see `AttributeTexts`)."""
+    return _ATTRIBUTE_TEXTS.get(module, {})
 
 
 def source_names(module: ModuleOp) -> dict[SSAValue, str]:

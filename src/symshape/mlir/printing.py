@@ -4,6 +4,10 @@ a dialect they have loaded. symshape's own ops (``symshape.symbolic_dim @S0``) a
 dialects MLIR does not ship (stablehlo, mhlo, chlo) are therefore printed in generic form; the
 upstream dialects whose custom forms xDSL prints as MLIR does stay pretty (`PRETTY_DIALECTS`),
 except an op that carries a property its xDSL class lacks (`has_foreign_properties`).
+
+An attribute read from the text and not replaced by a pass is printed as it was written
+(`symshape.mlir.parse.source_attribute_texts`): what a pass did not rewrite comes out exactly as
+it went in.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
-from symshape.mlir.parse import has_foreign_properties
+from symshape.mlir.parse import AttributeTexts, has_foreign_properties, source_attribute_texts
 
 PRETTY_DIALECTS = frozenset({"builtin", "func", "arith", "tensor", "shape", "cf"})
 """Dialects that ship with MLIR and whose custom forms xDSL prints as MLIR reads them
@@ -24,7 +28,23 @@ PRETTY_DIALECTS = frozenset({"builtin", "func", "arith", "tensor", "shape", "cf"
 
 
 @dataclass(eq=False, repr=False)
-class MlirCompatiblePrinter(Printer):
+class SourcePrinter(Printer):
+    """xDSL's printer, but an attribute in ``source_texts`` (read from the text and kept by the
+    passes) is printed as it was written."""
+
+    source_texts: AttributeTexts = field(default_factory=AttributeTexts)
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        """As it was written, if it was read from the text; else as xDSL prints it."""
+        source = self.source_texts.get(id(attribute))
+        if source is not None and source[0] is attribute:
+            self.print_string(source[1])
+            return
+        super().print_attribute(attribute)
+
+
+@dataclass(eq=False, repr=False)
+class MlirCompatiblePrinter(SourcePrinter):
     """A printer that uses the generic form for every op outside `PRETTY_DIALECTS`.
 
     Tensor types are printed once each and then copied: a module has few distinct ones, and
@@ -33,8 +53,8 @@ class MlirCompatiblePrinter(Printer):
     type_texts: dict[Attribute, str] = field(default_factory=dict[Attribute, str])
 
     def print_attribute(self, attribute: Attribute) -> None:
-        """As xDSL prints it; a tensor type from `type_texts`."""
-        if not isinstance(attribute, TensorType):
+        """As `SourcePrinter` prints it; a tensor type not read from the text from `type_texts`."""
+        if not isinstance(attribute, TensorType) or id(attribute) in self.source_texts:
             super().print_attribute(attribute)
             return
         attribute = cast(Attribute, attribute)
@@ -61,8 +81,9 @@ def print_module(module: ModuleOp, *, generic: bool = False, custom: bool = Fals
     every op in the custom form xDSL knows, symshape's assembly formats included (``custom=True``,
     read back by symshape only)."""
     stream = io.StringIO()
+    texts = source_attribute_texts(module)
     if custom and not generic:
-        Printer(stream=stream).print_op(module)
+        SourcePrinter(stream=stream, source_texts=texts).print_op(module)
     else:
-        MlirCompatiblePrinter(stream=stream, print_generic_format=generic).print_op(module)
+        MlirCompatiblePrinter(stream=stream, print_generic_format=generic, source_texts=texts).print_op(module)
     return stream.getvalue() + "\n"

@@ -30,8 +30,8 @@ from symshape.errors import ModelError, where_op
 from symshape.mlir.attr_values import DialectAttr
 from symshape.mlir.ir_adapter import IRReader, arg_attr, entry_block, is_private
 from symshape.mlir.jax_export import jax_dims
-from symshape.program import Op, Program, TensorType, Value
-from symshape.userfacts import Fact
+from symshape.program import Op, Program, SourceDim, TensorType, Value
+from symshape.userfacts import Fact, Range
 
 __all__ = ["MAX_CALL_OPS", "FuncView", "build_views", "module_to_programs", "symbol_stem"]
 
@@ -156,7 +156,8 @@ class _Builder:
             if vtype.dims is not None:
                 base = declared.get(i) or vtype.dims
                 dims = tuple(d if d is not None else f"{symbol_stem(vname)}_d{axis}" for axis, d in enumerate(base))
-                vtype = TensorType(vtype.dtype, dims)
+                facts.extend(f for f in _bound_facts(dims, vtype.bounds) if f not in facts)
+                vtype = TensorType(vtype.dtype, dims, vtype.bounds)
             program.values[vname] = Value(vname, vtype)
             program.inputs.append(vname)
             if vtype.dims == () and _is_int_type(vtype.dtype):
@@ -295,6 +296,15 @@ def _attach_condition(ir: IRReader, cond_value: Any, attrs: dict[str, Any], inpu
         return
     attrs["condition"] = {"direction": direction, "lhs": len(inputs), "rhs": len(inputs) + 1}
     inputs.extend(name_of(v) for v in operands)
+
+
+def _bound_facts(dims: tuple[SourceDim, ...], bounds: tuple[int | None, ...] | None) -> list[Fact]:
+    """``d <= bound`` for each argument dim a ``#stablehlo.bounds`` encoding bounds (a dim named
+    by an expression rather than one symbol is left to the expression's own facts)."""
+    if bounds is None:
+        return []
+    return [Range(d, hi=b) for d, b in zip(dims, bounds, strict=True)
+            if b is not None and isinstance(d, str) and d.isidentifier()]
 
 
 def _is_int_type(dtype: str) -> bool:

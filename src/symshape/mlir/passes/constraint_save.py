@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     FunctionType,
     IntegerAttr,
     ModuleOp,
+    NoneAttr,
     StringAttr,
     SymbolRefAttr,
     TensorType,
@@ -55,7 +56,11 @@ from symshape.mlir.passes.optimize import RIGID_HLO, SCALAR_BODY_OPS, TOLERANT, 
 
 
 def _encoded(t: Attribute, dims: tuple[Dim, ...] | None, fi: int, symbols: Symbols) -> Attribute:
+    """``t`` with the symbols of ``dims`` as its encoding; a type that has an encoding of its own
+    (``#stablehlo.bounds<16>``: the verifier and the compiler read it) keeps it, and its type."""
     if not is_tensor(t) or dims is None or t.get_num_dims() == 0 or len(dims) != t.get_num_dims():
+        return t
+    if not isinstance(t.encoding, NoneAttr) and c.symbol_encoding(t.encoding) is None:
         return t
     return _with_encoding(t, tuple(symbols.name(fi, d) for d in dims))
 

@@ -9,7 +9,10 @@ https://openxla.org/stablehlo/spec
 
 from __future__ import annotations
 
+import re
+
 from symshape.context import OpContext
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, smax, smin
 from symshape.rules.hlo.table import hlo_family, hlo_rule
 from symshape.rules.shared.arith import (
@@ -28,7 +31,7 @@ _MEANINGS = {"sign": "sign", "negate": "neg", "add": "add", "subtract": "sub", "
              "divide": "trunc_div", "remainder": "rem", "and": "and"}
 
 
-@hlo_rule(*hlo_family("unary"))
+@hlo_rule(*(m for m in hlo_family("unary") if m != "bitcast_convert"))
 def unary(ctx: OpContext) -> None:
     """The result has the operand's shape; integer values pass through convert/negate/abs/sign/not.
 
@@ -90,6 +93,50 @@ def _absorbed(ctx: OpContext) -> tuple[Dim, ...] | None:
         if els is not None and all(isinstance(e, int) and e == absorbing for e in els):
             return els
     return None
+
+
+@hlo_rule("bitcast_convert")
+def bitcast_convert(ctx: OpContext) -> None:
+    """Same shape between element types of one bit width; from a wider type, a trailing dim of
+    ``wide / narrow`` elements is added (``tensor<?xf32> -> tensor<?x4xi8>``); to a wider type,
+    the operand's trailing dim must be that ratio (a fact) and is dropped.
+
+    https://openxla.org/stablehlo/spec#bitcast_convert
+    """
+    shape = ctx.shape(0)
+    src, dst = _bit_width(ctx.dtype(0)), _bit_width(ctx.output_dtype(0))
+    if src is None or dst is None or src == dst:
+        ctx.set_output(0, shape)
+        return
+    if src > dst:
+        ctx.set_output(0, (*shape, src // dst))
+        return
+    if not shape:
+        raise ModelError(
+            where=ctx.where(),
+            found=f"a rank-0 {ctx.dtype(0)} operand converted to the wider {ctx.output_dtype(0)}",
+            expected=f"an operand whose last dim holds the {dst // src} narrow elements of each wide one",
+            fix=FIX_MODEL,
+        )
+    ctx.eq(shape[-1], dst // src, "bitcast_convert", ("the operand's last dim", "the ratio of the bit widths"))
+    ctx.set_output(0, shape[:-1])
+
+
+_WIDTH = re.compile(r"(?:[su]?i|f|bf)(\d+)|f(\d)E\w+")
+
+
+def _bit_width(dtype: str | None) -> int | None:
+    """Bits per element of an integer, float or complex type (None for ``i1``, ``index`` and
+    others whose storage the spec leaves to the implementation)."""
+    if dtype is None:
+        return None
+    if dtype.startswith("complex<") and dtype.endswith(">"):
+        inner = _bit_width(dtype[8:-1])
+        return None if inner is None else 2 * inner
+    m = _WIDTH.fullmatch(dtype)
+    if m is None or dtype in ("i1", "tf32"):
+        return None
+    return int(m.group(1) or m.group(2))
 
 
 @hlo_rule("compare")
