@@ -13,6 +13,7 @@ import pytest
 from onnx import TensorProto, helper
 
 from symshape.errors import ModelError, OutputError
+from symshape.onnx.external_data import stored_tensors
 from symshape.optimize import optimize_file, optimize_model
 from symshape.optimize.summary import shape_nodes
 from tests.oracle import const, feeds_for, make_model, tensor
@@ -287,6 +288,48 @@ def test_external_weights_stay_by_reference(tmp_path: Path) -> None:
     got = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"]).run(None, feeds)
     assert want[0].tobytes() == got[0].tobytes()
     assert ops(onnx.load(str(out), load_external_data=False)) == Counter({"MatMul": 1})
+
+
+def test_external_weights_inside_if_branches_stay_by_reference(tmp_path: Path) -> None:
+    """A branch's own initializer and a Constant's tensor attribute, both stored externally, are
+    found from the output's folder (the optimizer used to relocate the main graph's only)."""
+    import onnxruntime as ort
+    from onnx.external_data_helper import convert_model_to_external_data
+
+    from tests.oracle import array
+
+    def branch(name: str, weight: onnx.TensorProto, as_constant: bool) -> onnx.GraphProto:
+        nodes = [helper.make_node("MatMul", ["x", weight.name], [f"{name}_y"])]
+        if as_constant:
+            nodes.insert(0, helper.make_node("Constant", [], [weight.name], value=weight))
+        return helper.make_graph(nodes, name, [], [tensor(f"{name}_y", ["a", 3])], [] if as_constant else [weight])
+
+    w_then = array("w_then", np.arange(12, dtype=np.float32).reshape(4, 3))
+    w_else = array("w_else", -np.arange(12, dtype=np.float32).reshape(4, 3))
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Expand", ["x", "s"], ["e"]),
+        helper.make_node("If", ["c"], ["y"], then_branch=branch("then", w_then, False),
+                         else_branch=branch("else", w_else, True)),
+        helper.make_node("MatMul", ["e", "w_then_copy"], ["e2"]),
+        helper.make_node("Add", ["y", "e2"], ["z"]),
+    ]
+    inputs = [tensor("x", ["a", 4]), tensor("c", [], TensorProto.BOOL)]
+    model = make_model(nodes, inputs, [tensor("z", ["a", 3])], [array("w_then_copy", np.ones((4, 3), np.float32))])
+    convert_model_to_external_data(model, location="m.data", size_threshold=0, convert_attribute=True)
+    src = tmp_path / "in" / "m.onnx"
+    src.parent.mkdir()
+    onnx.save(model, str(src))
+    out = tmp_path / "o.onnx"  # onnxruntime reads external data only below the model's folder
+    optimize_file(src, out)
+    locations = {e.value for t in stored_tensors(onnx.load(str(out), load_external_data=False).graph)
+                 for e in t.external_data if e.key == "location"}
+    assert locations == {"in/m.data"}
+    for c in (True, False):
+        feeds = {**feeds_for(model, {"a": 2}), "c": np.array(c)}
+        want = ort.InferenceSession(str(src), providers=["CPUExecutionProvider"]).run(None, feeds)
+        got = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"]).run(None, feeds)
+        assert want[0].tobytes() == got[0].tobytes()
 
 
 def _dims_vector(source: str, axes: list[int], tail: list[int]) -> list[onnx.NodeProto]:

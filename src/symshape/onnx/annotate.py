@@ -9,8 +9,7 @@ pointing at the original files.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import onnx
@@ -18,6 +17,7 @@ import onnx
 from symshape.analysis import ProgressFn, analyze
 from symshape.expr import Dim, Expr, as_symbol, subs, sym
 from symshape.io import refuse_overwrite, write_bytes_atomic, write_failed
+from symshape.onnx.external_data import relocate_external_data
 from symshape.onnx.reader import elem_types, load_model, model_to_program
 from symshape.parse import is_identifier, parse_dim
 from symshape.result import Analysis
@@ -49,7 +49,7 @@ def annotate_file(
         added = add_guard_nodes(model, result)
         left = f" ({len(added.left_out)} left out: {'; '.join(added.left_out[:3])})" if added.left_out else ""
         in_model = f"; {added.written} requirements written as run-time checks{left}"
-    _relocate_external_data(model, Path(path).parent, Path(out).parent)
+    relocate_external_data(model, Path(path).parent, Path(out).parent)
     try:
         write_bytes_atomic(Path(out), model.SerializeToString())
     except OSError as err:
@@ -148,30 +148,3 @@ def _set_dims(vi: onnx.ValueInfoProto, dims: list[int | str]) -> None:
             dim.dim_value = d
         else:  # a symbol, or a number no int64 dim_value holds (an overflowing model): a label
             dim.dim_param = str(d)
-
-
-def _relocate_external_data(model: onnx.ModelProto, src_dir: Path, dst_dir: Path) -> None:
-    """Point external-data locations at the original files when writing to another folder."""
-    if src_dir.resolve() == dst_dir.resolve():
-        return
-    for tensor in _tensors(model.graph):
-        if tensor.data_location != onnx.TensorProto.EXTERNAL:
-            continue
-        for entry in tensor.external_data:
-            if entry.key == "location":
-                target = (src_dir / entry.value).resolve()
-                entry.value = os.path.relpath(target, dst_dir.resolve())
-
-
-def _tensors(graph: onnx.GraphProto) -> Iterator[onnx.TensorProto]:
-    """Every tensor stored in ``graph``: initializers and tensor attributes, subgraphs included."""
-    yield from graph.initializer
-    for node in graph.node:
-        for attr in node.attribute:
-            if attr.HasField("t"):
-                yield attr.t
-            yield from attr.tensors
-            if attr.HasField("g"):
-                yield from _tensors(attr.g)
-            for sub in attr.graphs:
-                yield from _tensors(sub)

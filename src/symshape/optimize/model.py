@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +12,7 @@ from symshape.analysis import ProgressFn, analyze, gc_paused
 from symshape.expr import Dim, Expr
 from symshape.expr_atoms import Sym
 from symshape.io import refuse_overwrite, write_bytes_atomic, write_failed
+from symshape.onnx.external_data import relocate_external_data
 from symshape.onnx.reader import elem_types, load_model, model_to_program
 from symshape.optimize.chains import MIN_OPSET_AXES_INPUT, merge_unsqueezes
 from symshape.optimize.constants import constants_to_initializers
@@ -219,19 +219,3 @@ def _prepend(view: GraphView, emitter: Emitter) -> None:
 
 def _opset(model: onnx.ModelProto) -> int:
     return next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
-
-
-def relocate_external_data(model: onnx.ModelProto, src_dir: Path, dst_dir: Path) -> None:
-    """Point the main graph's external-data locations at the original files (as `symshape
-    annotate` does; its helper is private to it)."""
-    if src_dir.resolve() == dst_dir.resolve():
-        return
-    tensors = list(model.graph.initializer) + [
-        a.t for n in model.graph.node for a in n.attribute if a.HasField("t")
-    ]
-    for tensor in tensors:
-        if tensor.data_location != onnx.TensorProto.EXTERNAL:
-            continue
-        for entry in tensor.external_data:
-            if entry.key == "location":
-                entry.value = os.path.relpath((src_dir / entry.value).resolve(), dst_dir.resolve())
