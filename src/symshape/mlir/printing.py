@@ -54,7 +54,7 @@ class MlirCompatiblePrinter(SourcePrinter):
 
     def print_attribute(self, attribute: Attribute) -> None:
         """As `SourcePrinter` prints it; a tensor type not read from the text from `type_texts`."""
-        if not isinstance(attribute, TensorType) or id(attribute) in self.source_texts:
+        if id(attribute) in self.source_texts or not isinstance(attribute, TensorType):
             super().print_attribute(attribute)
             return
         attribute = cast(Attribute, attribute)
