@@ -4,7 +4,8 @@ jaxlib's MLIR is only a fallback for pretty forms of dialects symshape has no de
 every MLIR text under ``tests/`` (the op forms in both forms, the seed and jax modules, the
 filecheck inputs) parses in a fresh interpreter in which ``jax`` and ``jaxlib`` cannot be
 imported, and so do ``cf.assert`` and ``arith.index_cast`` of a shape tensor, which used to
-parse only through jaxlib.
+parse only through jaxlib. Other projects' modules (``mlir_upstream_sample``) use pretty forms
+symshape has no definition of: there IREE's MLIR (in the test extra) is the fallback.
 """
 
 from __future__ import annotations

@@ -19,14 +19,15 @@ xDSL would print the float it holds, and a NaN's payload or a bf16 it cannot pri
 change). The values the analysis reads are right too: a hex literal in a float dense attribute
 is the float's bits, as MLIR reads it (xDSL reads the integer).
 
-When the text uses a pretty form of another dialect (``chlo``, ``linalg``) and jaxlib is installed,
-`parse_module` lets jaxlib's MLIR print it in generic form first (``jax_generic_text``) and
-maps the names back by position.
+When the text uses a pretty form of another dialect (``chlo``, ``linalg``, a stablehlo op that
+has no rule), `parse_module` lets MLIR's own parser print it in generic form first
+(`generic_text`: jaxlib's, else IREE's) and maps the names back by position.
 """
 
 from __future__ import annotations
 
 import importlib
+import io
 import re
 import weakref
 from collections.abc import Callable, Sequence
@@ -226,15 +227,15 @@ _READS = (
 def parse_module(text: str, ctx: Context | None = None, *, source: str = "<string>") -> ModuleOp:
     """Parse ``text``; ModelError (with the line and a hint) when it is not valid MLIR.
 
-    A text xDSL cannot read is given to jaxlib's MLIR when it is installed (`jax_generic_text`):
-    a real MLIR parser, for the pretty forms of dialects symshape has no definition of.
+    A text xDSL cannot read is given to MLIR's own parser when jaxlib or IREE is installed
+    (`generic_text`), for the pretty forms of ops symshape has no definition of.
     """
     ctx = ctx or make_context()
     clean = clean_text(text)
     try:
         return _parse(ctx, clean, source)
     except ParseError as err:
-        generic = jax_generic_text(text)
+        generic = generic_text(text)
         if generic is None:
             raise ModelError(
                 where=where_file(source),
@@ -247,7 +248,7 @@ def parse_module(text: str, ctx: Context | None = None, *, source: str = "<strin
     except ParseError as err:
         raise ModelError(
             where=where_file(source),
-            found=f"cannot parse it even in the generic form jaxlib prints, at {_one_line(err)}",
+            found=f"cannot parse it even in the generic form MLIR prints, at {_one_line(err)}",
             expected=_READS,
             fix=FIX_MODEL,
         ) from None
@@ -314,7 +315,31 @@ def source_names(module: ModuleOp) -> dict[SSAValue, str]:
     return _NAMES.get(module, {})
 
 
-# ------------------------------------------------------------ the jaxlib fallback
+# ------------------------------------------------------------ MLIR's own parser as a fallback
+
+
+def generic_text(text: str) -> str | None:
+    """``text`` printed in generic form by jaxlib's MLIR, else by IREE's, or None when neither
+    is installed or reads it."""
+    generic = jax_generic_text(text)
+    return generic if generic is not None else iree_generic_text(text)
+
+
+def iree_generic_text(text: str) -> str | None:
+    """``text`` printed in generic form by IREE's MLIR (all its input dialects loaded), or None."""
+    if nesting_depth(text) > MAX_MLIR_DEPTH:
+        return None
+    try:
+        ir = importlib.import_module("iree.compiler.ir")
+    except ImportError:
+        return None
+    try:
+        ctx = ir.Context()
+        ctx.allow_unregistered_dialects = True
+        module = ir.Module.parse(text, context=ctx)
+    except Exception:  # noqa: BLE001 - any MLIR diagnostic: the caller reports the xDSL error
+        return None
+    return _print_generic(module)
 
 
 def jax_generic_text(text: str) -> str | None:
@@ -326,14 +351,16 @@ def jax_generic_text(text: str) -> str | None:
         ir = importlib.import_module("jax._src.lib.mlir").ir
     except ImportError:
         return None
-    import io
-
     try:
         ctx = jax_mlir.make_ir_context()
         ctx.allow_unregistered_dialects = True
         module = ir.Module.parse(text, context=ctx)
     except Exception:  # noqa: BLE001 - any MLIR diagnostic: the caller reports the xDSL error
         return None
+    return _print_generic(module)
+
+
+def _print_generic(module: Any) -> str:
     stream = io.StringIO()
     module.operation.print(file=stream, print_generic_op_form=True, enable_debug_info=False)
     return stream.getvalue()
