@@ -21,10 +21,10 @@ from symshape.fx.names import dim_names, renamed
 from symshape.program import Program
 from symshape.userfacts import Fact, Range
 
-__all__ = ["TorchProgram", "exported_to_program", "target_key"]
+__all__ = ["SKIPPED", "TorchProgram", "exported_to_program", "target_key", "untranslated_call"]
 _ = (aten_math, aten_nn, aten_tensor)  # their translators register on import
 
-_SKIPPED = {"aten._assert_tensor_metadata.default", "aten._assert_scalar.default", "aten.sym_constrain_range.default",
+SKIPPED = {"aten._assert_tensor_metadata.default", "aten._assert_scalar.default", "aten.sym_constrain_range.default",
             "aten.sym_constrain_range_for_size.default", "aten._assert_async.msg", "aten._assert_async.default",
             "aten.detach_.default", "aten.copy_.default"}  # in-place detach_/copy_: the node is its first input
 _SMALL = 64  # integer buffers up to this many elements keep their contents
@@ -121,7 +121,7 @@ def _resolve(arg: Any, env: dict[str, Any]) -> Any:
 
 def _call(em: Emitter, node: Any, env: dict[str, Any], out: TorchProgram) -> Any:
     key = target_key(node.target)
-    if key in _SKIPPED:
+    if key in SKIPPED:
         return _resolve(node.args[0], env) if key in ("aten.detach_.default", "aten.copy_.default") else None
     args = [_resolve(a, env) for a in node.args]
     kwargs = {k: _resolve(v, env) for k, v in node.kwargs.items()}
@@ -130,10 +130,10 @@ def _call(em: Emitter, node: Any, env: dict[str, Any], out: TorchProgram) -> Any
     if translate is not None:
         return translate(call)
     out.untranslated[key] = out.untranslated.get(key, 0) + 1
-    return _untranslated(call)
+    return untranslated_call(call)
 
 
-def _untranslated(call: Call) -> Any:
+def untranslated_call(call: Call) -> Any:
     """An op without a translator: kept by name, typed from its meta where static."""
     vals = call.meta()
     many = isinstance(vals, (list, tuple))

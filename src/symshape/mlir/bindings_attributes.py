@@ -54,6 +54,10 @@ def type_text(t: Any) -> str:
 
 
 def _type_of_text(text: str) -> TensorType:
+    if text.startswith("!torch."):  # torch-mlir's types (symshape.mlir.torch_types)
+        from symshape.mlir.torch_types import torch_type
+
+        return torch_type(text) or TensorType(text, None)
     m = _TENSOR.fullmatch(text)
     if m:
         dims: tuple[SourceDim, ...] = tuple(None if d == "?" else int(d) for d in m.group(1).split("x")[:-1])

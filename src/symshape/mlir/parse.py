@@ -26,8 +26,6 @@ has no rule), `parse_module` lets MLIR's own parser print it in generic form fir
 
 from __future__ import annotations
 
-import importlib
-import io
 import re
 import weakref
 from collections.abc import Callable, Sequence
@@ -44,8 +42,9 @@ from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from symshape.errors import FIX_MODEL, ModelError, where_file
-from symshape.mlir.clean import MAX_MLIR_DEPTH, NEWLINE_RUN, balanced_end, nesting_depth
+from symshape.mlir.clean import NEWLINE_RUN, balanced_end
 from symshape.mlir.clean import clean_text as clean_text
+from symshape.mlir.generic_text import generic_text
 
 _NAMES: weakref.WeakKeyDictionary[ModuleOp, dict[SSAValue, str]] = weakref.WeakKeyDictionary()
 _FOREIGN_PROPERTIES: weakref.WeakSet[Operation] = weakref.WeakSet()
@@ -313,57 +312,6 @@ def source_attribute_texts(module: ModuleOp) -> AttributeTexts:
 def source_names(module: ModuleOp) -> dict[SSAValue, str]:
     """The text name of each value of ``module`` (without ``%``), when it was parsed by us."""
     return _NAMES.get(module, {})
-
-
-# ------------------------------------------------------------ MLIR's own parser as a fallback
-
-
-def generic_text(text: str) -> str | None:
-    """``text`` printed in generic form by jaxlib's MLIR, else by IREE's, or None when neither
-    is installed or reads it."""
-    generic = jax_generic_text(text)
-    return generic if generic is not None else iree_generic_text(text)
-
-
-def iree_generic_text(text: str) -> str | None:
-    """``text`` printed in generic form by IREE's MLIR (all its input dialects loaded), or None."""
-    if nesting_depth(text) > MAX_MLIR_DEPTH:
-        return None
-    try:
-        ir = importlib.import_module("iree.compiler.ir")
-    except ImportError:
-        return None
-    try:
-        ctx = ir.Context()
-        ctx.allow_unregistered_dialects = True
-        module = ir.Module.parse(text, context=ctx)
-    except Exception:  # noqa: BLE001 - any MLIR diagnostic: the caller reports the xDSL error
-        return None
-    return _print_generic(module)
-
-
-def jax_generic_text(text: str) -> str | None:
-    """``text`` printed in generic form by jaxlib's MLIR (stablehlo and chlo loaded), or None."""
-    if nesting_depth(text) > MAX_MLIR_DEPTH:
-        return None
-    try:
-        jax_mlir = importlib.import_module("jax._src.interpreters.mlir")
-        ir = importlib.import_module("jax._src.lib.mlir").ir
-    except ImportError:
-        return None
-    try:
-        ctx = jax_mlir.make_ir_context()
-        ctx.allow_unregistered_dialects = True
-        module = ir.Module.parse(text, context=ctx)
-    except Exception:  # noqa: BLE001 - any MLIR diagnostic: the caller reports the xDSL error
-        return None
-    return _print_generic(module)
-
-
-def _print_generic(module: Any) -> str:
-    stream = io.StringIO()
-    module.operation.print(file=stream, print_generic_op_form=True, enable_debug_info=False)
-    return stream.getvalue()
 
 
 _DEF = re.compile(r"^\s*((?:%[\w$.-]+(?::\d+)?\s*,\s*)*%[\w$.-]+(?::\d+)?)\s*=", re.M)
