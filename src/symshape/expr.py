@@ -76,6 +76,7 @@ __all__ = [
     "content",
     "degree_in",
     "evaluate",
+    "evaluate_defined",
     "exact_div",
     "expand_mod",
     "floordiv",
@@ -169,6 +170,14 @@ def evaluate(d: Dim, env: Mapping[str, int]) -> int:
             value *= _eval_atom(atom, env)
         total += value
     return total
+
+
+def evaluate_defined(d: Dim, env: Mapping[str, int]) -> int | None:
+    """`evaluate`, or None where ``d`` has no value (a division by 0) or ``env`` misses a symbol."""
+    try:
+        return evaluate(d, env)
+    except (ZeroDivisionError, KeyError):
+        return None
 
 
 def _eval_atom(atom: Atom, env: Mapping[str, int]) -> int:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from symshape.constraints import ConstraintGraph
-from symshape.expr import Dim, Expr, add, evaluate, sym
+from symshape.expr import Dim, Expr, add, evaluate_defined, free_symbols, sym
 from symshape.facts import SymbolFacts
 from symshape.program import Program
 from symshape.provenance import Origin, holds
@@ -92,7 +92,7 @@ class Item:
     @property
     def free(self) -> frozenset[str]:
         """The symbols the condition mentions."""
-        return _free(self.lhs) | _free(self.rhs)
+        return free_symbols(self.lhs) | free_symbols(self.rhs)
 
     def new(self, seen: set[str]) -> bool:
         """Whether neither text of the condition is in ``seen`` (then both are added)."""
@@ -110,7 +110,7 @@ class Item:
 
     def violation(self, env: Mapping[str, int]) -> Violation | None:
         """The violation at ``env`` (None when the condition holds); every symbol must have a value."""
-        a, b = _value(self.lhs, env), _value(self.rhs, env)
+        a, b = evaluate_defined(self.lhs, env), evaluate_defined(self.rhs, env)
         if a is not None and b is not None and holds(a, self.rel, b):
             return None
         if self.rel == "divisible":
@@ -294,14 +294,3 @@ def _constant_right(lhs: Dim, rhs: Dim) -> tuple[Dim, Dim]:
 
 def _is_user(origin: Origin) -> bool:
     return origin.op_type == USER_ORIGIN
-
-
-def _free(d: Dim) -> frozenset[str]:
-    return d.free if isinstance(d, Expr) else frozenset()
-
-
-def _value(d: Dim, env: Mapping[str, int]) -> int | None:
-    try:
-        return evaluate(d, env)
-    except (ZeroDivisionError, KeyError):
-        return None

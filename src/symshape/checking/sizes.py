@@ -16,7 +16,7 @@ from pathlib import Path
 
 from symshape.checking.items import BINDING, SHAPE, Analysis, Violation
 from symshape.errors import UserFactError, where_input, where_option, where_symbol
-from symshape.expr import Dim, Expr, as_symbol, evaluate, sym
+from symshape.expr import Dim, as_symbol, evaluate, free_symbols, sym
 from symshape.parse import is_identifier
 
 Shapes = Mapping[str, Sequence[int]]
@@ -60,7 +60,7 @@ def from_symbols(analysis: Analysis, values: Mapping[str, int]) -> Assignment:
     """The assignment ``values`` (by symbol name) make; a symbol the analysis bound to an
     expression of others must equal it."""
     declared = sorted(
-        {s for dims in _ranked_inputs(analysis).values() for d in dims for s in _free(analysis.public(d))}
+        {s for dims in _ranked_inputs(analysis).values() for d in dims for s in free_symbols(analysis.public(d))}
     )
     kinds = ("input", "user")
     known = sorted(set(declared) | {n for n, i in analysis.graph.symbols.items() if i.kind in kinds})
@@ -183,7 +183,7 @@ def _require_values(analysis: Analysis, env: Mapping[str, int], shapes: Shapes) 
         if name in shapes:
             continue
         for axis, d in enumerate(dims):
-            if _free(analysis.public(d)) - env.keys():
+            if free_symbols(analysis.public(d)) - env.keys():
                 raise UserFactError(
                     where=where_input(name, f"dim {axis}"),
                     found="no shape was given for it and no other input fixes its size",
@@ -227,7 +227,3 @@ def _binding(
     return Violation(
         BINDING, origin, f"{declared} == {value}", f"{size} == {expected}", f"give {place} the size {expected}"
     )
-
-
-def _free(d: Dim) -> frozenset[str]:
-    return d.free if isinstance(d, Expr) else frozenset()

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from symshape.expr import Dim, Expr, evaluate, sym
+from symshape.expr import Dim, evaluate, evaluate_defined, free_symbols, sym
 from symshape.parse import parse_dim
 from symshape.program import Program
 from symshape.verify.check import Report, check
@@ -65,11 +65,11 @@ class Guard:
     @property
     def free(self) -> frozenset[str]:
         """The symbols the guard mentions."""
-        return _free(self.lhs) | _free(self.rhs)
+        return free_symbols(self.lhs) | free_symbols(self.rhs)
 
     def holds(self, env: Mapping[str, int]) -> bool | None:
         """Whether the guard holds at ``env`` (None: it cannot be evaluated there)."""
-        a, b = _value(self.lhs, env), _value(self.rhs, env)
+        a, b = evaluate_defined(self.lhs, env), evaluate_defined(self.rhs, env)
         return None if a is None or b is None else _HOLDS[self.rel](a, b)
 
 
@@ -283,7 +283,7 @@ def _linear_root(guard: Guard, base: Env, s: str) -> int | None:
 
 
 def _diff(guard: Guard, env: Mapping[str, int]) -> int | None:
-    a, b = _value(guard.lhs, env), _value(guard.rhs, env)
+    a, b = evaluate_defined(guard.lhs, env), evaluate_defined(guard.rhs, env)
     return None if a is None or b is None else a - b
 
 
@@ -302,17 +302,6 @@ def _side(label: str, env: Env | None, error: str | None) -> str:
     sizes = ", ".join(f"{k}={v}" for k, v in sorted(env.items()))
     ran = "not run (too large)" if error is None else "runs" if error == "" else f"refused: {error}"
     return f"{label} at {sizes} ({ran})"
-
-
-def _free(d: Dim) -> frozenset[str]:
-    return d.free if isinstance(d, Expr) else frozenset()
-
-
-def _value(d: Dim, env: Mapping[str, int]) -> int | None:
-    try:
-        return evaluate(d, env)
-    except (ZeroDivisionError, KeyError):
-        return None
 
 
 # ------------------------------------------------------------------ running

@@ -9,16 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from symshape.expr import Dim, Expr, evaluate, sym
+from symshape.expr import Dim, Expr, evaluate, free_symbols, sym
 from symshape.parse import parse_dim
 from symshape.verify.run import Shape
 
 if TYPE_CHECKING:
     from symshape.result import Analysis
-
-
-def _free(d: Dim) -> frozenset[str]:
-    return d.free if isinstance(d, Expr) else frozenset()
 
 
 @dataclass(frozen=True)
@@ -136,7 +132,7 @@ def _check_elements(
             report.wrong_elements.append(DimMismatch(name, -1, f"{len(els)} elements", len(flat), key))
             continue
         for k, (e, v) in enumerate(zip(els, flat.tolist(), strict=True)):
-            if _free(e) - env.keys():
+            if free_symbols(e) - env.keys():
                 continue
             report.elements_checked += 1
             if _value(e, env) != v:
@@ -152,7 +148,7 @@ def _check_dim(
     failed: list[str],
 ) -> None:
     name, axis, d, size, key = item
-    fresh = sorted(s for s in _free(d) if s not in env)
+    fresh = sorted(s for s in free_symbols(d) if s not in env)
     if fresh:
         report.unresolved += 1
         report.unresolved_dims.append((name, axis, str(d)))
@@ -220,7 +216,7 @@ def _failed_guards(analysis: Analysis, env: Mapping[str, int]) -> list[str]:
         if m is None:
             continue
         lhs, rel, rhs = parse_dim(m.group(1)), m.group(2), parse_dim(m.group(3))
-        if (_free(lhs) | _free(rhs)) - env.keys():
+        if (free_symbols(lhs) | free_symbols(rhs)) - env.keys():
             continue
         a, b = _value(lhs, env), _value(rhs, env)
         if a is None or b is None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from symshape.errors import SymshapeError, where_input, where_symbol
-from symshape.expr import Dim, Expr, evaluate, sym
+from symshape.expr import Dim, Expr, evaluate, free_symbols, sym
 from symshape.parse import is_identifier, parse_dim
 from symshape.program import Program
 from symshape.provenance import holds
@@ -133,7 +133,7 @@ def assignments(
     """
     graph = analysis.graph
     declared = input_symbol_names(analysis.program)
-    base = sorted({s for name in declared for s in _free(graph.canon(sym(name)))}, key=_order(declared))
+    base = sorted({s for name in declared for s in free_symbols(graph.canon(sym(name)))}, key=_order(declared))
     chosen = values or {}
     out: list[Env] = []
     spare: list[Env] = []  # admitted, but a derived size repeats another size
@@ -191,16 +191,12 @@ def admitted(analysis: Analysis, env: Env) -> bool:
 
 def _known(d: Dim, env: Env) -> int | None:
     """``d`` at ``env`` when every symbol of it has a value (None otherwise, or on a zero divisor)."""
-    if _free(d) - env.keys():
+    if free_symbols(d) - env.keys():
         return None
     try:
         return evaluate(d, env)
     except ZeroDivisionError:
         return None
-
-
-def _free(d: Dim) -> frozenset[str]:
-    return d.free if isinstance(d, Expr) else frozenset()
 
 
 def _order(declared: list[str]) -> Callable[[str], tuple[int, str]]:
