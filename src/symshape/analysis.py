@@ -21,9 +21,9 @@ from symshape.causes import Cause
 from symshape.constraints import ConstraintGraph, Origin
 from symshape.context import GiveUp, OpContext, State
 from symshape.errors import ModelError, SymshapeError, where_input
-from symshape.expr import Dim, Expr
+from symshape.expr import Dim, free_symbols
 from symshape.facts import SymbolFacts
-from symshape.parse import is_identifier, parse_dim
+from symshape.parse import declared_dim
 from symshape.program import ConstTensor, Op, Program
 from symshape.provenance import Guard
 from symshape.result import Analysis, Unresolved, Warning_
@@ -56,28 +56,18 @@ def input_symbols(program: Program, graph: ConstraintGraph, state: State) -> Non
 
 
 def _declared_dim(label: str, graph: ConstraintGraph, origin: Origin) -> Dim:
-    if is_identifier(label):
-        return graph.add_symbol(label, "input", origin)
-    try:
-        parsed = parse_dim(label)
-    except Exception:  # noqa: BLE001 - any unparsable label becomes an opaque symbol
-        parsed = None
-    if isinstance(parsed, int) and parsed < 0:
+    """``label`` as `declared_dim` reads it, its symbols added to ``graph`` as inputs."""
+    d = declared_dim(label)
+    if isinstance(d, int) and d < 0:
         raise ModelError(
             where=where_input(origin.op_name, origin.rule),
             found=f"the declared size '{label}' is negative",
             expected="a size >= 0 or a symbol name",
             fix="fix the input's declared shape",
         )
-    if parsed is not None:
-        if isinstance(parsed, Expr):
-            for free in sorted(parsed.free):
-                graph.add_symbol(free, "input", origin)
-        return parsed
-    safe = "".join(c if c.isalnum() or c == "_" else "_" for c in label)
-    if not safe or safe[0].isdigit():
-        safe = f"d_{safe}"
-    return graph.add_symbol(safe, "input", origin)
+    for free in sorted(free_symbols(d)):
+        graph.add_symbol(free, "input", origin)
+    return d
 
 
 def analyze(

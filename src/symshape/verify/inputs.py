@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from symshape.errors import SymshapeError, where_input, where_symbol
+from symshape.errors import where_input, where_symbol
 from symshape.expr import Dim, Expr, evaluate, free_symbols, sym
-from symshape.parse import is_identifier, parse_dim
+from symshape.parse import declared_dim
 from symshape.program import Program
 from symshape.provenance import holds
 from symshape.verify.run import OracleError, Shape
@@ -38,23 +38,10 @@ def input_dims(program: Program, name: str) -> tuple[Dim, ...]:
         if isinstance(d, int) and d >= 0:
             out.append(d)
         elif isinstance(d, str) and d.strip():
-            out.append(_declared(d))
+            out.append(declared_dim(d))
         else:
             out.append(sym(f"{name}_d{axis}"))
     return tuple(out)
-
-
-def _declared(label: str) -> Dim:
-    """A declared dim as the analysis reads it: a name, an expression, or (for a label that is
-    neither, such as ``"sequence length"``) the symbol named by its characters with the others
-    replaced by ``_`` (the analysis's rule, so the feeds use the symbols the analysis uses)."""
-    if is_identifier(label):
-        return sym(label)
-    try:
-        return parse_dim(label)
-    except SymshapeError:
-        safe = "".join(c if c.isalnum() or c == "_" else "_" for c in label)
-        return sym(safe if safe and not safe[0].isdigit() else f"d_{safe}")
 
 
 def input_symbol_names(program: Program) -> list[str]:
