@@ -18,10 +18,8 @@ from symshape.constraints import ConstraintGraph, Origin
 from symshape.errors import ModelError, where_op
 from symshape.expr import Dim, Expr, add, mul, product
 from symshape.facts import Bound, Facts, SymbolFacts
-from symshape.program import Op, Program
+from symshape.program import MAX_TRACKED, Op, Program
 from symshape.result import Unresolved, Warning_
-
-MAX_TRACKED = 64  # integer tensors up to this many elements have their values tracked
 
 T = TypeVar("T")
 

@@ -10,6 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SourceDim = int | str | None  # a static size, a declared symbolic name, or unknown
+MAX_TRACKED = 64
+"""Integer tensors up to this many elements have their values tracked (shape vectors, indices,
+constants of shape computations): the frontends read such constants' contents, the rules compute
+such values, and no larger ones."""
 
 
 @dataclass

@@ -18,7 +18,7 @@ from symshape.fx import aten_math, aten_nn, aten_tensor
 from symshape.fx.call import TRANSLATORS, Call, as_list, torch_dtype_name
 from symshape.fx.emit import Emitter
 from symshape.fx.names import dim_names, renamed
-from symshape.program import Program
+from symshape.program import MAX_TRACKED, Program
 from symshape.userfacts import Fact, Range
 
 __all__ = ["SKIPPED", "TorchProgram", "exported_to_program", "target_key", "untranslated_call"]
@@ -27,7 +27,6 @@ _ = (aten_math, aten_nn, aten_tensor)  # their translators register on import
 SKIPPED = {"aten._assert_tensor_metadata.default", "aten._assert_scalar.default", "aten.sym_constrain_range.default",
             "aten.sym_constrain_range_for_size.default", "aten._assert_async.msg", "aten._assert_async.default",
             "aten.detach_.default", "aten.copy_.default"}  # in-place detach_/copy_: the node is its first input
-_SMALL = 64  # integer buffers up to this many elements keep their contents
 
 
 @dataclass
@@ -100,7 +99,7 @@ def _placeholder(em: Emitter, ep: Any, node: Any, user: bool, target: str | None
     value = em.program.values[node.name]
     value.is_initializer = True
     tensor = _lifted_tensor(ep, target)
-    if tensor is not None and not tensor.is_floating_point() and 0 < tensor.numel() <= _SMALL:
+    if tensor is not None and not tensor.is_floating_point() and 0 < tensor.numel() <= MAX_TRACKED:
         value.const = tuple(int(v) for v in tensor.reshape(-1).tolist())
     return node.name
 

@@ -8,8 +8,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-MAX_CONST = 64
-
 _BOUNDS = re.compile(r"#(?:stablehlo\.bounds<(.*)>|mhlo\.type_extensions<\s*bounds\s*=\s*\[(.*)\]\s*>)", re.S)
 
 

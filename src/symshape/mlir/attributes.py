@@ -33,8 +33,8 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.builtin import TensorType as XTensorType
 from xdsl.ir import Attribute, Operation
 
-from symshape.mlir.attr_values import MAX_CONST, dialect_attr, encoding_bounds
-from symshape.program import ConstTensor, SourceDim, TensorType
+from symshape.mlir.attr_values import dialect_attr, encoding_bounds
+from symshape.program import MAX_TRACKED, ConstTensor, SourceDim, TensorType
 
 
 def py_attr(attr: Attribute) -> Any:
@@ -78,7 +78,7 @@ def dense_const(attr: DenseIntOrFPElementsAttr) -> ConstTensor:
     for d in dims:
         numel *= d
     values = None
-    if isinstance(etype, (IntegerType, IndexType)) and numel <= MAX_CONST:
+    if isinstance(etype, (IntegerType, IndexType)) and numel <= MAX_TRACKED:
         raw = attr.get_values()
         width1 = isinstance(etype, IntegerType) and etype.width.data == 1
         values = tuple(int(v != 0) if width1 else int(cast(int, v)) for v in raw)

@@ -14,8 +14,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from symshape.mlir.attr_values import MAX_CONST, DialectAttr, dialect_attr, encoding_bounds
-from symshape.program import ConstTensor, SourceDim, TensorType
+from symshape.mlir.attr_values import DialectAttr, dialect_attr, encoding_bounds
+from symshape.program import MAX_TRACKED, ConstTensor, SourceDim, TensorType
 
 __all__ = ["binding_attr", "binding_type", "clear_caches", "named_attrs", "type_text"]
 
@@ -104,7 +104,7 @@ def _dense_elements(attr: Any) -> ConstTensor:
     for d in dims:
         numel *= d
     values = None
-    if type(attr).__name__ == "DenseIntElementsAttr" and numel <= MAX_CONST:
+    if type(attr).__name__ == "DenseIntElementsAttr" and numel <= MAX_TRACKED:
         raw = [] if numel == 0 else [attr[0]] * numel if attr.is_splat else [attr[i] for i in range(numel)]
         values = tuple(int(v != 0) if dtype == "i1" else int(v) for v in raw)
     return ConstTensor(dims, dtype, values)

@@ -28,7 +28,7 @@ from symshape.mlir.ir_adapter import IRReader, entry_block
 from symshape.mlir.program_builder import FuncView, symbol_stem
 from symshape.mlir.torch_affine import AffineTree, affine_dim, affine_trees
 from symshape.mlir.torch_types import torch_type
-from symshape.program import ConstTensor, Op, TensorType
+from symshape.program import MAX_TRACKED, ConstTensor, Op, TensorType
 from symshape.userfacts import Fact, Range
 
 __all__ = ["TORCH_UNBOUNDED", "torch_views"]
@@ -36,7 +36,6 @@ __all__ = ["TORCH_UNBOUNDED", "torch_views"]
 TORCH_UNBOUNDED = sys.maxsize - 1
 _CONSTANTS = ("torch.constant.int", "torch.constant.float", "torch.constant.bool", "torch.constant.str",
               "torch.constant.device", "torch.constant.number")
-_SMALL = 64  # integer literals up to this many elements keep their contents
 
 
 def torch_views(ir: IRReader) -> list[FuncView]:
@@ -187,7 +186,7 @@ class _Function:
         value = self.em.program.values[name]
         value.is_initializer = True
         const = self.ir.attr(op, "value") if type(op.attributes["value"]).__name__ == "DenseIntElementsAttr" else None
-        if isinstance(const, ConstTensor) and const.values is not None and 0 < len(const.values) <= _SMALL:
+        if isinstance(const, ConstTensor) and const.values is not None and 0 < len(const.values) <= MAX_TRACKED:
             value.const = const.values
         self.env[result] = name
         self.nodes[result] = MlirNode(name, meta={"val": meta_of(t, True)})

@@ -22,9 +22,8 @@ from symshape.errors import ModelError, where_file, where_graph, where_initializ
 from symshape.onnx.checks import check_node, check_tensor, type_name
 from symshape.onnx.cycles import cycle_text, cycle_through
 from symshape.onnx.wellformed import check_opsets, check_text
-from symshape.program import ConstTensor, Op, Program, SourceDim, TensorType, Value
+from symshape.program import MAX_TRACKED, ConstTensor, Op, Program, SourceDim, TensorType, Value
 
-MAX_CONST_ELEMENTS = 64
 _FLOAT_DTYPES = {"float32", "float64", "float16", "bfloat16"}
 _INT_DTYPES = {"int64", "int32", "int16", "int8", "uint8", "uint16", "uint32", "uint64", "bool"}
 
@@ -128,7 +127,7 @@ def _tensor_const(t: onnx.TensorProto, where: str, subject: str) -> ConstTensor:
     values = None
     uses_external = t.data_location == onnx.TensorProto.EXTERNAL
     floats = None
-    if numel <= MAX_CONST_ELEMENTS and not uses_external:
+    if numel <= MAX_TRACKED and not uses_external:
         if dtype in _INT_DTYPES:
             values = _small_ints(t, numel)
         elif dtype in _FLOAT_DTYPES:

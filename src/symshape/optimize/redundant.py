@@ -22,6 +22,7 @@ from symshape.optimize.graph_edit import pinned_names, producers
 from symshape.optimize.graph_view import GraphView, Node
 from symshape.optimize.guarded import GuardCheck
 from symshape.optimize.summary import Summary
+from symshape.program import MAX_TRACKED
 from symshape.result import Analysis
 
 _RESHAPES = frozenset({"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"})
@@ -39,7 +40,6 @@ _FLOAT_TYPES = frozenset({onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE, onnx.
 # Ops whose float results come out of IEEE arithmetic on every element: never a signaling NaN.
 _ARITHMETIC = frozenset({"Add", "Sub", "Mul", "Div", "MatMul", "Gemm", "Sqrt", "Reciprocal", "Pow", "Exp", "Log",
                          "Tanh", "Sigmoid", "Erf", "Softmax", "ReduceMean", "LayerNormalization"})
-_SMALL = 64  # elements of an initializer worth reading as a condition
 
 
 def bypass_redundant(
@@ -57,7 +57,8 @@ def bypass_redundant(
     inputs = {vi.name for vi in view.graph.input} | {t.name for t in view.graph.initializer}
     made_by = producers(view) if made_by is None else made_by  # kept current: outputs renamed here
     overridable = {vi.name for vi in view.graph.input}
-    small = {t.name: t for t in view.graph.initializer if math.prod(t.dims) <= _SMALL and t.name not in overridable}
+    small = {t.name: t for t in view.graph.initializer
+             if math.prod(t.dims) <= MAX_TRACKED and t.name not in overridable}
     alias: dict[str, str] = {}  # a bypassed output -> the value it equals
     renamed: dict[str, str] = {}  # a value -> the pinned name it now carries
     for node in view.nodes:

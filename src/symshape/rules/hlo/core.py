@@ -11,6 +11,7 @@ from __future__ import annotations
 from symshape.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, add, mul, smax
+from symshape.program import MAX_TRACKED
 from symshape.rules.hlo.reshape import shape_operand
 from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.mlir_common import (
@@ -43,7 +44,7 @@ def iota(ctx: OpContext) -> None:
     dims = declared_dims(ctx)
     axis = dim_number(ctx, "iota_dimension", len(dims), 0)
     out = None
-    if len(dims) == 1 and isinstance(dims[0], int) and dims[0] <= 64 and axis == 0:
+    if len(dims) == 1 and isinstance(dims[0], int) and dims[0] <= MAX_TRACKED and axis == 0:
         out = tuple(range(dims[0]))
     ctx.set_output(0, dims, out)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from symshape.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, exact_div, product
+from symshape.program import MAX_TRACKED
 from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.mlir_common import declared_dims, declared_rank, dim_numbers, ints
 
@@ -77,7 +78,7 @@ def broadcast_in_dim(ctx: OpContext) -> None:
     values = None
     if els is not None and len(els) == 1:
         n = product(out)
-        values = (els[0],) * n if isinstance(n, int) and n <= 64 else None
+        values = (els[0],) * n if isinstance(n, int) and n <= MAX_TRACKED else None
     ctx.set_output(0, out, values)
 
 

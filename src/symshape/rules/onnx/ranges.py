@@ -25,13 +25,13 @@ import numpy as np
 from symshape.context import GiveUp, OpContext
 from symshape.errors import ModelError
 from symshape.expr import Dim, add, ceildiv, mul, smax
+from symshape.program import MAX_TRACKED
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.fit import require_ge
 from symshape.rules.shared.producers import producer
 
 FLOAT_TYPES = {"float32": 2**24, "float": 2**24, "float64": 2**53, "double": 2**53}
 CAST_TO = {1: "float32", 11: "float64", 7: "int64", 6: "int32", 5: "int16"}
-MAX_ELEMENTS = 64
 
 Bound = Dim | Fraction  # an exact integer expression, or a constant rational
 
@@ -161,6 +161,6 @@ def _count(ctx: OpContext, start: Bound, limit: Bound, delta: Bound) -> Dim:
 
 def _elements(ctx: OpContext, start: Bound, delta: Bound, n: Dim) -> tuple[Dim, ...] | None:
     """``start + i*delta`` when they are integers and few."""
-    if not isinstance(n, int) or n > MAX_ELEMENTS or isinstance(start, Fraction) or isinstance(delta, Fraction):
+    if not isinstance(n, int) or n > MAX_TRACKED or isinstance(start, Fraction) or isinstance(delta, Fraction):
         return None
     return tuple(ctx.canon(add(start, mul(delta, i))) for i in range(n))

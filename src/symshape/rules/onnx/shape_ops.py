@@ -12,7 +12,7 @@ import numpy as np
 from symshape.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
 from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mul, product
-from symshape.program import ConstTensor
+from symshape.program import MAX_TRACKED, ConstTensor
 from symshape.rules.onnx.partial import set_partial
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import (
@@ -82,7 +82,7 @@ def constant_of_shape(ctx: OpContext) -> None:
     elements = None
     if fill is not None and all(isinstance(d, int) for d in dims):
         n = product(dims)
-        if isinstance(n, int) and n <= 64:
+        if isinstance(n, int) and n <= MAX_TRACKED:
             elements = (fill,) * n
     ctx.set_output(0, dims, elements)
 
