@@ -14,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from symshape.analysis import ProgressFn, analyze, gc_paused
+from symshape.analysis import ProgressFn
 from symshape.checking import CheckResult
+from symshape.onnx.frontend import analyze_onnx
 from symshape.result import Analysis
 from symshape.userfacts import Fact
 
@@ -40,46 +41,15 @@ __all__ = [
 ]
 
 
-def analyze_onnx(
-    model: str | Path | onnx.ModelProto,
-    *,
-    facts: Sequence[Fact | str] = (),
-    progress: ProgressFn | None = None,
-) -> Analysis:
-    """Analyze an ONNX model file or ModelProto (weights are never loaded).
-
-    ``facts`` are fact values (`symshape.userfacts`) or strings in ``--assume`` syntax.
-    """
-    from symshape.onnx.reader import load_model, model_to_program
-
-    source = ""
-    if isinstance(model, (str, Path)):
-        source = str(model)
-        model = load_model(model)
-    with gc_paused():
-        program = model_to_program(model)
-    return analyze(program, facts=facts, progress=progress, source=source)
-
-
 def analyze_file(
     path: str | Path, *, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None
 ) -> Analysis:
     """Analyze an ``.onnx`` model, an ``.mlir`` module, a serialized ``jax.export.Exported``
-    (``.jaxexp``, ``.bin``) or a saved ``torch.export`` program (``.pt2``), by the file's suffix."""
-    path = Path(path)
-    if path.suffix == ".mlir":
-        from symshape.mlir.frontend import analyze_mlir_file
+    (``.jaxexp``, ``.bin``) or a saved ``torch.export`` program (``.pt2``), by the file's suffix
+    (`symshape.frontends`)."""
+    from symshape.frontends import analyze_path
 
-        return analyze_mlir_file(path, facts=facts, progress=progress)
-    if path.suffix == ".pt2":
-        from symshape.fx.frontend import analyze_torch_file
-
-        return analyze_torch_file(path, facts=facts, progress=progress)
-    if path.suffix in (".jaxexp", ".bin"):
-        from symshape.mlir.jax_exported import analyze_jax_file
-
-        return analyze_jax_file(path, facts=facts, progress=progress)
-    return analyze_onnx(path, facts=facts, progress=progress)
+    return analyze_path(path, facts, progress)
 
 
 def analyze_jax(

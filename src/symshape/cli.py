@@ -12,6 +12,7 @@ import click
 
 from symshape.cli_options import output_option
 from symshape.errors import SymshapeError
+from symshape.frontends import readable_files
 from symshape.io import guard_input, write_output
 
 if TYPE_CHECKING:
@@ -54,7 +55,10 @@ def main() -> None:
     """Symbolic shape-constraint analysis for dynamic-shape ONNX models and MLIR modules."""
 
 
-@main.command()
+@main.command(help=f"""Infer every dim of MODEL ({readable_files()}) in terms of the input symbols.
+
+    A directory or a quoted glob as MODEL analyzes every model it holds and
+    prints a table (see --jobs and --json-dir).""")
 @click.argument("model", required=False, type=click.Path(path_type=Path))
 @click.option("--example", is_flag=True, help="Analyze the bundled tiny BERT example.")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
@@ -89,11 +93,7 @@ def analyze(
     jobs: int = 1,
     json_dir: Path | None = None,
 ) -> None:
-    """Infer every dim of MODEL (.onnx, .mlir, a serialized jax export .jaxexp/.bin, or a saved
-    torch.export program .pt2) in terms of the input symbols.
-
-    A directory or a quoted glob as MODEL analyzes every model it holds and
-    prints a table (see --jobs and --json-dir)."""
+    """``symshape analyze``: its help text is the decorator's (it names the readable files)."""
     from symshape.api import analyze_file, example_path
     from symshape.outputs import OutputOptions, render, writer
     from symshape.outputs.progress import progress_bar

@@ -25,11 +25,12 @@ from pathlib import Path
 
 from symshape.errors import SymshapeError
 from symshape.forking import fork_hazards
+from symshape.frontends import frontend_for, sweep_suffixes
 
 __all__ = ["SUFFIXES", "Outcome", "analyze_one", "find_models", "is_sweep", "json_names", "run_sweep",
            "summary_table"]
 
-SUFFIXES = (".onnx", ".mlir", ".jaxexp", ".pt2")  # not .bin: external weights are often named so
+SUFFIXES = sweep_suffixes()  # not .bin: external weights are often named so
 _GLOB_CHARS = "*?["
 Options = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # --assume, --dim, --likely
 
@@ -183,11 +184,9 @@ def _warm(models: Sequence[Path]) -> None:
     from symshape.rules.registry import known_ops
 
     known_ops()
-    suffixes = {m.suffix for m in models}
-    readers = {".onnx": ("symshape.onnx.reader",), ".mlir": ("symshape.mlir.frontend",),
-               ".pt2": ("symshape.fx.frontend", "torch.export")}
+    readers = {frontend_for(m) for m in models}
     for module in ["symshape.api", "symshape.outputs.json", "symshape.userfacts",
-                   *(m for s in sorted(suffixes & readers.keys()) for m in readers[s])]:
+                   *sorted({m for f in readers for m in f.imports})]:
         try:
             importlib.import_module(module)
         except ImportError:  # an optional extra (torch): each model that needs it reports that
