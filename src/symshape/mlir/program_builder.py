@@ -224,7 +224,7 @@ class _Builder:
         inputs = [self.value(v, fn, program, values, prefix) for v in operands]
         outputs = [self.value(r, fn, program, values, prefix) for r in ir.results(op)]
         attrs = ir.attrs(op)
-        if full in ("stablehlo.custom_call", "mhlo.custom_call", "shape.cstr_require") and len(operands):
+        if full in _ASSERTIONS and len(operands):
             _attach_condition(ir, operands[0], attrs, inputs, lambda v: self.value(v, fn, program, values, prefix))
         program.ops.append(Op(dialect, op_type, _op_name(outputs, fn, index, full, prefix), inputs, outputs, attrs))
 
@@ -275,21 +275,33 @@ def _arg_symbol(ir: IRReader, fn: Any, index: int, vname: str) -> dict[str, Any]
     return {"symbol": jax_name if dim_variable else symbol_stem(vname), "dim_variable": dim_variable}
 
 
-_CMPI = {0: "EQ", 1: "NE", 2: "LT", 3: "LE", 4: "GT", 5: "GE", 6: "LT", 7: "LE", 8: "GT", 9: "GE"}
+# The ops whose first operand must be true for the program to go on: jax's shape assertions,
+# the shape dialect's constrained form and the asserting form hand-written code uses.
+_ASSERTIONS = ("stablehlo.custom_call", "mhlo.custom_call", "shape.cstr_require", "cf.assert")
+# Signed predicates only: ``ult`` reads a negative operand as a huge one, so ``a <u b`` is
+# ``a < b`` only for operands >= 0, which is not known here (eq and ne agree either way).
+_CMPI = {0: "EQ", 1: "NE", 2: "LT", 3: "LE", 4: "GT", 5: "GE"}
+
+
+def _word(value: Any) -> str:
+    """An enum attribute's word: ``#stablehlo<comparison_direction LT>`` or plain ``LT``."""
+    return str(value.fields.get("value") if isinstance(value, DialectAttr) else value or "").strip()
 
 
 def _attach_condition(ir: IRReader, cond_value: Any, attrs: dict[str, Any], inputs: list[str],
                       name_of: Callable[[Any], str]) -> None:
-    """For an assertion (``shape_assertion``, ``cstr_require``) of ``%cond``: the comparison
-    that made ``%cond``, as ``attrs["condition"]`` with its two operands appended to ``inputs``."""
+    """For an assertion (``shape_assertion``, ``cstr_require``, ``cf.assert``) of ``%cond``: the
+    comparison that made ``%cond``, as ``attrs["condition"]`` with its two operands appended to
+    ``inputs``. An unsigned ordering is left out (it is not the signed one on negative values)."""
     cond = ir.defining_op(cond_value)
     operands = ir.operands(cond) if cond is not None else ()
     if len(operands) != 2:
         return
     name = ir.op_name(cond)
     if name.endswith(".compare"):
-        value = ir.attr(cond, "comparison_direction") or ""
-        direction = str(value.fields.get("value") if isinstance(value, DialectAttr) else value).strip()
+        direction = _word(ir.attr(cond, "comparison_direction"))
+        if _word(ir.attr(cond, "compare_type")) == "UNSIGNED" and direction not in ("EQ", "NE"):
+            return
     elif name == "arith.cmpi":
         direction = _CMPI.get(ir.attr(cond, "predicate"), "")
     else:

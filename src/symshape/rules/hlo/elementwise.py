@@ -23,7 +23,7 @@ from symshape.rules.shared.arith import (
     binary_elements,
     compare_elements,
 )
-from symshape.rules.shared.idioms import alias, folded_select, record
+from symshape.rules.shared.idioms import alias, decided_select, folded_select, record
 from symshape.rules.shared.mlir_common import enum_word, is_int_dtype, same_shapes
 
 # What an integer op computes, for the idioms of `symshape.rules.shared.idioms`.
@@ -164,11 +164,7 @@ def select(ctx: OpContext) -> None:
     pred = ctx.shape(0)
     if pred:
         same_shapes(ctx, [1, 0], "select predicate")
-    cond, x, y = ctx.elements(0), ctx.elements(1), ctx.elements(2)
-    out = None
-    if cond is not None and x is not None and y is not None and all(isinstance(c, int) for c in cond):
-        if len(x) == len(y) and len(cond) in (1, len(x)):
-            out = tuple(x[i] if cond[0 if len(cond) == 1 else i] else y[i] for i in range(len(x)))
+    out = decided_select(ctx.elements(0), ctx.elements(1), ctx.elements(2))
     if out is None and is_int_dtype(ctx.output_dtype(0)):
         folded = folded_select(ctx, *ctx.op.inputs[:3])
         out = None if folded is None else (folded,)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from symshape.context import OpContext
 from symshape.rules.registry import register
 from symshape.rules.shared.arith import ARITH_INT_OPS, CMPI_PREDICATES, binary_elements, compare_elements
-from symshape.rules.shared.idioms import alias, folded_select, record
+from symshape.rules.shared.idioms import alias, decided_select, folded_select, record
 from symshape.rules.shared.mlir_common import (
     assume_at_least,
     check_declared,
@@ -112,12 +112,10 @@ def cmpi(ctx: OpContext) -> None:
 
 @register(("arith",), "select", then=check_declared)
 def arith_select(ctx: OpContext) -> None:
-    """Branches share a shape (a fact). https://mlir.llvm.org/docs/Dialects/ArithOps/#arithselect-arithselectop"""
+    """Branches share a shape (a fact); a known condition picks its branch, whatever the other
+    is. https://mlir.llvm.org/docs/Dialects/ArithOps/#arithselect-arithselectop"""
     shape = same_shapes(ctx, [1, 2], "select branches")
-    cond, x, y = ctx.elements(0), ctx.elements(1), ctx.elements(2)
-    out = None
-    if cond is not None and x is not None and y is not None and len(cond) == 1 and isinstance(cond[0], int):
-        out = x if cond[0] else y
+    out = decided_select(ctx.elements(0), ctx.elements(1), ctx.elements(2))
     if out is None and is_int_dtype(ctx.output_dtype(0)):
         folded = folded_select(ctx, *ctx.op.inputs[:3])
         out = None if folded is None else (folded,)

@@ -105,8 +105,10 @@ def _slice_params(ctx: OpContext, first: int) -> tuple[list[Dim], list[Dim], lis
 
 
 def _in_bounds(ctx: OpContext, dims: tuple[Dim, ...], offsets: list[Dim], sizes: list[Dim], strides: list[Dim]) -> None:
-    """A non-empty slice's last element lies inside its dim (a fact: reading outside is undefined)."""
+    """A size is not negative, and a non-empty slice's last element lies inside its dim (facts:
+    a negative size or a read outside is undefined)."""
     for d, off, size, stride in zip(dims, offsets, sizes, strides, strict=True):
+        at_least_zero(ctx, size, "slice size is not negative")
         if ctx.facts.prove_ge(size, 1):
             last = add(off, mul(add(size, -1), stride))
             at_least_zero(ctx, add(add(d, -1), mul(last, -1)), "slice in bounds")

@@ -21,6 +21,9 @@ select rules ask `folded_select` for the value when the condition is unknown.
 Simpler selects fold the same way: equal branches are that value, and a select between the two
 values its condition compares is ``Min``/``Max`` of them or one of them (torch-mlir clamps a slice
 bound with ``cmpi slt`` + ``select``; "``-1`` keeps the dim" is ``select(t == -1, d, t)``).
+A select whose condition is decided picks its branch even when the other has no formula
+(`decided_select`): BladeDISC's and TF's reshape lowering resolve each target element ``d`` as
+``select(d == -1, num_elements / product(others), d)``, and a size is never -1.
 """
 
 from __future__ import annotations
@@ -196,11 +199,36 @@ def _compare_select(r: _Reader, cond: str, on_true: str, on_false: str) -> Dim |
     return None
 
 
+def decided_select(
+    cond: Sequence[Dim] | None, on_true: Sequence[Dim] | None, on_false: Sequence[Dim] | None
+) -> tuple[Dim, ...] | None:
+    """The elements of a select whose condition elements are all known (one, or one per
+    element): each from the branch it picks, so a branch nothing picks may be unknown (a
+    vector ``select(target == -1, inferred, target)`` over a shape tensor); else None."""
+    if cond is None or not all(isinstance(c, int) for c in cond):
+        return None
+    n = len(on_true) if on_true is not None else len(on_false) if on_false is not None else 0
+    if not n or len(cond) not in (1, n):
+        return None
+    out: list[Dim] = []
+    for i in range(n):
+        picked = on_true if cond[0 if len(cond) == 1 else i] else on_false
+        if picked is None or len(picked) != n:
+            return None
+        out.append(picked[i])
+    return tuple(out)
+
+
 def folded_select(ctx: OpContext, cond: str, on_true: str, on_false: str) -> Dim | None:
-    """The value of ``select(cond, on_true, on_false)`` when the condition is unknown but the
-    select is not: equal branches, a comparison of the branches (`_compare_select`), a
-    floor-division or floor-modulo correction (see the module docstring); else None."""
+    """The value of ``select(cond, on_true, on_false)``: the chosen branch when the condition is
+    decided (``select(d == -1, inferred, d)`` is ``d`` for a size ``d``, however ``inferred`` was
+    computed); else, when the condition is unknown but the select is not: equal branches, a
+    comparison of the branches (`_compare_select`), a floor-division or floor-modulo correction
+    (see the module docstring); else None."""
     r = _Reader(ctx)
+    decided = r.value(cond)
+    if isinstance(decided, int):  # the chosen branch alone: the other may have no formula
+        return r.value(on_true if decided else on_false)
     if r.same(on_true, on_false):
         return r.value(on_true)
     picked = _compare_select(r, cond, on_true, on_false)
