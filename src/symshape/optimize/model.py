@@ -14,23 +14,14 @@ from symshape.expr_atoms import Sym
 from symshape.io import refuse_overwrite, write_bytes_atomic, write_failed
 from symshape.onnx.external_data import relocate_external_data
 from symshape.onnx.reader import elem_types, load_model, model_to_program
-from symshape.optimize.chains import MIN_OPSET_AXES_INPUT, merge_unsqueezes
-from symshape.optimize.constants import constants_to_initializers
-from symshape.optimize.cse import merge_duplicates
-from symshape.optimize.elementwise_reshape import unwrap_elementwise
 from symshape.optimize.emit import FRESH_PREFIX, Emitter, Source
-from symshape.optimize.fold import fold_values, known_values
-from symshape.optimize.graph_edit import pinned_names, producers, remove_dead
+from symshape.optimize.graph_edit import pinned_names
 from symshape.optimize.graph_view import GraphView
 from symshape.optimize.guarded import GuardCheck
-from symshape.optimize.linear_index import gathers_to_reshapes
-from symshape.optimize.redundant import bypass_redundant
-from symshape.optimize.reshape_chains import collapse_reshapes
+from symshape.optimize.passes import PASSES, Run
 from symshape.optimize.shapes_out import ShapeWriter
 from symshape.optimize.summary import Summary, shape_nodes
-from symshape.optimize.targets import relax_targets
 from symshape.optimize.types import TypeInference
-from symshape.optimize.uniform_operands import scalar_fills
 from symshape.result import Analysis
 from symshape.userfacts import Fact
 
@@ -84,42 +75,19 @@ def _passes(
     out.CopyFrom(model)
     graph = out.graph
     view = GraphView(graph)
-    pinned = pinned_names(graph, view.nodes)  # outputs and captures: the passes change neither
     summary = Summary(nodes_before=len(graph.node))
     guard = GuardCheck(graph, result)
     summary.guards = [cond for cond, _, _ in guard.guards]
-    emitter = _emitter(out, result, view)
-    free_initializers = out.ir_version >= MIN_IR_FREE_INITIALIZERS
-    if free_initializers:
-        relax_targets(view, result, guard, emitter, summary)
-        scalar_fills(view, result, guard, emitter, summary)
-        if _opset(out) >= MIN_OPSET_AXES_INPUT:
-            gathers_to_reshapes(view, result, types, guard, emitter, summary)
-            collapse_reshapes(view, result, guard, emitter, summary)
-        _remove_dead(view, summary, pinned)  # not folded: what the rewrites made dead (new nodes wait in emitter)
-    if fold and free_initializers:
-        fold_values(view, known_values(view, result, types, guard, summary, pinned), emitter, summary)
-    _prepend(view, emitter)
-    made_by = producers(view)  # shared by the next three passes, which keep it current
-    bypass_redundant(view, result, types, guard, summary, pinned, made_by)
-    if _opset(out) >= MIN_OPSET_AXES_INPUT:
-        merge_unsqueezes(view, result, emitter, summary, pinned, made_by)
-    summary.reshaped = unwrap_elementwise(view, result, guard, summary, pinned, made_by)
-    _prepend(view, emitter)
-    _remove_dead(view, summary, pinned)
-    if free_initializers:
-        constants_to_initializers(view, summary)
-    merge_duplicates(view, summary, pinned)
-    _remove_dead(view, summary, pinned)
+    run = Run(view, result, types, guard, _emitter(out, result, view), summary,
+              pinned=pinned_names(graph, view.nodes),  # outputs and captures: the passes change neither
+              opset=_opset(out), free_initializers=out.ir_version >= MIN_IR_FREE_INITIALIZERS, fold=fold)
+    for p in PASSES:
+        if p.applies(run):
+            p.run(run)
     view.write_back()
     summary.nodes_after = len(graph.node)
     summary.shape_nodes_after = shape_nodes(out, _types_after(graph, types))
     return out, summary
-
-
-def _remove_dead(view: GraphView, summary: Summary, pinned: set[str]) -> None:
-    for node in remove_dead(view, pinned):
-        summary.removed[node.op_type] += 1
 
 
 def _types_after(graph: onnx.GraphProto, types: dict[str, int]) -> dict[str, int]:
@@ -208,13 +176,6 @@ def _symbol(d: Dim) -> str | None:
         if coeff == 1 and len(mono) == 1 and isinstance(mono[0], Sym):
             return mono[0].name
     return None
-
-
-def _prepend(view: GraphView, emitter: Emitter) -> None:
-    """New nodes read only graph inputs, initializers and each other: they go first."""
-    nodes, initializers = emitter.take()
-    view.prepend(nodes)
-    view.graph.initializer.extend(initializers)
 
 
 def _opset(model: onnx.ModelProto) -> int:
