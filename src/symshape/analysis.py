@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from symshape.causes import Cause
 from symshape.constraints import ConstraintGraph, Origin
 from symshape.context import GiveUp, OpContext, State
-from symshape.errors import ModelError, SymshapeError, where_input
+from symshape.errors import ModelError, SymshapeError, op_kind, where_input
 from symshape.expr import Dim, free_symbols
 from symshape.facts import SymbolFacts
 from symshape.parse import declared_dim
-from symshape.program import ConstTensor, Op, Program
+from symshape.program import Op, Program
 from symshape.provenance import Guard
 from symshape.result import Analysis, Unresolved, Warning_
 from symshape.rules.registry import lookup
@@ -130,7 +130,7 @@ def _analyze(
 
 
 def _constants(program: Program, state: State) -> None:
-    """Initializers' dims and small contents; the float contents of Constant ops (scales)."""
+    """Initializers' dims and small contents (a constant op's are its rule's to set)."""
     for value in program.values.values():
         if value.is_initializer and value.type is not None and value.type.dims is not None:
             state.shapes[value.name] = tuple(d if isinstance(d, int) else 0 for d in value.type.dims)
@@ -138,15 +138,6 @@ def _constants(program: Program, state: State) -> None:
                 state.elements[value.name] = value.const
             if value.floats is not None:
                 state.floats[value.name] = value.floats
-    for op in program.ops:
-        if op.op_type == "Constant" and op.outputs:
-            tensor = op.attrs.get("value")
-            if isinstance(tensor, ConstTensor) and tensor.floats is not None:
-                state.floats[op.outputs[0]] = tensor.floats
-            elif "value_floats" in op.attrs:
-                state.floats[op.outputs[0]] = tuple(op.attrs["value_floats"])
-            elif "value_float" in op.attrs:
-                state.floats[op.outputs[0]] = (op.attrs["value_float"],)
 
 
 @dataclass
@@ -217,7 +208,7 @@ def run_op(program: Program, state: State, op: Op) -> None:
     ctx = OpContext(state, program, op)
     rule = lookup(op.dialect, op.op_type, op.version)
     if rule is None:
-        reason = f"no rule for {ctx.where().split(' (')[0]}"
+        reason = f"no rule for {op_kind(op.dialect, op.op_type)}"
         _fallback(ctx, reason, ctx.new_cause(reason))
         return
     try:

@@ -185,6 +185,11 @@ class OpContext:
         else:
             self.state.elements.pop(name, None)
 
+    def set_output_floats(self, i: int, floats: Sequence[float]) -> None:
+        """Set output ``i``'s float contents (a small constant: Resize scales, Pad values)."""
+        if i < len(self.op.outputs) and self.op.outputs[i]:
+            self.state.floats[self.op.outputs[i]] = tuple(floats)
+
     def output_shape(self, i: int) -> tuple[Dim, ...] | None:
         """The dims a rule has set for output ``i`` (raw), or None."""
         if i >= len(self.op.outputs) or not self.op.outputs[i]:

@@ -119,10 +119,16 @@ def where_op(dialect: str, op_type: str, name: str) -> str:
     ONNX domains are empty or dotted (``com.microsoft``); an MLIR dialect name never has a dot
     (the op name is ``dialect.op``), so the dialect tells the two apart.
     """
+    kind = "node" if not dialect or "." in dialect else "op"
+    return f"{op_kind(dialect, op_type)} ({kind} '{name}')"
+
+
+def op_kind(dialect: str, op_type: str) -> str:
+    """An op type as `where_op` spells it: ``Softmax``, ``com.microsoft::Attention``,
+    ``stablehlo.add``."""
     if not dialect or "." in dialect:
-        domain = f"{dialect}::" if dialect else ""
-        return f"{domain}{op_type} (node '{name}')"
-    return f"{dialect}.{op_type} (op '{name}')"
+        return f"{dialect}::{op_type}" if dialect else op_type
+    return f"{dialect}.{op_type}"
 
 
 def where_file(path: str | PathLike[str]) -> str:

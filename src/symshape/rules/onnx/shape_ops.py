@@ -57,6 +57,8 @@ def constant(ctx: OpContext) -> None:
     value = ctx.attr("value")
     if isinstance(value, ConstTensor):
         ctx.set_output(0, value.dims, value.values)
+        if value.floats is not None:
+            ctx.set_output_floats(0, value.floats)
     elif "value_int" in ctx.op.attrs:
         ctx.set_output(0, (), (int(ctx.attr("value_int")),))
     elif "value_ints" in ctx.op.attrs:
@@ -64,8 +66,11 @@ def constant(ctx: OpContext) -> None:
         ctx.set_output(0, (len(ints),), tuple(ints))
     elif "value_float" in ctx.op.attrs:
         ctx.set_output(0, ())
+        ctx.set_output_floats(0, (float(ctx.attr("value_float")),))
     elif "value_floats" in ctx.op.attrs:
-        ctx.set_output(0, (len(ctx.attr("value_floats")),))
+        floats = tuple(float(x) for x in ctx.attr("value_floats"))
+        ctx.set_output(0, (len(floats),))
+        ctx.set_output_floats(0, floats)
     else:
         raise GiveUp("Constant with a sparse or string value")
 
