@@ -22,7 +22,8 @@ READERS = {
     "apply_fact": set(),  # a convenience for tests and interactive use
 }
 # the public entry points whose ``facts`` parameter also accepts strings in --assume syntax
-STRING_FACT_PARAMETERS = {"analysis.py", "api.py", "onnx/annotate.py", "mlir/frontend.py", "mlir/opt.py",
+STRING_FACT_PARAMETERS = {"analysis.py", "api.py", "frontends.py", "onnx/frontend.py", "onnx/annotate.py",
+                          "mlir/frontend.py", "mlir/opt.py",
                           "mlir/jax_exported.py", "optimize/model.py", "fx/frontend.py"}
 
 
