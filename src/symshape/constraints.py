@@ -22,6 +22,7 @@ A contradiction raises `ContradictionError` naming both origins, worded by
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import symshape.contradictions as say
@@ -130,6 +131,39 @@ class ConstraintGraph:
         return out
 
     # ------------------------------------------------------------- equations
+    def prove_eq(self, a: Dim, b: Dim) -> bool | None:
+        """Decide ``a == b``: the facts' answer on the canonical forms, else True when a residual
+        equation the graph keeps (``a*b == c*d``) says it. The one decider of equalities that
+        rules, results and passes share."""
+        a, b = self.canon(a), self.canon(b)
+        answer = self.facts.prove_eq(a, b)
+        if answer is None and self.residuals:
+            diff = self.canon(add(a, mul(b, -1)))
+            negated = mul(diff, -1)
+            for r in self.residuals:
+                known = self.canon(r.expr)
+                if known is diff or known is negated:
+                    return True
+        return answer
+
+    def decide(self, lhs: Dim, rel: str, rhs: Dim, nonneg: Callable[[Dim], bool] | None = None) -> bool | None:
+        """Whether ``lhs rel rhs`` (``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=``) is proven (True),
+        refuted (False) or open (None). ``nonneg`` proves ``d >= 0`` of a canonical ``d`` (the
+        facts' bounds unless a caller brings a stronger prover). The one decider of guards and
+        predicates that rules, results and passes share."""
+        if rel in ("==", "!="):
+            same = self.prove_eq(lhs, rhs)
+            return None if same is None else same == (rel == "==")
+        prove: Callable[[Dim], bool] = nonneg or self.facts.prove_ge
+        big, small = (lhs, rhs) if rel in (">=", ">") else (rhs, lhs)
+        gap = add(big, mul(small, -1))
+        strict = rel in (">", "<")
+        if prove(self.canon(add(gap, -1) if strict else gap)):
+            return True
+        if prove(self.canon(mul(gap, -1) if strict else add(mul(gap, -1), -1))):
+            return False
+        return None
+
     def eq(
         self,
         a: Dim,

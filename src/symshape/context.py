@@ -16,7 +16,7 @@ from typing import Any, TypeVar, cast
 from symshape.causes import Cause, CauseLog, ValueView, earlier_cause
 from symshape.constraints import ConstraintGraph, Origin
 from symshape.errors import ModelError, where_op
-from symshape.expr import Dim, Expr, add, mul, product
+from symshape.expr import Dim, Expr, product
 from symshape.facts import Bound, Facts, SymbolFacts
 from symshape.program import MAX_TRACKED, Op, Program
 from symshape.result import Unresolved, Warning_
@@ -270,8 +270,8 @@ class OpContext:
         return d if d.__class__ is int else self.graph.canon(d)
 
     def prove_eq(self, a: Dim, b: Dim) -> bool | None:
-        """Decide ``a == b`` under the current facts."""
-        return self.graph.facts.prove_eq(self.graph.canon(a), self.graph.canon(b))
+        """Decide ``a == b`` under the current facts and equations (`ConstraintGraph.prove_eq`)."""
+        return self.graph.prove_eq(a, b)
 
     def prove_ge(self, d: Dim, k: int = 0) -> bool:
         """Whether ``d >= k`` is proven."""
@@ -308,14 +308,7 @@ class OpContext:
         """Record an assumption (and mark the op as revisitable). A guard the facts refute
         (``nonneg`` proves ``d >= 0``: the facts' bounds unless a rule brings a stronger prover)
         means the rule took a branch the program never takes: the op gives up instead."""
-        diff = add(lhs, mul(rhs, -1))
-        fails_when = {">=": add(mul(diff, -1), -1), "<=": add(diff, -1), ">": mul(diff, -1), "<": diff}.get(rel)
-        if fails_when is not None:  # the relation fails exactly when this is >= 0
-            refuted = (nonneg or self.prove_ge)(self.canon(fails_when))
-        else:
-            decided = self.prove_eq(lhs, rhs)
-            refuted = decided is not None and decided == (rel == "!=")
-        if refuted:
+        if self.graph.decide(lhs, rel, rhs, nonneg) is False:
             raise GiveUp(f"the guard '{lhs} {rel} {rhs}' ({rule}) can never hold")
         self.imprecise()
         self.graph.guard(lhs, rel, rhs, self.origin(rule), reason)

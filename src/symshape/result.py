@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from symshape.causes import Cause
 from symshape.constraints import ConstraintGraph, SymbolInfo
-from symshape.expr import Dim, Expr, add, mul, product, subs, sym
+from symshape.expr import Dim, Expr, product, subs, sym
 from symshape.program import Program
 
 if TYPE_CHECKING:
@@ -228,7 +228,7 @@ class Analysis:
 
     def same_dim(self, a: DimRef, b: DimRef) -> bool | None:
         """True (proven equal), False (proven different) or None (unknown)."""
-        return self._prove_eq(self.private(self.dim(a)), self.private(self.dim(b)))
+        return self.graph.prove_eq(self.private(self.dim(a)), self.private(self.dim(b)))
 
     def same_shape(self, v: str, w: str) -> bool | None:
         """Whether ``v`` and ``w`` provably have the same shape (None: unknown)."""
@@ -237,7 +237,7 @@ class Analysis:
             return None
         if len(sv) != len(sw):
             return False
-        answers = [self._prove_eq(self.private(a), self.private(b)) for a, b in zip(sv, sw, strict=True)]
+        answers = [self.graph.prove_eq(self.private(a), self.private(b)) for a, b in zip(sv, sw, strict=True)]
         if all(a is True for a in answers):
             return True
         return False if any(a is False for a in answers) else None
@@ -247,20 +247,7 @@ class Analysis:
         sv, sw = self.shape(v), self.shape(w)
         if sv is None or sw is None:
             return None
-        return self._prove_eq(self.private(product(sv)), self.private(product(sw)))
-
-    def _prove_eq(self, a: Dim, b: Dim) -> bool | None:
-        """`Facts.prove_eq`, plus the residual equations the graph keeps (``a*b == c*d``)."""
-        graph = self.graph
-        answer = graph.facts.prove_eq(a, b)
-        if answer is None:
-            diff = graph.canon(add(a, mul(b, -1)))
-            negated = mul(diff, -1)
-            for r in graph.residuals:
-                known = graph.canon(r.expr)
-                if known is diff or known is negated:
-                    return True
-        return answer
+        return self.graph.prove_eq(self.private(product(sv)), self.private(product(sw)))
 
     def private(self, d: Dim) -> Dim:
         """The inverse of `public`: ``d`` over the graph's own symbol names, canonical."""
@@ -303,12 +290,9 @@ class Analysis:
         """``(condition, origin, reason)`` for each assumption still needed, deduplicated."""
         out: list[tuple[str, str, str]] = []
         seen: set[str] = set()
-        facts = self.graph.facts
         for g in self.graph.guards:
             lhs, rhs = self.graph.canon(g.lhs), self.graph.canon(g.rhs)
-            if g.rel == "==" and facts.prove_eq(lhs, rhs) is True:
-                continue
-            if g.rel == ">=" and facts.prove_ge(lhs - rhs if isinstance(lhs, Expr) else -(rhs - lhs)):
+            if self.graph.decide(lhs, g.rel, rhs):
                 continue
             cond = f"{self.public(lhs)} {g.rel} {self.public(rhs)}"
             if cond not in seen:

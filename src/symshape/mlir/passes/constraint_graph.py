@@ -129,7 +129,6 @@ def collect_predicates(fi: int, fs: FunctionShapes) -> list[Pred]:
     """The residuals, predicates and open guards of one function's analysis, public names."""
     analysis = fs.analysis
     graph = analysis.graph
-    facts = graph.facts
     out: list[Pred] = []
     for r in graph.residuals:
         p = _residual(fi, analysis.public(r.expr))
@@ -144,11 +143,7 @@ def collect_predicates(fi: int, fs: FunctionShapes) -> list[Pred]:
             out.append(Pred(fi, kind, (lhs, rhs)))
     for g in graph.guards:
         lhs, rhs = graph.canon(g.lhs), graph.canon(g.rhs)
-        if g.rel == "==" and facts.prove_eq(lhs, rhs) is True:
-            continue
-        if g.rel == ">=" and facts.prove_ge(add(lhs, mul(rhs, -1))):
-            continue
-        if g.rel == "!=" and facts.prove_eq(lhs, rhs) is False:
+        if graph.decide(lhs, g.rel, rhs):
             continue
         kind, args = {"==": ("eq", (lhs, rhs)), ">=": ("le", (rhs, lhs)), "!=": ("ne", (lhs, rhs))}[g.rel]
         public = tuple(analysis.public(a) for a in args)
