@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from symshape.errors import ContradictionError
+from symshape.errors import ContradictionError, ModelError
 from symshape.mlir.frontend import analyze_mlir_text
 from symshape.mlir.opt import parse_text, print_module, run_passes, verify
 
@@ -259,3 +259,85 @@ def test_comment_in_a_multi_line_attribute(pipeline: str, tmp_path: Path) -> Non
     generic = iree_generic(out, tmp_path)
     assert "channel_handle = #stablehlo.channel_handle<handle = 5, type = 2>" in generic
     assert "is_host_transfer = true" in generic
+
+
+# ---------------------------------------------------------------- found by the upstream corpus
+
+QUOTED = """
+func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
+  %0 = "mhlo.dot"(%a, %b) {precision_config = [#mhlo<"precision DEFAULT">, #mhlo<"precision HIGH">]}
+       : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %1 = "vhlo.constant_v1"() {value = #vhlo.string_v1<"">, name = #vhlo.string_v1<"f">} : () -> i32
+  return %0 : tensor<2x4xf32>
+}
+"""
+
+
+@pytest.mark.needs_iree
+def test_quoted_dialect_attributes_keep_their_quotes(tmp_path: Path) -> None:
+    """Old opaque attributes (mhlo) and string parameters (vhlo) print as written."""
+    out = opt(QUOTED)
+    assert '[#mhlo<"precision DEFAULT">, #mhlo<"precision HIGH">]' in out
+    assert 'value = #vhlo.string_v1<"">' in out and 'name = #vhlo.string_v1<"f">' in out
+    iree_generic(out, tmp_path)
+
+
+BOUNDED_CAST = """
+func.func @main(%arg0: tensor<3xf32>) -> tensor<?xf32, #stablehlo.bounds<4>> {
+  %0 = tensor.cast %arg0 : tensor<3xf32> to tensor<?xf32, #stablehlo.bounds<4>>
+  %1 = stablehlo.abs %0 : tensor<?xf32, #stablehlo.bounds<4>>
+  return %1 : tensor<?xf32, #stablehlo.bounds<4>>
+}
+"""
+
+
+@pytest.mark.needs_iree
+def test_a_bounded_dim_proven_static_keeps_its_declared_type(tmp_path: Path) -> None:
+    """A static dim may not carry a bound (stablehlo's verifier): the type stays as declared."""
+    out = opt(BOUNDED_CAST)
+    assert "tensor<3xf32, #stablehlo.bounds<4>>" not in out
+    iree_generic(out, tmp_path)
+
+
+NESTED_CALLS = """
+module {
+  module @a {
+    func.func @main(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32> {
+      %0 = call @g(%arg0) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+      return %0 : tensor<?x4xf32>
+    }
+    func.func @g(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32> {
+      return %arg0 : tensor<?x4xf32>
+    }
+  }
+  module @b {
+    func.func @main(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32> {
+      %0 = call @g(%arg0) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+      return %0 : tensor<?x4xf32>
+    }
+    func.func @g(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32> {
+      return %arg0 : tensor<?x4xf32>
+    }
+  }
+}
+"""
+
+
+@pytest.mark.needs_iree
+def test_calls_in_nested_modules_name_their_own_module(tmp_path: Path) -> None:
+    iree_generic(opt(NESTED_CALLS), tmp_path)
+
+
+CONV_RANKS = """
+func.func @main(%x: tensor<1x8x8x32x207xf32>, %k: tensor<3x3x32x207x16xf32>) -> tensor<32x1x8x8x16xf32> {
+  %0 = "stablehlo.convolution"(%x, %k) {batch_group_count = 1 : i64, feature_group_count = 1 : i64,
+       dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>}
+       : (tensor<1x8x8x32x207xf32>, tensor<3x3x32x207x16xf32>) -> tensor<32x1x8x8x16xf32>
+  return %0 : tensor<32x1x8x8x16xf32>
+}
+"""
+
+
+def test_a_convolution_whose_ranks_do_not_fit_its_dimension_numbers_is_refused() -> None:
+    with pytest.raises(ModelError, match="operands of rank 5 and 5 for the 2 spatial dims"):
+        analyze_mlir_text(CONV_RANKS, reader="xdsl")

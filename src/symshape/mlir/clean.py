@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-_OPAQUE_STRING = re.compile(r'#([A-Za-z_][\w$.]*)<"((?:[^"\\]|\\.)*)">')
+_OPAQUE_STRING = re.compile(r'#([A-Za-z_][\w$]*)<"((?:[^"\\]|\\.)*)">')  # a dialect namespace: no dot
 _LOC_ALIAS_LINE = re.compile(r"^#loc[\w$.]*\s*=\s*$", re.M)
 
 
@@ -64,6 +64,13 @@ def _angle_end(text: str, start: int) -> int:
             depth -= 1
         i += 1
     return i
+
+
+def opaque_quotes(text: str) -> dict[str, str]:
+    """The opaque attributes `clean_text` unquotes, unquoted -> as written
+    (``#mhlo<precision DEFAULT>`` -> ``#mhlo<"precision DEFAULT">``), so what is printed from
+    the source text can be written as it was."""
+    return {f"#{m.group(1)}<{m.group(2)}>": m.group(0) for m in _OPAQUE_STRING.finditer(text)}
 
 
 def _without_comments(text: str) -> str:

@@ -42,7 +42,7 @@ from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from symshape.errors import FIX_MODEL, ModelError, where_file
-from symshape.mlir.clean import NEWLINE_RUN, balanced_end
+from symshape.mlir.clean import NEWLINE_RUN, balanced_end, opaque_quotes
 from symshape.mlir.clean import clean_text as clean_text
 from symshape.mlir.generic_text import generic_text
 
@@ -232,7 +232,7 @@ def parse_module(text: str, ctx: Context | None = None, *, source: str = "<strin
     ctx = ctx or make_context()
     clean = clean_text(text)
     try:
-        return _parse(ctx, clean, source)
+        return _parse(ctx, clean, source, opaque_quotes(text))
     except ParseError as err:
         generic = generic_text(text)
         if generic is None:
@@ -256,9 +256,15 @@ def parse_module(text: str, ctx: Context | None = None, *, source: str = "<strin
     return module
 
 
-def _parse(ctx: Context, text: str, source: str) -> ModuleOp:
+def _parse(ctx: Context, text: str, source: str, quotes: dict[str, str] | None = None) -> ModuleOp:
+    """``text`` (cleaned) as a module; ``quotes`` puts back the quotes of the opaque attributes
+    the cleaning took off (`opaque_quotes`) in the texts the attributes print from."""
     parser = _NamingParser(ctx, text, source)
     module = parser.parse_module()
+    for unquoted, written in (quotes or {}).items():
+        for key, (attr, attr_text) in parser.attribute_texts.items():
+            if unquoted in attr_text:
+                parser.attribute_texts[key] = (attr, attr_text.replace(unquoted, written))
     _NAMES[module] = parser.value_names
     _OFFSETS[module] = (text, parser.op_offsets)
     _ATTRIBUTE_TEXTS[module] = parser.attribute_texts

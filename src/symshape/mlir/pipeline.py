@@ -13,9 +13,9 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import ArgSpecParseError
@@ -74,6 +74,34 @@ def _loader(target: str) -> Callable[[], type[ModulePass]]:
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Every registered pass name with the loader of its class."""
     return {name: _loader(target) for name, target in PASSES.items()}
+
+
+class Rewrites(NamedTuple):
+    """What passes declare they change (class variables of a pass; a pass that declares
+    nothing claims nothing). Every other op keeps its attributes and constants exactly as read
+    (tests/test_mlir_fidelity.py checks it)."""
+
+    ops: frozenset[str]
+    """``REWRITES``: op names or ``fnmatch`` patterns (``arith.*``; ``func.func @name`` for the op
+    with that ``sym_name``) of the ops the passes may create, erase or change."""
+    eliminates: frozenset[str]
+    """``ELIMINATES``: ``dead`` (pure ops nothing uses are erased) and ``duplicates``
+    (identical ops become one, as CSE does), for ops of any dialect."""
+    annotates: frozenset[str]
+    """``ANNOTATES``: names or patterns of discardable attributes the passes may add to any op
+    (``symshape.fusion_group``)."""
+
+
+def declared_rewrites(names: Iterable[str]) -> Rewrites:
+    """The union of what the passes ``names`` declare they change (`Rewrites`)."""
+    loaders = get_all_passes()
+    parts: dict[str, set[str]] = {"REWRITES": set(), "ELIMINATES": set(), "ANNOTATES": set()}
+    for name in names:
+        cls = loaders[name]()
+        for var, into in parts.items():
+            declared: frozenset[str] = getattr(cls, var, frozenset[str]())
+            into |= declared
+    return Rewrites(*(frozenset(v) for v in parts.values()))
 
 
 def pass_options(cls: type[ModulePass]) -> dict[str, type]:

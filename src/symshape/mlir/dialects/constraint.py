@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    NoneAttr,
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
@@ -75,6 +76,12 @@ def symbol_encoding(attr: Attribute) -> tuple[str, ...] | None:
             return None
         names.append(item.root_reference.data)
     return tuple(names)
+
+
+def foreign_encoding(attr: Attribute) -> bool:
+    """Whether a tensor type's encoding is another dialect's (``#stablehlo.bounds<16>``): such a
+    type keeps its encoding and its dims, which the verifier and the compiler read."""
+    return not isinstance(attr, NoneAttr) and symbol_encoding(attr) is None
 
 
 @functools.cache

@@ -27,7 +27,6 @@ from xdsl.dialects.builtin import (
     FunctionType,
     IntegerAttr,
     ModuleOp,
-    NoneAttr,
     StringAttr,
     SymbolRefAttr,
     TensorType,
@@ -60,7 +59,7 @@ def _encoded(t: Attribute, dims: tuple[Dim, ...] | None, fi: int, symbols: Symbo
     (``#stablehlo.bounds<16>``: the verifier and the compiler read it) keeps it, and its type."""
     if not is_tensor(t) or dims is None or t.get_num_dims() == 0 or len(dims) != t.get_num_dims():
         return t
-    if not isinstance(t.encoding, NoneAttr) and c.symbol_encoding(t.encoding) is None:
+    if c.foreign_encoding(t.encoding):
         return t
     return _with_encoding(t, tuple(symbols.name(fi, d) for d in dims))
 
@@ -167,9 +166,16 @@ def fix_calls(module: ModuleOp, rewriter: Rewriter, shared: set[str]) -> None:
     the caller's symbols) takes the callee's result types as they are. A
     ``stablehlo.composite`` is a call of its ``decomposition`` function.
     """
-    callees = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
-    _shared_results(module, rewriter, callees, shared)
-    for call in module.walk():
+    for scope in [op for op in module.walk() if isinstance(op, ModuleOp)]:
+        _fix_calls_in(scope, rewriter, shared)
+
+
+def _fix_calls_in(scope: ModuleOp, rewriter: Rewriter, shared: set[str]) -> None:
+    """`fix_calls` for the functions of one module (a call names a function of its own module:
+    two nested modules may each have a ``@g``)."""
+    callees = {op.sym_name.data: op for op in scope.ops if isinstance(op, func.FuncOp)}
+    _shared_results(rewriter, callees, shared)
+    for call in _calls(callees):
         callee = callees.get(callee_name(call) or "")
         if callee is None:
             continue
@@ -188,13 +194,18 @@ def fix_calls(module: ModuleOp, rewriter: Rewriter, shared: set[str]) -> None:
                 value.replace_uses_with_if(cast.dest, _not(cast))
 
 
-def _shared_results(module: ModuleOp, rewriter: Rewriter, callees: dict[str, func.FuncOp], shared: set[str]) -> None:
+def _calls(callees: dict[str, func.FuncOp]) -> list[Operation]:
+    """Every op of these functions (the calls among them name these functions)."""
+    return [op for fn in callees.values() for op in fn.walk()]
+
+
+def _shared_results(rewriter: Rewriter, callees: dict[str, func.FuncOp], shared: set[str]) -> None:
     """Calls of ``shared`` functions take their callee's result types, and a caller that returns
     such a result takes the type in its signature, which its own callers then take: repeated
     until nothing changes (a call chain is at most as long as the number of functions)."""
     for _ in range(len(callees) + 1):
         changed = False
-        for call in list(module.walk()):
+        for call in _calls(callees):
             callee = callees.get(callee_name(call) or "")
             if callee is None or callee.sym_name.data not in shared:
                 continue

@@ -42,6 +42,7 @@ same as once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
@@ -79,6 +80,10 @@ class ExpandFunctionDynamicDimsPass(ModulePass):
     """Give every function explicit ``index`` arguments and results for its dynamic dims."""
 
     name = "expand-function-dynamic-dims"
+
+    REWRITES: ClassVar[frozenset[str]] = frozenset({"func.*", "arith.*", "tensor.*", "symshape.*"})
+    """Ops this pass may create, erase or change: the signatures, calls and returns it expands, and
+    the index computations and ties of the dims it passes."""
 
     facts: tuple[Fact, ...] = ()
 

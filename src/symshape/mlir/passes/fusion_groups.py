@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
@@ -48,6 +49,12 @@ class FusionGroupsPass(ModulePass):
     """Mark each op with its fusion group and kind; report the groups each level of knowledge allows."""
 
     name = "fusion-groups"
+
+    REWRITES: ClassVar[frozenset[str]] = frozenset[str]()
+    """It changes no op of the input; it only annotates them."""
+
+    ANNOTATES: ClassVar[frozenset[str]] = frozenset({"symshape.fusion_group", "symshape.fusion_kind"})
+    """The attributes it adds to each fused op."""
 
     facts: tuple[Fact, ...] = ()
     knowledge: str = "facts"

@@ -39,6 +39,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from symshape.expr import Dim, as_symbol
 from symshape.mlir.attributes import is_tensor
+from symshape.mlir.dialects.constraint import foreign_encoding
 from symshape.mlir.passes.dim_exprs import ArithBuilder
 from symshape.mlir.passes.function_shapes import FunctionShapes
 from symshape.mlir.passes.ir_utils import Dominance, op_name, with_type
@@ -146,8 +147,12 @@ def remove_redundant_ops(fs: FunctionShapes, rewriter: Rewriter) -> int:
 
 
 def refined_type(t: Attribute, dims: tuple[Dim, ...] | None) -> TensorType | None:
-    """``t`` with each ``?`` the dims prove constant made static; None if nothing changes."""
+    """``t`` with each ``?`` the dims prove constant made static; None if nothing changes. A
+    type with an encoding of its own (``#stablehlo.bounds<4>``) is left as declared: a static
+    dim may not carry a bound, and the bound is the compiler's to read."""
     if not is_tensor(t) or dims is None or len(dims) != t.get_num_dims():
+        return None
+    if foreign_encoding(t.encoding):
         return None
     shape = list(t.get_shape())
     changed = False

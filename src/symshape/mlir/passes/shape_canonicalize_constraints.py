@@ -19,6 +19,7 @@ of which an accepted input satisfies, so the set of accepted inputs is the same 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
@@ -54,6 +55,10 @@ class ShapeCanonicalizeConstraintsPass(ModulePass):
     """Replace proven checks by ``const_witness true`` and fold the witnesses and assumings."""
 
     name = "shape-canonicalize-constraints"
+
+    REWRITES: ClassVar[frozenset[str]] = frozenset({"shape.*", "tensor.*", "arith.*", "cf.assert"})
+    """Ops this pass may create, erase or change: the constraints it proves and drops, with their
+    shape computations."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in op.ops:

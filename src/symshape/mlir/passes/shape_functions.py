@@ -23,6 +23,7 @@ message is listed in the ``unchecked`` attribute of the shape function instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
@@ -53,6 +54,9 @@ class ShapeFunctionsPass(ModulePass):
     """Add ``_shape_fn_<fn>``: the result shapes of ``fn`` with its preconditions checked."""
 
     name = "shape-functions"
+
+    REWRITES: ClassVar[frozenset[str]] = frozenset[str]()
+    """It adds functions of its own and changes no op of the input."""
 
     form: str = "meet"
     facts: tuple[Fact, ...] = ()

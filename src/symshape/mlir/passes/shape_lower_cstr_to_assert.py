@@ -18,6 +18,7 @@ function (it crashes on them), and the runtime test compiles this form.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, func, tensor
@@ -44,6 +45,12 @@ class ShapeLowerCstrToAssertPass(ModulePass):
     """Witnesses -> ``cf.assert``, ``assuming`` regions inlined."""
 
     name = "shape-lower-cstr-to-assert"
+
+    REWRITES: ClassVar[frozenset[str]] = frozenset({"shape.*", "tensor.*", "arith.*", "cf.assert"})
+    """Ops this pass may create, erase or change: the constraints it lowers to asserts."""
+
+    ELIMINATES: ClassVar[frozenset[str]] = frozenset({"duplicates"})
+    """It CSEs the functions it lowers."""
 
     i64_results: bool = False
 

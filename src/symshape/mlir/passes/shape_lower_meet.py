@@ -18,6 +18,7 @@ the result is, as in the seed, available only once every constraint holds::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
@@ -51,6 +52,12 @@ class ShapeLowerMeetPass(ModulePass):
     """Rewrite ``meet``/``broadcast`` with errors to witnesses, results under ``assuming``."""
 
     name = "shape-lower-meet"
+
+    REWRITES: ClassVar[frozenset[str]] = frozenset({"shape.*", "tensor.*", "arith.*"})
+    """Ops this pass may create, erase or change: the shape computations it lowers."""
+
+    ELIMINATES: ClassVar[frozenset[str]] = frozenset({"duplicates"})
+    """It CSEs the functions it lowers."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in op.ops:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -56,6 +57,21 @@ class ShapeOptimizationPass(ModulePass):
     """Materialize, load, analyze, optimize and save the shape constraints of a module."""
 
     name = "shape-optimization"
+
+    REWRITES: ClassVar[frozenset[str]] = frozenset({
+        "arith.*", "tensor.*", "shape.*", "symshape.*", "cf.assert", "func.func @shape_constraint_graph",
+        "stablehlo.dynamic_broadcast_in_dim", "mhlo.dynamic_broadcast_in_dim",
+        "stablehlo.dynamic_reshape", "mhlo.dynamic_reshape", "stablehlo.reshape", "mhlo.reshape",
+    })
+    """Ops this pass may create, erase or change (op names or ``fnmatch`` patterns, ``name @symbol``
+    for one symbol): the scalarized, canonicalized shape computation, the constraint IR (its
+    function included), proven asserts, redundant broadcasts and reshapes, and dynamic reshapes
+    made static. Every other op keeps its attributes and constants exactly
+    (tests/test_mlir_fidelity.py); with ``refine-signatures=true`` the functions' types change too,
+    as the user asked."""
+
+    ELIMINATES: ClassVar[frozenset[str]] = frozenset({"dead", "duplicates"})
+    """Canonicalization erases dead pure ops and CSE merges identical ones, of every dialect."""
 
     facts: tuple[Fact, ...] = ()
     """User facts, applied to every function that has their symbols."""

@@ -183,6 +183,13 @@ def convolution(ctx: OpContext) -> None:
             fix=FIX_MODEL,
         ) from None
     n = len(spatial_in)
+    if len(lhs) != n + 2 or len(rhs) != n + 2:
+        raise ModelError(
+            where=ctx.where(),
+            found=f"operands of rank {len(lhs)} and {len(rhs)} for the {n} spatial dims dimension_numbers names",
+            expected=f"rank {n + 2}: a batch, a feature and {n} spatial dims each",
+            fix=FIX_MODEL,
+        )
     strides = ints(ctx, "window_strides", [1] * n) or [1] * n
     ld = ints(ctx, "lhs_dilation", [1] * n) or [1] * n
     rd = ints(ctx, "rhs_dilation", [1] * n) or [1] * n
