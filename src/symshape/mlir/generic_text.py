@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import io
+from collections.abc import Callable
 from typing import Any
 
 from symshape.mlir.clean import MAX_MLIR_DEPTH, nesting_depth
@@ -23,32 +24,33 @@ def generic_text(text: str) -> str | None:
 
 def iree_generic_text(text: str) -> str | None:
     """``text`` printed in generic form by IREE's MLIR (all its input dialects loaded), or None."""
-    if nesting_depth(text) > MAX_MLIR_DEPTH:
-        return None
-    try:
+    def context() -> tuple[Any, Any]:
         ir = importlib.import_module("iree.compiler.ir")
-    except ImportError:
-        return None
-    try:
-        ctx = ir.Context()
-        ctx.allow_unregistered_dialects = True
-        module = ir.Module.parse(text, context=ctx)
-    except Exception:  # noqa: BLE001 - any MLIR diagnostic: the caller reports the xDSL error
-        return None
-    return _print_generic(module)
+        return ir, ir.Context()
+
+    return _generic(text, context)
 
 
 def jax_generic_text(text: str) -> str | None:
     """``text`` printed in generic form by jaxlib's MLIR (stablehlo and chlo loaded), or None."""
+    def context() -> tuple[Any, Any]:
+        jax_mlir = importlib.import_module("jax._src.interpreters.mlir")
+        return importlib.import_module("jax._src.lib.mlir").ir, jax_mlir.make_ir_context()
+
+    return _generic(text, context)
+
+
+def _generic(text: str, make_context: Callable[[], tuple[Any, Any]]) -> str | None:
+    """``text`` parsed in the context ``make_context`` builds with its ``ir`` module (any dialect
+    allowed) and printed in generic form; None when the bindings are not installed or MLIR
+    refuses the text."""
     if nesting_depth(text) > MAX_MLIR_DEPTH:
         return None
     try:
-        jax_mlir = importlib.import_module("jax._src.interpreters.mlir")
-        ir = importlib.import_module("jax._src.lib.mlir").ir
+        ir, ctx = make_context()
     except ImportError:
         return None
     try:
-        ctx = jax_mlir.make_ir_context()
         ctx.allow_unregistered_dialects = True
         module = ir.Module.parse(text, context=ctx)
     except Exception:  # noqa: BLE001 - any MLIR diagnostic: the caller reports the xDSL error
