@@ -112,9 +112,20 @@ def test_a_guard_that_never_holds_is_broken_where_the_model_runs():
 
 
 def test_a_guard_no_admitted_size_breaks():
+    """``n*n != 20`` holds at every admitted n in [4, 6], but the facts' bounds ([16, 36]) do not
+    prove it: it is printed, and no side breaks it."""
     model = _relu(["n", 3])
-    (p,) = _probes(model, _with_guard(analyze_onnx(model, facts=["n=4..6"]), n, "!=", 7))
+    (p,) = _probes(model, _with_guard(analyze_onnx(model, facts=["n=4..6"]), n * n, "!=", 20))
     assert p.sides.holds is not None and p.sides.breaks == () and p.verdict == UNBROKEN
+
+
+def test_a_guard_the_facts_prove_is_not_printed():
+    """``n != 7`` with n in [4, 6] is proven (the one decider, ``ConstraintGraph.decide``): it is
+    no assumption, so it is neither printed nor probed."""
+    model = _relu(["n", 3])
+    analysis = _with_guard(analyze_onnx(model, facts=["n=4..6"]), n, "!=", 7)
+    assert analysis.guards() == []
+    assert _probes(model, analysis) == []
 
 
 def test_a_guard_over_a_symbol_no_input_size_sets_is_unchecked():
