@@ -35,7 +35,7 @@ import sys
 import tempfile
 import typing
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -247,6 +247,12 @@ def skip_group(text: str, pos: int) -> int:
 def skip_type(text: str, pos: int) -> int:
     """The end of the function type that starts at ``pos``: the end of its line, or later when
     a bracket is open there (a multi-line sparse tensor encoding)."""
+    return next((i for i, c, depth in _scan(text, pos) if c == "\n" and depth <= 0), len(text))
+
+
+def _scan(text: str, pos: int = 0) -> Iterator[tuple[int, str, int]]:
+    """Each character of ``text`` from ``pos`` outside strings, with the bracket depth it is at
+    (an opening bracket counts itself; ``->`` and ``>=`` are no brackets)."""
     depth = 0
     i = pos
     n = len(text)
@@ -257,14 +263,10 @@ def skip_type(text: str, pos: int) -> int:
             continue
         if c in "([{<":
             depth += 1
-        elif c == ">" and (text[i - 1] == "-" or text.startswith(">=", i)):
-            pass
-        elif c in ")]}>":
+        elif c in ")]}>" and not (c == ">" and (text[i - 1] == "-" or text.startswith(">=", i))):
             depth -= 1
-        elif c == "\n" and depth <= 0:
-            return i
+        yield i, c, depth
         i += 1
-    return n
 
 
 def _skip_string(text: str, i: int) -> int:
@@ -312,25 +314,11 @@ def _split_entry(entry: str) -> tuple[str, bool, str]:
 
 def _top_level_split(text: str) -> list[str]:
     parts: list[str] = []
-    depth = 0
     start = 0
-    i = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            i = _skip_string(text, i)
-            continue
-        if c in "([{<":
-            depth += 1
-        elif c == ">" and (text[i - 1] == "-" or text.startswith(">=", i)):
-            pass
-        elif c in ")]}>":
-            depth -= 1
-        elif c == "," and depth == 0:
+    for i, c, depth in _scan(text):
+        if c == "," and depth == 0:
             parts.append(text[start:i])
             start = i + 1
-        i += 1
     if text[start:].strip():
         parts.append(text[start:])
     return [p for p in parts if p.strip()]
