@@ -8,8 +8,8 @@ A test that needs a tool carries a marker (registered in pyproject.toml):
 * ``needs_filecheck``: the ``filecheck`` and ``symshape`` commands (filecheck is in the test extra);
 * ``needs_torch``: torch and transformers (the optional ``models`` extra);
 * ``needs_torch_export``: torch alone (``pip install torch==2.13.0``), for the torch.export frontend;
-* ``needs_torch_mlir``: torch-mlir (``pip install torch-mlir==20261001 --no-deps``), to export models
-  in its torch dialect;
+* ``needs_torch_mlir``: torch-mlir (``pip install packaging && pip install torch-mlir==20261001 --no-deps``),
+  to export models in its torch dialect;
 * ``needs_bench``: onnx-shape-inference (the optional ``bench`` extra);
 * ``needs_browser``: the ``playwright`` module (test extra) and Debian's ``/usr/bin/chromium``.
 * ``needs_dask``: dask and distributed (``pip install dask distributed``; optional).
@@ -64,7 +64,11 @@ TOOLS: dict[str, tuple[str, str, Callable[[], list[str]]]] = {
     "needs_filecheck": ("filecheck", "pip install -e '.[test]'", _commands("filecheck", "symshape")),
     "needs_torch": ("torch", "pip install -e '.[models]'", _modules("torch", "transformers")),
     "needs_torch_export": ("torch_export", "pip install torch==2.13.0", _modules("torch")),
-    "needs_torch_mlir": ("torch_mlir", "pip install torch-mlir==20261001 --no-deps", _modules("torch_mlir")),
+    "needs_torch_mlir": (
+        "torch_mlir",
+        "pip install packaging && pip install torch-mlir==20261001 --no-deps",
+        _modules("torch_mlir"),
+    ),
     "needs_bench": ("bench", "pip install -e '.[bench]'", _modules("onnx_shape_inference")),
     "needs_browser": (
         "browser",
