@@ -115,8 +115,8 @@ def generated_module(layers: int) -> str:
 
 def count_ops(text: str) -> int:
     """Ops of the module (nested ones included), by MLIR's parser where installed."""
-    from symshape.mlir.bindings_ops import BlockOps
-    from symshape.mlir.bindings_parse import available_bindings, parse_with_bindings
+    from symshape.frontends.mlir.bindings_ops import BlockOps
+    from symshape.frontends.mlir.bindings_parse import available_bindings, parse_with_bindings
 
     for which in available_bindings():
         parsed = parse_with_bindings(text, which)
@@ -152,11 +152,11 @@ def measure(path: Path, reader: str) -> dict[str, float]:
     out: dict[str, float] = {}
     start = time.perf_counter()
     if reader == "xdsl":
-        from symshape.mlir.parse import make_context, parse_module
+        from symshape.ir.parse import make_context, parse_module
 
         ctx = make_context()
         out["import"] = time.perf_counter() - start
-        from symshape.mlir.program_builder import module_to_programs
+        from symshape.frontends.mlir.program_builder import module_to_programs
 
         start = time.perf_counter()
         module = parse_module(text, ctx)
@@ -165,11 +165,11 @@ def measure(path: Path, reader: str) -> dict[str, float]:
         out["frontend"] = time.perf_counter() - start
     else:
         os.environ["SYMSHAPE_MLIR_BINDINGS"] = reader
-        from symshape.mlir.bindings_parse import parse_with_bindings
+        from symshape.frontends.mlir.bindings_parse import parse_with_bindings
 
         parse_with_bindings("", reader)  # the import and a context
         out["import"] = time.perf_counter() - start
-        from symshape.mlir.bindings_reader import read_views
+        from symshape.frontends.mlir.bindings_reader import read_views
 
         start = time.perf_counter()
         parse_with_bindings(text, reader)
@@ -177,7 +177,7 @@ def measure(path: Path, reader: str) -> dict[str, float]:
         start = time.perf_counter()
         read_views(text)
         out["frontend"] = time.perf_counter() - start
-    from symshape.mlir.frontend import analyze_mlir_text
+    from symshape.frontends.mlir.frontend import analyze_mlir_text
 
     start = time.perf_counter()
     analyze_mlir_text(text, source=str(path), reader="xdsl" if reader == "xdsl" else "bindings")
@@ -189,9 +189,9 @@ def measure(path: Path, reader: str) -> dict[str, float]:
 def measure_shape_optimization(path: Path) -> dict[str, float]:
     """``symshape opt -p shape-optimization`` on one module, in this (fresh) process: parse
     (xDSL, the passes' IR), passes, print."""
-    from symshape.mlir.mlir_file import read_mlir_text
-    from symshape.mlir.opt import parse_text, run_passes
-    from symshape.mlir.printing import print_module
+    from symshape.ir.mlir_file import read_mlir_text
+    from symshape.ir.printing import print_module
+    from symshape.tools.mlir_passes.opt import parse_text, run_passes
 
     out: dict[str, float] = {}
     start = time.perf_counter()
@@ -233,7 +233,7 @@ def profile(path: Path, out: Path) -> Path:
     import cProfile
     import pstats
 
-    from symshape.mlir.frontend import analyze_mlir_text
+    from symshape.frontends.mlir.frontend import analyze_mlir_text
 
     text = path.read_text()
     prof = cProfile.Profile()
@@ -278,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {ops} | {reader} | {best['import']:.2f} | {best['parse']:.2f} | {best['frontend']:.2f} | "
                   f"{best['analyze']:.2f} | {ops / best['analyze']:,.0f} | {best['peak_mb']:.0f} |", flush=True)
         if size <= args.shape_opt_max:
-            shape_opt.append((ops, [r for r in (_child(path, "shape-opt") for _ in range(args.repeat)) if r is not None]))
+            runs = (_child(path, "shape-opt") for _ in range(args.repeat))
+            shape_opt.append((ops, [r for r in runs if r is not None]))
         if args.profile and size == max(args.sizes):
             print(f"profile: {profile(path, args.out)}")
     print("\n| ops | shape-optimization s | parse s | passes s | print s | ops/s | peak MB |")

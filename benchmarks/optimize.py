@@ -2,7 +2,7 @@
 
 Peers: ``onnxscript.optimizer.optimize``, ``onnxslim.slim`` and ``onnxsim.simplify`` (0.8 keeps
 dynamic inputs dynamic by itself), each when installed. Per model and tool: node count, shape-computation node count
-(`symshape.optimize.summary.shape_nodes`), optimize time, onnxruntime session-creation time and
+(`symshape.tools.optimize.summary.shape_nodes`), optimize time, onnxruntime session-creation time and
 median run latency (CPU, default graph optimizations) at batch 1 with seq 1..16 (the median over
 seq 1, 2, 4, 8, 16) and at a mid size (batch 4, seq 64; images 4x64x64).
 
@@ -21,9 +21,9 @@ from typing import Any
 import onnx
 import onnxruntime as ort
 
-from symshape.optimize.model import optimize_model
-from symshape.optimize.summary import shape_nodes
-from symshape.verify import make_feeds
+from symshape.tools.optimize.model import optimize_model
+from symshape.tools.optimize.summary import shape_nodes
+from symshape.tools.verify import make_feeds
 
 MODELS = Path(__file__).resolve().parent.parent / "tests" / "models"
 DEFAULT = ["bert_ts", "gpt2_past_ts", "llama_past_ts", "t5_ts", "bert_dynamo", "gpt2_past_dynamo",

@@ -20,8 +20,8 @@ import onnx
 import onnxruntime as ort
 from onnx import helper
 
-from symshape.expr import Dim, Expr, evaluate, sym
-from symshape.parse import is_identifier, parse_dim
+from symshape.algebra.expr import Dim, Expr, evaluate, sym
+from symshape.algebra.parse import is_identifier, parse_dim
 
 Shape = tuple[int, ...]
 Env = dict[str, int]

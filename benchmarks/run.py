@@ -26,9 +26,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import make_llama  # noqa: E402
-import oracle  # noqa: E402
 import score  # noqa: E402
 from tools import LABELS, TOOLS  # noqa: E402
+
+import oracle  # noqa: E402
 
 ROOT = HERE.parent
 LLAMA_SAMPLES = [

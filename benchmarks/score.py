@@ -4,7 +4,7 @@ For every observed (value, axis), across all samples:
 
 - **correct**: an int equal to the observed size in every sample, or an expression over the
   names the tool gives the graph inputs' dims that evaluates to the observed size in every
-  sample (parsed with ``symshape.parse.parse_dim``, sympy as a fallback for other syntax);
+  sample (parsed with ``symshape.algebra.parse.parse_dim``, sympy as a fallback for other syntax);
 - **unsound**: a differing int, an expression that evaluates to a different size, a wrong rank,
   or an invented name (``unk__3``, ``_d7``) given to dims of different sizes in one sample;
 - **unresolved**: no shape, no dim, or an expression over invented names (consistent, but not a
@@ -21,9 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from oracle import Observation  # type: ignore[import-not-found]
-
-from symshape.expr import Expr, evaluate
-from symshape.parse import is_identifier, parse_dim
+from symshape.algebra.expr import Expr, evaluate
+from symshape.algebra.parse import is_identifier, parse_dim
 
 KINDS = ("correct", "unsound", "unresolved")
 _MISSING = object()

@@ -1,5 +1,5 @@
 """A symshape sweep on a Dask cluster: the same per-model function the command line's
-``--jobs`` pool runs (`symshape.sweep.analyze_one`), mapped over the models by Dask's scheduler.
+``--jobs`` pool runs (`symshape.app.sweep.analyze_one`), mapped over the models by Dask's scheduler.
 
     pip install symshape "dask[distributed]"
     python examples/sweep_dask.py 'models/*.onnx' out/              # a local cluster
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from distributed import Client, LocalCluster
 
-from symshape.sweep import Outcome, analyze_one, find_models, json_names, summary_table
+from symshape.app.sweep import Outcome, analyze_one, find_models, json_names, summary_table
 
 
 def sweep(pattern: str, out: Path, client: Client) -> list[Outcome]:

@@ -20,12 +20,12 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from symshape.engine.result import Analysis
 from symshape.errors import SymshapeError
 from symshape.frontends import analyze_path
-from symshape.mlir.frontend import analyze_mlir_text
-from symshape.outputs import OutputOptions
-from symshape.outputs.json import write_json
-from symshape.result import Analysis
+from symshape.frontends.mlir.frontend import analyze_mlir_text
+from symshape.tools.outputs import OutputOptions
+from symshape.tools.outputs.json import write_json
 
 ROOT = Path(__file__).resolve().parent.parent
 SUFFIXES = (".onnx", ".pt2", ".jaxexp")

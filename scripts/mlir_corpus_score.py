@@ -117,7 +117,7 @@ def invoke(argv: list[str]) -> tuple[int, str, str, str]:
     """Run the CLI in this process: (exit code, stdout, stderr, crash text)."""
     from click.testing import CliRunner
 
-    from symshape.cli import main as cli_main
+    from symshape.app.cli import main as cli_main
     from symshape.errors import SymshapeError
 
     res = CliRunner().invoke(cli_main, argv)

@@ -43,10 +43,10 @@ from typing import Any
 import numpy as np
 import onnx
 
+from symshape.algebra.expr import Dim, Expr, evaluate
 from symshape.api import analyze_onnx
-from symshape.expr import Dim, Expr, evaluate
-from symshape.provenance import holds
-from symshape.result import Analysis
+from symshape.engine.provenance import holds
+from symshape.engine.result import Analysis
 
 VARIANTS = ("shipped", "symbolic")
 DIAGNOSTICS = ("values", "symbolic+values")  # not held by the suite: how much the inputs' values decide

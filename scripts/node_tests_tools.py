@@ -10,7 +10,7 @@ data set gets one verdict per tool:
 - ``osi``: the ``onnx-shape-inference`` package (the ``bench`` extra), when installed.
 
 A tool's dim is ``exact`` when it is a number equal to the expected size, or a ``dim_param`` that
-parses (``symshape.parse.parse_dim``, sympy as a fallback) to an expression over the input symbols
+parses (``symshape.algebra.parse.parse_dim``, sympy as a fallback) to an expression over the input symbols
 ``in<k>_d<axis>`` only and evaluates to the expected size under the data set's binding. A name the
 tool invented (ORT's ``unk__3``, a fresh onnx symbol) is ``unresolved``: consistent, maybe, but not
 a function of the inputs. A number or expression of a different value, or a wrong rank, is
@@ -41,8 +41,8 @@ import onnx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import node_tests as nt  # noqa: E402 - the sibling script, found through the path set above
 
-from symshape.expr import Expr, evaluate  # noqa: E402
-from symshape.parse import parse_dim  # noqa: E402
+from symshape.algebra.expr import Expr, evaluate  # noqa: E402
+from symshape.algebra.parse import parse_dim  # noqa: E402
 
 OTHERS = ("onnx", "ort", "osi")
 Dims = list[Any] | None  # per output: a list of int | str | Expr | None, or None (no rank)

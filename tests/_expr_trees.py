@@ -17,8 +17,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from symshape.expr import Dim, ceildiv, floordiv, mod, smax, smin, sym
-from symshape.facts import Facts
+from symshape.algebra.expr import Dim, ceildiv, floordiv, mod, smax, smin, sym
+from symshape.engine.facts import Facts
 
 Tree = tuple[Any, ...]
 FREE = ("a", "b", "c")

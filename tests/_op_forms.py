@@ -62,7 +62,7 @@ def digest(result: Any) -> dict[str, Any]:
     """Shapes and tracked values of every value in definition order, guards and warnings, with
     symbols renamed by first appearance: the pretty and generic prints name values differently
     (``%output`` vs ``%0#0``), and symbols named after values follow them."""
-    from symshape.expr import free_symbols, subs, sym
+    from symshape.algebra.expr import free_symbols, subs, sym
 
     names: dict[str, Any] = {}
 
@@ -86,7 +86,7 @@ def digest(result: Any) -> dict[str, Any]:
 def analyze_form(text: str) -> dict[str, Any]:
     """The digest of ``text``, or the one-line error it gives."""
     from symshape.errors import SymshapeError
-    from symshape.mlir.frontend import analyze_mlir_text
+    from symshape.frontends.mlir.frontend import analyze_mlir_text
 
     try:
         return {"digest": digest(analyze_mlir_text(text))}

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from symshape.result import Analysis
+from symshape.engine.result import Analysis
 from tests.oracle import Observed, Report, _bind_data_symbols, _check_facts, check_value
 
 
@@ -30,7 +30,7 @@ def _size(d: Any, env: Mapping[str, int], names: Mapping[str, str]) -> int:
 
 def make_inputs(ep: Any, env: Mapping[str, int]) -> list[torch.Tensor]:
     """The user inputs at the symbol values ``env``: zeros (floats random) of the declared dtypes."""
-    from symshape.fx.names import dim_names
+    from symshape.frontends.fx.names import dim_names
 
     names = dim_names(ep)
     gen = torch.Generator().manual_seed(0)
@@ -82,7 +82,7 @@ def run_nodes(ep: Any, inputs: Sequence[torch.Tensor]) -> dict[str, np.ndarray]:
 def input_env(ep: Any, inputs: Sequence[torch.Tensor]) -> dict[str, int]:
     """The input symbols bound by the sizes of ``inputs`` (named as the analysis names them:
     the user's ``Dim`` names where the program keeps them)."""
-    from symshape.fx.names import dim_names
+    from symshape.frontends.fx.names import dim_names
 
     names = dim_names(ep)
     env: dict[str, int] = {}

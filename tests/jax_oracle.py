@@ -37,9 +37,9 @@ from jax._src.lib.mlir import ir
 from jax._src.lib.mlir.dialects import func as func_dialect
 from jax._src.lib.mlir.dialects import hlo
 
-from symshape.expr import Dim, evaluate
-from symshape.mlir.frontend import analyze_mlir_text
-from symshape.result import Analysis
+from symshape.algebra.expr import Dim, evaluate
+from symshape.engine.result import Analysis
+from symshape.frontends.mlir.frontend import analyze_mlir_text
 
 Spec = str | tuple[int, ...]
 Env = Mapping[str, int]

@@ -11,7 +11,7 @@ dictionary: a printer may move an inherent attribute between the two and that is
 
 `compare` then checks, op name by op name, that the multiset of (name, attributes) of the input
 equals that of the output, except for op names that a pass of the pipeline declares in its
-``REWRITES`` (`symshape.mlir.pipeline.rewritten_ops`): those may be created, erased or changed.
+``REWRITES`` (`symshape.tools.mlir_passes.pipeline.rewritten_ops`): those may be created, erased or changed.
 Types are not compared (a pass may refine them and gives them symshape's ``[@S0, ...]``
 encodings), and the encodings are removed from types that appear inside attributes
 (``function_type``). Ops inside functions that only the output has (the constraint graph, the
@@ -440,7 +440,7 @@ _WORKER = r"""
 import contextlib, io, json, signal, sys, tempfile, traceback
 from pathlib import Path
 from symshape.errors import SymshapeError
-from symshape.mlir.opt import run_opt
+from symshape.tools.mlir_passes.opt import run_opt
 
 class Timeout(BaseException):
     pass
@@ -542,7 +542,7 @@ def _one(
 
 @dataclass(frozen=True)
 class Claims:
-    """What the passes of a pipeline declare they rewrite (`symshape.mlir.pipeline.declared_rewrites`)."""
+    """What the passes of a pipeline declare they rewrite (`symshape.tools.mlir_passes.pipeline.declared_rewrites`)."""
 
     ops: frozenset[str] = frozenset()
     """Op-name patterns (``fnmatch``: ``arith.*``): ops the passes may create, erase or change."""
@@ -702,7 +702,7 @@ def claims_of(pipeline: str) -> Claims:
     """What the passes of ``pipeline`` declare they rewrite (their ``REWRITES`` and ``ELIMINATES``)."""
     if not pipeline.strip():
         return Claims()
-    from symshape.mlir.pipeline import declared_rewrites, parse_pipeline
+    from symshape.tools.mlir_passes.pipeline import declared_rewrites, parse_pipeline
 
     declared = declared_rewrites([spec.name for spec in parse_pipeline(pipeline)])
     return Claims(declared.ops, declared.eliminates, declared.annotates)

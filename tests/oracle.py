@@ -8,7 +8,7 @@ Public functions:
 * data: `rand(*shape, seed=0)` (float32), `feeds_for(model, env, feed=None)` (inputs whose
   symbolic dims take the sizes in ``env``);
 * running: `run(model, feeds)`, every intermediate value exposed as an output
-  (``symshape.verify.run_values``, which only runs the model and never sees an analysis);
+  (``symshape.tools.verify.run_values``, which only runs the model and never sees an analysis);
 * checking: `check(model, samples, facts=..., analysis=...) -> Report`, then
   `assert_sound(report)` or the stricter `assert_exact(report)`; `check_model(model, samples)`
   does all three steps the common way and returns ``(analysis, observations)``;
@@ -40,10 +40,10 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from symshape.algebra.expr import Dim, Expr, as_symbol, evaluate
 from symshape.api import analyze_onnx
-from symshape.expr import Dim, Expr, as_symbol, evaluate
-from symshape.result import Analysis
-from symshape.verify import run_values
+from symshape.engine.result import Analysis
+from symshape.tools.verify import run_values
 
 OPSET = 21  # the newest default-domain opset onnxruntime 1.2x runs end to end
 IR_VERSION = 10  # opset 21 needs IR 10

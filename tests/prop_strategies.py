@@ -19,8 +19,8 @@ from fractions import Fraction
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from symshape.expr import Dim
-from symshape.facts import Facts
+from symshape.algebra.expr import Dim
+from symshape.engine.facts import Facts
 from tests._expr_trees import Tree, build, naive
 
 # Every property test here is derandomized: the same examples on every run (and in CI), and the

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from symshape.constraints import ConstraintGraph, Origin
-from symshape.expr import Dim, Expr, evaluate, floordiv, mod, sym
+from symshape.algebra.expr import Dim, Expr, evaluate, floordiv, mod, sym
+from symshape.engine.constraints import ConstraintGraph, Origin
 from tests.prop_strategies import Env, holds
 
 # name -> kind; inputs keep their names, the derived symbol is eliminated first.

@@ -1,4 +1,4 @@
-"""The piecewise algebra (``symshape.expr_piecewise``) and the decisions that simplify it, each
+"""The piecewise algebra (``symshape.algebra.piecewise``) and the decisions that simplify it, each
 checked against plain integer evaluation (hypothesis): clamps and negative indices, truncating
 division and C's remainder next to floor division and Python's ``%``, moving sums into
 ``Max``/``Min``, ``Min``/``Max`` under symbol ranges, and the float32 premise of exact
@@ -13,10 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symshape.constraints import ConstraintGraph, Origin
-from symshape.context import OpContext, State
-from symshape.expr import Dim, evaluate, floordiv, mod, smax, smin, sym
-from symshape.expr_piecewise import (
+from symshape.algebra.expr import Dim, evaluate, floordiv, mod, smax, smin, sym
+from symshape.algebra.piecewise import (
     clamp,
     distribute,
     from_end,
@@ -26,8 +24,10 @@ from symshape.expr_piecewise import (
     trunc_div,
     trunc_rem,
 )
-from symshape.facts import Facts
-from symshape.program import Op, Program
+from symshape.engine.constraints import ConstraintGraph, Origin
+from symshape.engine.context import OpContext, State
+from symshape.engine.facts import Facts
+from symshape.engine.program import Op, Program
 from symshape.rules.shared.relations import guard, prove_nonneg, tidy
 
 a, b, n = sym("a"), sym("b"), sym("n")
@@ -148,7 +148,7 @@ def test_tidy_reads_clamped_lengths_simply() -> None:
 
 def test_a_guard_the_facts_prove_false_is_refused() -> None:
     """``n >= n + 1`` can never hold: the rule gives up instead of printing it."""
-    from symshape.context import GiveUp
+    from symshape.engine.context import GiveUp
 
     def refused(lhs: Dim, rel: str, rhs: Dim) -> bool:
         ctx = _ctx(n=(0, None))

@@ -8,7 +8,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
-from symshape.onnx.annotate import annotate_file
+from symshape.tools.annotate import annotate_file
 from tests.oracle import assert_sound, check, const, feeds_for
 
 N = helper.make_node

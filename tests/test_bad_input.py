@@ -16,7 +16,7 @@ from onnx import TensorProto, helper
 
 from symshape.api import analyze_file, analyze_onnx
 from symshape.errors import ExpressionSyntaxError, ModelError, UserFactError
-from symshape.mlir.pipeline import PASSES
+from symshape.tools.mlir_passes.pipeline import PASSES
 from tests.oracle import const, make_model, tensor
 
 N = helper.make_node
@@ -362,7 +362,7 @@ def test_cli_never_overwrites_the_input(small: Path, tmp_path: Path) -> None:
 
 def test_annotate_api_refuses_to_overwrite_through_a_symlink(small: Path, tmp_path: Path) -> None:
     from symshape.errors import OutputError
-    from symshape.onnx.annotate import annotate_file
+    from symshape.tools.annotate import annotate_file
 
     link = tmp_path / "link.onnx"
     link.symlink_to(small)
@@ -404,7 +404,7 @@ def test_cli_last_resort_names_the_op_and_asks_for_a_report(tmp_path: Path) -> N
         "from symshape.rules.registry import register\n"
         "register('test.bug', 'Boom')(lambda ctx: 1 // 0)\n"
         f"sys.argv = ['symshape', 'analyze', {str(path)!r}]\n"
-        "from symshape.cli import run\n"
+        "from symshape.app.cli import run\n"
         "run()\n"
     )
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
@@ -511,7 +511,7 @@ def test_opt_output_errors(tmp_path: Path) -> None:
 def test_python_m_opt_never_overwrites_its_input(tmp_path: Path) -> None:
     path = _mlir(tmp_path, _ADD)
     proc = subprocess.run(
-        [sys.executable, "-m", "symshape.mlir.opt", str(path), "-o", f"{tmp_path}/./m.mlir"],
+        [sys.executable, "-m", "symshape.tools.mlir_passes.opt", str(path), "-o", f"{tmp_path}/./m.mlir"],
         capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 1 and "refusing to overwrite the input file" in proc.stderr
@@ -542,7 +542,7 @@ def test_an_export_without_its_optional_extra_names_the_extra(tmp_path: Path, su
     path.write_bytes(b"whatever")
     root = Path(__file__).resolve().parents[1]
     script = (f"import sys; sys.modules[{module!r}] = None; sys.argv = ['symshape', 'analyze', {str(path)!r}]; "
-              "from symshape.cli import run; run()")
+              "from symshape.app.cli import run; run()")
     env = {**os.environ, "PYTHONPATH": str(root / "src")}
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
     assert_clean_error(proc, f"needs {module}, which is not installed")

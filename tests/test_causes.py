@@ -11,11 +11,11 @@ from __future__ import annotations
 import onnx
 from onnx import TensorProto, helper
 
+from symshape.algebra.expr import Expr, floordiv, sym
 from symshape.api import analyze_onnx
-from symshape.context import GiveUp, OpContext
-from symshape.expr import Expr, floordiv, sym
-from symshape.outputs import render
+from symshape.engine.context import GiveUp, OpContext
 from symshape.rules.registry import register
+from symshape.tools.outputs import render
 from tests.oracle import assert_sound, check, const, feeds_for, make_model, run, tensor
 
 N = helper.make_node

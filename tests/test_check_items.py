@@ -1,4 +1,4 @@
-"""`symshape.checking` on hand-built models: one model per kind of requirement (binding, range,
+"""`symshape.tools.checking` on hand-built models: one model per kind of requirement (binding, range,
 divisor, kept predicate, user fact, guard), checked at sizes that keep it and sizes that break it.
 onnxruntime is the oracle where the model can run: it refuses the breaking sizes and runs the
 others with the output shapes the check prints."""
@@ -13,9 +13,10 @@ import pytest
 from onnx import TensorProto, helper
 
 from symshape.api import analyze_onnx, check_shapes
-from symshape.checking import CheckResult
 from symshape.errors import UserFactError
-from symshape.verify.run import attempt
+from symshape.tools.checking import CheckResult, check_symbols
+from symshape.tools.checking import check_shapes as check_shapes_unpinned
+from symshape.tools.verify.run import attempt
 from tests.oracle import array, const, make_model, rand, tensor, weight
 
 N = helper.make_node
@@ -96,9 +97,9 @@ def test_binding_of_one_symbol_in_two_inputs() -> None:
 
 def test_binding_by_symbol_value() -> None:
     analysis = analyze_onnx(_matmul())
-    assert analysis.check({"n": 3}).ok
-    assert analysis.check({"n": 3, "k": 4}).outputs == {"y": (3, 3)}
-    (v,) = analysis.check({"n": 3, "k": 7}).violations
+    assert check_symbols(analysis, {"n": 3}).ok
+    assert check_symbols(analysis, {"n": 3, "k": 4}).outputs == {"y": (3, 3)}
+    (v,) = check_symbols(analysis, {"n": 3, "k": 7}).violations
     assert (v.kind, v.condition, v.numbers) == ("binding", "k == 4", "7 == 4")
 
 
@@ -114,7 +115,7 @@ def test_range_of_a_convolution_window(n: int) -> None:
         assert v.origin.startswith("Conv")
         assert "give n (input 'x' dim 2) a size in [3, inf]" in v.fix
         assert v.origin == "Conv (node 'Conv_0')", v.origin  # found by analyzing with n pinned
-        (plain,) = analyze_onnx(model).check_shapes({"x": (1, 1, n)}).violations  # no second analysis
+        (plain,) = check_shapes_unpinned(analyze_onnx(model), {"x": (1, 1, n)}).violations  # no second analysis
         assert plain.origin.startswith("the facts on n, last narrowed by Conv 'Conv_0'"), plain.origin
     else:
         assert result.outputs == {"y": (1, 1, n - 2)}
@@ -169,9 +170,9 @@ def test_user_facts() -> None:
 def test_guard() -> None:
     analysis = analyze_onnx(_float_range())
     assert [c for c, _, _ in analysis.guards()] == ["n <= 16777216"]
-    assert analysis.check({"n": 16777216}).ok
-    assert analysis.check({"n": 0}).outputs == {"y": (0,)}
-    (v,) = analysis.check({"n": 16777217}).violations
+    assert check_symbols(analysis, {"n": 16777216}).ok
+    assert check_symbols(analysis, {"n": 0}).outputs == {"y": (0,)}
+    (v,) = check_symbols(analysis, {"n": 16777217}).violations
     assert (v.kind, v.condition, v.numbers) == ("guard", "n <= 16777216", "16777217 <= 16777216")
     assert v.origin.startswith("Range")
     assert "float32" in v.fix
@@ -181,7 +182,7 @@ def test_unchecked_items_name_their_symbols() -> None:
     """A NonZero count is data-dependent: a Reshape of it to [-1, 2] is not decidable from sizes."""
     nodes = [N("NonZero", ["x"], ["nz"]), N("Reshape", ["nz", "s"], ["y"])]
     model = make_model(nodes, [tensor("x", ["n"])], ["y"], [const("s", [-1, 2])])
-    result = analyze_onnx(model).check({"n": 5})
+    result = check_symbols(analyze_onnx(model), {"n": 5})
     assert result.ok
     assert [(u.condition, u.symbols) for u in result.unchecked] == [
         ("0 <= n - nonzero_0", ("nonzero_0",)),
@@ -208,6 +209,6 @@ def test_bad_shapes(shapes: dict[str, tuple[int, ...]], match: str) -> None:
 def test_bad_symbol_values() -> None:
     analysis = analyze_onnx(_matmul())
     with pytest.raises(UserFactError, match="symbol 'q': it is not an input symbol"):
-        analysis.check({"q": 1})
+        check_symbols(analysis, {"q": 1})
     with pytest.raises(UserFactError, match="symbol 'n': it has no value"):
-        analysis.check({"k": 4})
+        check_symbols(analysis, {"k": 4})

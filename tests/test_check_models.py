@@ -18,13 +18,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from symshape.algebra.expr import sym
 from symshape.api import analyze_onnx
 from symshape.api import check_shapes as api_check_shapes
-from symshape.checking import CheckResult, check_shapes
-from symshape.expr import sym
-from symshape.result import Analysis
-from symshape.verify import assignments, attempt, input_symbol_names, make_feeds
-from symshape.verify.inputs import Env, complete
+from symshape.engine.result import Analysis
+from symshape.tools.checking import CheckResult, check_shapes
+from symshape.tools.verify import assignments, attempt, input_symbol_names, make_feeds
+from symshape.tools.verify.inputs import Env, complete
 
 MODELS = Path(__file__).parent / "models"
 IMAGE = {"height": (38, 45), "width": (45, 29)}

@@ -93,8 +93,8 @@ def test_opt_help_names_every_registered_pass() -> None:
     """The `-p` help is written by hand (the CLI does not import the pass registry): keep it whole."""
     from click.testing import CliRunner
 
-    from symshape.cli import main
-    from symshape.mlir.pipeline import PASSES
+    from symshape.app.cli import main
+    from symshape.tools.mlir_passes.pipeline import PASSES
 
     help_text = CliRunner().invoke(main, ["opt", "--help"], terminal_width=10_000, max_content_width=10_000).output
     text = " ".join(help_text.split())

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symshape.constraints import ConstraintGraph, Origin, Predicate
+from symshape.algebra.expr import Expr, evaluate, floordiv, mod, sym
+from symshape.engine.constraints import ConstraintGraph, Origin, Predicate
 from symshape.errors import ContradictionError
-from symshape.expr import Expr, evaluate, floordiv, mod, sym
 
 a, b, c, d, n = sym("a"), sym("b"), sym("c"), sym("d"), sym("n")
 RESHAPE = Origin("Reshape", "r", "reshape element count")
@@ -290,8 +290,8 @@ def test_derived_symbols_solve_to_their_values(equations, env):
 # ------------------------------------------------------------------ determinism
 _SCRIPT = textwrap.dedent(
     """
-    from symshape.constraints import ConstraintGraph, Origin
-    from symshape.expr import floordiv, sym
+    from symshape.engine.constraints import ConstraintGraph, Origin
+    from symshape.algebra.expr import floordiv, sym
     g = ConstraintGraph()
     o = Origin("Op", "o", "rule")
     names = ["n%d" % i for i in range(12)]

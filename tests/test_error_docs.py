@@ -40,7 +40,7 @@ def runs() -> list[Any]:
 
 def _concrete_error_classes() -> set[str]:
     for info in pkgutil.walk_packages(symshape.__path__, "symshape."):
-        if not info.name.startswith(("symshape.__main__", "symshape.cli")):
+        if not info.name.startswith(("symshape.__main__", "symshape.app.cli")):
             try:
                 importlib.import_module(info.name)
             except ImportError:  # an optional dependency that is not installed

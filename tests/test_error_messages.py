@@ -304,7 +304,7 @@ def test_the_message_says_where_what_expected_and_what_to_do(
 
 
 def test_oracle_without_onnxruntime(monkeypatch: pytest.MonkeyPatch) -> None:
-    from symshape.verify import OracleError, run_shapes
+    from symshape.tools.verify import OracleError, run_shapes
 
     monkeypatch.setitem(sys.modules, "onnxruntime", None)  # import fails as if it were not installed
     model = make_model([N("Relu", ["x"], ["y"])], [tensor("x", [2])])
@@ -318,7 +318,7 @@ def test_oracle_without_onnxruntime(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_oracle_on_a_model_onnxruntime_refuses() -> None:
-    from symshape.verify import OracleError, run_shapes
+    from symshape.tools.verify import OracleError, run_shapes
 
     graph = helper.make_graph([N("NoSuchOp", ["x"], ["y"])], "g", [tensor("x", [2])], [tensor("y", [2])])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -328,7 +328,7 @@ def test_oracle_on_a_model_onnxruntime_refuses() -> None:
 
 
 def test_oracle_when_no_size_fits_a_symbol() -> None:
-    from symshape.verify import OracleError, assignments
+    from symshape.tools.verify import OracleError, assignments
 
     model = make_model([N("Relu", ["x"], ["y"])], [tensor("x", ["n"])])
     result = analyze_onnx(model, facts=["n=1..1"])  # ordinary samples avoid 1: nothing else fits

@@ -13,13 +13,10 @@ from collections.abc import Callable
 
 import pytest
 
-from symshape.constraints import ConstraintGraph, Origin
-from symshape.errors import ExpressionSyntaxError, ModelError, SymshapeError, UserFactError
-from symshape.expr import sym
-from symshape.mlir.opt import parse_text
-from symshape.mlir.passes.constraint_load import load_constraints
-from symshape.parse import parse_dim
-from symshape.userfacts import (
+from symshape.algebra.expr import sym
+from symshape.algebra.parse import parse_dim
+from symshape.engine.constraints import ConstraintGraph, Origin
+from symshape.engine.userfacts import (
     Divisible,
     Likely,
     Range,
@@ -30,6 +27,9 @@ from symshape.userfacts import (
     parse_likely,
     parse_range,
 )
+from symshape.errors import ExpressionSyntaxError, ModelError, SymshapeError, UserFactError
+from symshape.tools.mlir_passes.constraint_load import load_constraints
+from symshape.tools.mlir_passes.opt import parse_text
 
 SYMPY = "write it in sympy syntax, e.g. 'batch*seq', 'floor(h/2) + 1', 'Max(a, b)', 'Mod(n, 8)'"
 LIKELY_FIX = "write e.g. --likely seq=128,512 or --assume 'seq~=128,512'"

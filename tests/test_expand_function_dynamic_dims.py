@@ -24,8 +24,8 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import BlockArgument, SSAValue
 
 from symshape.errors import UserFactError
-from symshape.mlir.dialects import constraint as c
-from symshape.mlir.opt import SPLIT_MARKER, parse_text, print_module, run_passes
+from symshape.ir.dialects import constraint as c
+from symshape.tools.mlir_passes.opt import SPLIT_MARKER, parse_text, print_module, run_passes
 from tests.test_mlir_io_printing import CUSTOM_SYMSHAPE, GROUPS, default_output, iree_parse
 
 HERE = Path(__file__).parent

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symshape import expr, expr_atoms, expr_terms, exprcore, interning
-from symshape.expr import (
+from symshape.algebra.expr import (
     Expr,
     ceildiv,
     evaluate,
@@ -29,7 +29,7 @@ from symshape.expr import (
     subs,
     sym,
 )
-from symshape.facts import Facts
+from symshape.engine.facts import Facts
 from tests._expr_trees import (
     FREE,
     NAMES,
@@ -89,7 +89,7 @@ def test_expand_mod_is_an_identity(tree, env):
 
 
 def _atoms(d):
-    from symshape.expr import atoms_deep
+    from symshape.algebra.expr import atoms_deep
 
     return list(atoms_deep(d))
 

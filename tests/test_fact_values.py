@@ -1,4 +1,4 @@
-"""Typed facts (`symshape.userfacts`): the --assume text round-trips, each kind is sound when
+"""Typed facts (`symshape.engine.userfacts`): the --assume text round-trips, each kind is sound when
 applied (checked against plain integer evaluation of the construction trees), and each kind
 reaches the JSON output through the API with values and through the command line with text."""
 
@@ -18,14 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from onnx import helper
 
+from symshape.algebra.expr import as_symbol, evaluate, floordiv, mod, sym
 from symshape.api import analyze_onnx
-from symshape.constraints import ConstraintGraph, Origin
-from symshape.errors import ContradictionError, UserFactError
-from symshape.expr import as_symbol, evaluate, floordiv, mod, sym
-from symshape.mlir.frontend import analyze_mlir_text, facts_for, module_to_programs
-from symshape.mlir.opt import parse_text, print_module, run_passes
-from symshape.outputs.json import document
-from symshape.userfacts import (
+from symshape.engine.constraints import ConstraintGraph, Origin
+from symshape.engine.userfacts import (
     OPS,
     Divisible,
     Fact,
@@ -38,6 +34,10 @@ from symshape.userfacts import (
     parse_range,
     relation,
 )
+from symshape.errors import ContradictionError, UserFactError
+from symshape.frontends.mlir.frontend import analyze_mlir_text, facts_for, module_to_programs
+from symshape.tools.mlir_passes.opt import parse_text, print_module, run_passes
+from symshape.tools.outputs.json import document
 from tests._expr_trees import Tree, build, naive, polynomials, trees
 
 a, b, c, d, e = (sym(n) for n in "abcde")
@@ -420,7 +420,7 @@ def test_shape_optimization_saves_each_kind_given_as_values():
 
 
 def test_jax_dimension_variables_arrive_as_relation_values():
-    from symshape.mlir.jax_export import jax_arg_dims
+    from symshape.frontends.mlir.jax_export import jax_arg_dims
 
     text = (HERE / "mlir_inputs" / "jax_concat_2b.mlir").read_text()
     _, module = parse_text(text)

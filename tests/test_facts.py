@@ -7,9 +7,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symshape.constraints import ConstraintGraph, Origin
-from symshape.expr import Dim, ceildiv, evaluate, expand_mod, floordiv, mod, smax, smin, sym
-from symshape.facts import Facts, SymbolFacts
+from symshape.algebra.expr import Dim, ceildiv, evaluate, expand_mod, floordiv, mod, smax, smin, sym
+from symshape.engine.constraints import ConstraintGraph, Origin
+from symshape.engine.facts import Facts, SymbolFacts
 from tests._expr_trees import build, facts_and_envs, naive, text, trees
 
 a, b, c, n, m = sym("a"), sym("b"), sym("c"), sym("n"), sym("m")

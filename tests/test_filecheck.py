@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from symshape.mlir.opt import PASSES, get_all_passes
+from symshape.tools.mlir_passes.opt import PASSES, get_all_passes
 
 HERE = Path(__file__).parent / "filecheck"
 FILES = sorted(HERE.glob("*.mlir"))
@@ -80,6 +80,7 @@ def test_passes_are_frozen_dataclasses() -> None:
 
 def test_registry_is_lazy() -> None:
     """Importing the registry does not import any pass module (STYLE A7)."""
-    code = "import sys, symshape.mlir.opt; print(any(m.startswith('symshape.mlir.passes.') for m in sys.modules))"
+    code = ("import sys, symshape.tools.mlir_passes.opt; "
+            "print(any(m.startswith('symshape.tools.mlir_passes.') for m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert ast.literal_eval(done.stdout.strip()) is False

@@ -1,4 +1,4 @@
-"""The contracted op graph of fusion (`symshape.fusion_dag`) against brute force: on random DAGs
+"""The contracted op graph of fusion (`symshape.tools.fusion.dag`) against brute force: on random DAGs
 and random contractions, `other_path` says exactly whether a merge would close a cycle, and the
 ranks stay a topological order of the contracted graph."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symshape.fusion_dag import FusionDag
+from symshape.tools.fusion.dag import FusionDag
 
 
 def reachable(succ: dict[int, set[int]], start: int) -> set[int]:

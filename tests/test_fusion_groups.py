@@ -1,4 +1,4 @@
-"""Fusion groups (`symshape.fusion`, the ``fusion-groups`` pass) on seed 000's examples as MHLO
+"""Fusion groups (`symshape.tools.fusion.groups`, the ``fusion-groups`` pass) on seed 000's examples as MHLO
 and on an ONNX layernorm + softmax checked by onnxruntime; the pass's output and its report.
 
 Each group's claim is checked at concrete sizes by `check_group`: every member of a kLoop group
@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from onnx import helper
 
+from symshape.algebra.expr import evaluate
 from symshape.errors import ModelError
-from symshape.expr import evaluate
-from symshape.fusion import LEVELS, FusionGroup, FusionPlan, fusion_plans
-from symshape.mlir.opt import run_opt
+from symshape.tools.fusion.groups import LEVELS, FusionGroup, FusionPlan, fusion_groups, fusion_plans
+from symshape.tools.mlir_passes.opt import run_opt
 from tests.oracle import check_model, const, make_model, tensor
 
 Shape = tuple[int, ...]
@@ -93,8 +93,8 @@ def test_the_pass_marks_each_group_and_reports_every_level(tmp_path: Path, capsy
 
 
 def test_a_baseline_marks_only_what_the_types_show(tmp_path: Path) -> None:
-    from symshape.mlir.opt import parse_text, print_module
-    from symshape.mlir.passes.fusion_groups import FusionGroupsPass
+    from symshape.tools.mlir_passes.fusion_groups import FusionGroupsPass
+    from symshape.tools.mlir_passes.opt import parse_text, print_module
 
     ctx, module = parse_text(REDUNDANT_BROADCAST)
     FusionGroupsPass(knowledge="static").apply(ctx, module)
@@ -129,12 +129,12 @@ def test_user_facts_reach_the_pass(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_an_unknown_level_is_a_one_line_error(tmp_path: Path) -> None:
-    from symshape.mlir.frontend import analyze_mlir_text
-    from symshape.mlir.opt import parse_text
-    from symshape.mlir.passes.fusion_groups import FusionGroupsPass
+    from symshape.frontends.mlir.frontend import analyze_mlir_text
+    from symshape.tools.mlir_passes.fusion_groups import FusionGroupsPass
+    from symshape.tools.mlir_passes.opt import parse_text
 
     with pytest.raises(ModelError, match="expected one of static, elementwise, facts"):
-        analyze_mlir_text(REDUNDANT_BROADCAST).fusion_groups("types")
+        fusion_groups(analyze_mlir_text(REDUNDANT_BROADCAST), "types")
     ctx, module = parse_text(REDUNDANT_BROADCAST)
     with pytest.raises(ModelError, match="knowledge 'all'"):
         FusionGroupsPass(knowledge="all").apply(ctx, module)

@@ -1,7 +1,7 @@
 """Fusion groups checked by jax: a jax-exported decoder block (layernorm, causal attention, GELU
 MLP, symbolic batch and sequence) and seed 000's examples written as StableHLO.
 
-At each level of knowledge (`symshape.fusion.LEVELS`) every group must hold at random sizes,
+At each level of knowledge (`symshape.tools.fusion.groups.LEVELS`) every group must hold at random sizes,
 by StableHLO's own shape refinement (the pass jax runs before compiling a shape-polymorphic
 module; tests/jax_oracle.py): every member of a kLoop group has the same shape, every member of
 a kInput group the same element count, every member of a kStitch group the element count of the
@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from symshape.fusion import LEVELS, FusionPlan, fusion_plans
-from symshape.result import Analysis
+from symshape.engine.result import Analysis
+from symshape.tools.fusion.groups import LEVELS, FusionPlan, fusion_groups, fusion_plans
 
 if TYPE_CHECKING:
     from tests.jax_oracle import Refined, Subject
@@ -133,7 +133,7 @@ def decoder_example() -> tuple[Example, Callable[[random.Random], list[Shape]]]:
 
 
 def check_example(example: Example, sizes: int = 4) -> dict[str, FusionPlan]:
-    from symshape.mlir.frontend import analyze_mlir_text
+    from symshape.frontends.mlir.frontend import analyze_mlir_text
 
     analysis = analyze_mlir_text(example.mlir, facts=list(example.facts))
     plans: dict[str, FusionPlan] = dict(fusion_plans(analysis))
@@ -165,7 +165,7 @@ def test_the_facts_fuse_the_seed_examples_as_expected() -> None:
     softmax is one kStitch group at the elementwise level already."""
     found: dict[str, dict[str, FusionPlan]] = {}
     for example in SEED_EXAMPLES:
-        from symshape.mlir.frontend import analyze_mlir_text
+        from symshape.frontends.mlir.frontend import analyze_mlir_text
 
         analysis = analyze_mlir_text(example.mlir, facts=list(example.facts))
         found[example.name] = dict(fusion_plans(analysis))
@@ -191,12 +191,12 @@ def test_decoder_block_fuses_soundly_and_more_with_the_facts() -> None:
 @pytest.mark.needs_iree
 def test_the_marked_decoder_block_parses_in_iree_opt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The pass's default output of a real export goes straight into iree-opt, one mark per fused op."""
-    from symshape.mlir.frontend import analyze_mlir_text
+    from symshape.frontends.mlir.frontend import analyze_mlir_text
 
     example, _ = decoder_example()
     out = opt(tmp_path, example.text, "fusion-groups")
     report = capsys.readouterr().out
-    facts = analyze_mlir_text(example.text).fusion_groups()
+    facts = fusion_groups(analyze_mlir_text(example.text))
     assert f"facts: {facts.summary()}" in report
     assert out.count("symshape.fusion_group") == facts.fused
     parses_in_iree_opt(out)
@@ -215,7 +215,7 @@ def _models() -> list[object]:
 def test_transformer_blocks_fuse_soundly(subject: Subject, envs: list[dict[str, int]]) -> None:
     """The blocks of tests/test_jax_oracle_models.py (KV caches, rotary embeddings, a tied LM
     head, layers by scan, a mixer, vmap): every group at every level holds at their sizes."""
-    from symshape.mlir.frontend import analyze_mlir_text
+    from symshape.frontends.mlir.frontend import analyze_mlir_text
 
     plans: dict[str, FusionPlan] = dict(fusion_plans(analyze_mlir_text(subject.text)))
     check_containment(plans)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 from onnx import helper
 
+from symshape.algebra.expr import sym
 from symshape.api import analyze_onnx
-from symshape.expr import sym
 from tests.oracle import assert_exact, assert_sound, check, const, guards_hold, make_model, tensor
 
 BIG = 2**63 - 1

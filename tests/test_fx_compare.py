@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from symshape.cli import main
+from symshape.app.cli import main
 from symshape.errors import ModelError
 from tests.conftest import MODELS_DIR
 

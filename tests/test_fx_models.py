@@ -72,7 +72,7 @@ def test_core_aten_programs_match_runs_too(name: str) -> None:
 
 def _check(name: str, *, decompose: bool) -> None:
     from symshape.api import analyze_torch
-    from symshape.fx.frontend import load_exported_program
+    from symshape.frontends.fx.frontend import load_exported_program
     from tests.fx_oracle import check_exported
     from tests.oracle import assert_exact
 

@@ -1,5 +1,5 @@
 """``symshape annotate --guards``: the requirements written into the model make onnxruntime fail,
-naming the requirement, exactly where `symshape.checking` says a requirement breaks; elsewhere the
+naming the requirement, exactly where `symshape.tools.checking` says a requirement breaks; elsewhere the
 guarded model gives the same outputs as the original (at every optimization level)."""
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ import pytest
 from onnx import helper
 
 from symshape.api import analyze_onnx
-from symshape.checking import check_shapes
-from symshape.onnx.annotate import annotate_file
-from symshape.onnx.guard_nodes import PREFIX, add_guard_nodes
-from symshape.onnx.reader import elem_types
-from symshape.userfacts import as_facts
-from symshape.verify import attempt, make_feeds
+from symshape.engine.userfacts import as_facts
+from symshape.frontends.onnx.reader import elem_types
+from symshape.tools.annotate import annotate_file
+from symshape.tools.checking import check_shapes
+from symshape.tools.guard_nodes import PREFIX, add_guard_nodes
+from symshape.tools.verify import attempt, make_feeds
 from tests.oracle import const, make_model, tensor
 from tests.test_check_items import _conv, _float_range, _matmul, _reshape
 from tests.test_check_models import STEMS, _analysis, _bad_envs, _good_envs

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symshape.expr import Dim, evaluate, sym
-from symshape.facts import Facts
+from symshape.algebra.expr import Dim, evaluate, sym
+from symshape.engine.facts import Facts
 from symshape.rules.shared.arith import (
     ARITH_INT_OPS,
     CMPI_PREDICATES,

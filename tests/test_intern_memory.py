@@ -19,16 +19,16 @@ import weakref
 from pathlib import Path
 
 import symshape
-from symshape.expr import Expr, floordiv, mod, smax, sym
-from symshape.interning import RECENT, InternTable, forget_recent, live_interned
+from symshape.algebra.expr import Expr, floordiv, mod, smax, sym
+from symshape.algebra.interning import RECENT, InternTable, forget_recent, live_interned
 
 _LONG_RUN = r"""
 import gc, json, sys
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 from symshape.api import analyze_onnx
-from symshape.expr import Atom, Expr
-from symshape.interning import RECENT, forget_recent, live_interned
+from symshape.algebra.expr import Atom, Expr
+from symshape.algebra.interning import RECENT, forget_recent, live_interned
 
 def model(i):
     # Conv and MaxPool make floors, Concat sums, Flatten products, Mod and Clip of a shape value

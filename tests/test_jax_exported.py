@@ -18,9 +18,9 @@ import pytest
 
 from symshape.api import analyze_file, analyze_jax
 from symshape.errors import ModelError
-from symshape.mlir.frontend import analyze_mlir_text
-from symshape.mlir.jax_exported import input_dim_names
-from symshape.outputs import render
+from symshape.frontends.jax.exported import input_dim_names
+from symshape.frontends.mlir.frontend import analyze_mlir_text
+from symshape.tools.outputs import render
 
 # module of tests/ -> its tables of subjects (rows are pytest.param(Subject, ...), or a dict of them)
 TABLES = {
@@ -115,7 +115,7 @@ def test_without_jax_the_error_says_how_to_install_it(tmp_path: Path) -> None:
     path = tmp_path / "model.jaxexp"
     path.write_bytes(b"anything")
     hide_jax = ("import sys; sys.modules['jax'] = None; sys.modules['jax.export'] = None; "
-                f"sys.argv = ['symshape', 'analyze', {str(path)!r}]; from symshape.cli import run; run()")
+                f"sys.argv = ['symshape', 'analyze', {str(path)!r}]; from symshape.app.cli import run; run()")
     done = subprocess.run([sys.executable, "-c", hide_jax], capture_output=True, text=True, check=False)
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1, done.stderr

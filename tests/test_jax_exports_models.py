@@ -23,10 +23,10 @@ import jax.numpy as jnp
 import pytest
 from jax import lax
 
-from symshape.expr import Dim, evaluate
-from symshape.mlir.frontend import analyze_mlir_text
-from symshape.mlir.jax_export import jax_dim_text
-from symshape.parse import parse_dim
+from symshape.algebra.expr import Dim, evaluate
+from symshape.algebra.parse import parse_dim
+from symshape.frontends.mlir.frontend import analyze_mlir_text
+from symshape.frontends.mlir.jax_export import jax_dim_text
 from tests import jax_oracle
 from tests.jax_oracle import Arg, Env, Subject, check_subject
 from tests.test_jax_exports_names import all_symbols_are_identifiers

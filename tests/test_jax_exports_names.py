@@ -11,12 +11,12 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from symshape.expr import Expr, evaluate
-from symshape.mlir.frontend import analyze_mlir_text
-from symshape.mlir.jax_export import jax_dim_text, jax_specs
-from symshape.parse import parse_dim
-from symshape.result import Analysis
-from symshape.userfacts import Range
+from symshape.algebra.expr import Expr, evaluate
+from symshape.algebra.parse import parse_dim
+from symshape.engine.result import Analysis
+from symshape.engine.userfacts import Range
+from symshape.frontends.mlir.frontend import analyze_mlir_text
+from symshape.frontends.mlir.jax_export import jax_dim_text, jax_specs
 
 
 def _assertion(specs: str) -> str:

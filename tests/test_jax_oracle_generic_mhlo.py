@@ -21,8 +21,8 @@ import pytest
 from jax._src.interpreters import mlir as jax_mlir
 from jax._src.lib.mlir import ir
 
-from symshape.mlir.frontend import analyze_mlir_text
-from symshape.result import Analysis
+from symshape.engine.result import Analysis
+from symshape.frontends.mlir.frontend import analyze_mlir_text
 from tests import test_jax_oracle_control as control
 from tests import test_jax_oracle_conv as conv
 from tests import test_jax_oracle_elementwise as elementwise

@@ -12,7 +12,7 @@ import jax.numpy as jnp
 import pytest
 
 from symshape.api import analyze_file
-from symshape.mlir.frontend import analyze_mlir_text
+from symshape.frontends.mlir.frontend import analyze_mlir_text
 from tests.jax_oracle import (
     Env,
     Rejected,

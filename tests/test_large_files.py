@@ -19,11 +19,11 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
+from symshape.algebra.expr import sym
 from symshape.api import analyze_onnx
 from symshape.errors import ModelError
-from symshape.expr import sym
-from symshape.onnx.annotate import annotate_model
-from symshape.outputs import OutputOptions, render, writer
+from symshape.tools.annotate import annotate_model
+from symshape.tools.outputs import OutputOptions, render, writer
 from tests.fuzz.reader_check import check_cli, run_cli
 from tests.fuzz.readers import SMALL_MODEL
 

@@ -1,6 +1,6 @@
-"""The shape of the code (STYLE A3, A4, A7, A13; issue 13): module sizes, no import cycle, rule
-modules only under ``rules/<dialect>/``, a light ``import symshape``, the one-way arrows of the
-core modules, and a docs section for every error class."""
+"""The shape of the code (STYLE A3, A4, A7, A13; issues 13 and 22): module sizes, no import cycle,
+rule modules only under ``rules/<dialect>/``, a light ``import symshape``, the one-way arrows of
+the core modules, the layers of the package's rooms, and a docs section for every error class."""
 
 from __future__ import annotations
 
@@ -119,7 +119,10 @@ def test_every_rule_module_lives_under_rules_dialect():
 
 @pytest.mark.parametrize(
     "statement",
-    ["import symshape", "import symshape.expr, symshape.parse, symshape.facts, symshape.constraints"],
+    [
+        "import symshape",
+        "import symshape.algebra.expr, symshape.algebra.parse, symshape.engine.facts, symshape.engine.constraints",
+    ],
 )
 def test_importing_the_core_pulls_in_neither_onnx_nor_xdsl(statement):
     code = f"{statement}; import sys; print(sorted(m for m in sys.modules if m.split('.')[0] in ('onnx', 'xdsl')))"
@@ -139,33 +142,34 @@ def _symshape_imports(path: Path) -> set[str]:
 
 
 # Each core module may import only the modules listed for it: the arrows point one way,
-# interning <- expr_terms <- exprcore <- expr_atoms <- expr <- parse / intervals, fact_rules <- facts
+# interning <- terms <- core <- atoms <- expr <- parse / intervals, fact_rules <- facts
 # <- equations, provenance, contradictions <- constraints (errors is a leaf anyone may use); fact
 # values need only expr.
-_ALGEBRA = ("interning", "expr_terms", "exprcore", "expr_atoms", "expr")
+_ALGEBRA = ("algebra/interning", "algebra/terms", "algebra/core", "algebra/atoms", "algebra/expr")
+_EXPR = "symshape.algebra.expr"
 _ALLOWED = {
-    "interning": set(),
-    "expr_terms": set(),
-    "exprcore": {"symshape.interning", "symshape.expr_terms"},
-    "expr_atoms": {"symshape.interning", "symshape.exprcore"},
-    "expr": {"symshape.exprcore", "symshape.expr_atoms", "symshape.expr_terms"},
+    "algebra/interning": set(),
+    "algebra/terms": set(),
+    "algebra/core": {"symshape.algebra.interning", "symshape.algebra.terms"},
+    "algebra/atoms": {"symshape.algebra.interning", "symshape.algebra.core"},
+    "algebra/expr": {"symshape.algebra.core", "symshape.algebra.atoms", "symshape.algebra.terms"},
     "errors": set(),
-    "parse": {"symshape.expr", "symshape.errors"},
-    "intervals": set(),
-    "fact_rules": {"symshape.expr"},
-    "facts": {"symshape.expr", "symshape.intervals", "symshape.fact_rules"},
-    "equations": {"symshape.expr", "symshape.facts"},
-    "provenance": {"symshape.expr"},
-    "contradictions": {"symshape.expr", "symshape.facts", "symshape.errors", "symshape.provenance"},
-    "constraints": {
-        "symshape.expr",
-        "symshape.facts",
+    "algebra/parse": {_EXPR, "symshape.errors"},
+    "algebra/intervals": set(),
+    "engine/fact_rules": {_EXPR},
+    "engine/facts": {_EXPR, "symshape.algebra.intervals", "symshape.engine.fact_rules"},
+    "engine/equations": {_EXPR, "symshape.engine.facts"},
+    "engine/provenance": {_EXPR},
+    "engine/contradictions": {_EXPR, "symshape.engine.facts", "symshape.errors", "symshape.engine.provenance"},
+    "engine/constraints": {
+        _EXPR,
+        "symshape.engine.facts",
         "symshape.errors",
-        "symshape.equations",
-        "symshape.provenance",
-        "symshape.contradictions",
+        "symshape.engine.equations",
+        "symshape.engine.provenance",
+        "symshape.engine.contradictions",
     },
-    "userfacts/values": {"symshape.expr", "symshape.errors"},
+    "engine/userfacts/values": {_EXPR, "symshape.errors"},
 }
 
 
@@ -180,6 +184,71 @@ def test_expr_never_imports_decisions():
         assert not {m for m in _symshape_imports(SRC / f"{module}.py") if "facts" in m or "constraints" in m}
 
 
+# The rooms of the package (each subpackage and each root module), lowest first: a room may
+# import only the rooms before it. The base modules are leaves anyone may use; then the algebra,
+# the engine, MLIR as data, the rules (with their registry and the walker that applies them), the
+# frontends, the tools built on an analysis, the Python API and the command line.
+LAYERS = (
+    "errors", "forking", "io", "optional",
+    "algebra", "engine", "ir", "rules", "frontends", "tools", "api", "app", "__main__",
+)
+MAX_ROOT_MODULES = 8
+
+
+def _room(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _runtime_imports(path: Path) -> set[str]:
+    """The symshape modules ``path`` imports at run time: at any level, but not under
+    ``if TYPE_CHECKING:`` (annotations only)."""
+    tree = ast.parse(path.read_text())
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for stmt in node.body
+        for inner in ast.walk(stmt)
+    }
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("symshape"):
+            out.add(node.module)
+            out.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.startswith("symshape"))
+    return out
+
+
+def room_arrows() -> dict[tuple[str, str], str]:
+    """(importing room, imported room) -> one module that makes the arrow."""
+    arrows: dict[tuple[str, str], str] = {}
+    for path in _modules():
+        module = _module_name(path)
+        for target in _runtime_imports(path):
+            a, b = _room(module), _room(target)
+            if a != b and b != "__init__":
+                arrows.setdefault((a, b), f"{module} imports {target}")
+    return arrows
+
+
+def test_every_room_has_a_layer_and_the_root_is_small():
+    rooms = {_room(_module_name(p)) for p in _modules()} - {"__init__"}
+    assert rooms == set(LAYERS), f"give these rooms a layer: {sorted(rooms - set(LAYERS))}"
+    root = sorted(p.name for p in SRC.glob("*.py"))
+    assert len(root) <= MAX_ROOT_MODULES, f"the package root holds {len(root)} modules: {root}"
+
+
+def test_every_import_points_down_the_layers():
+    arrows = room_arrows()
+    assert ("rules", "engine") in arrows  # the walk sees function-level and top-level imports
+    up = [why for (a, b), why in sorted(arrows.items()) if LAYERS.index(b) > LAYERS.index(a)]
+    assert not up, "imports that point up the layers:\n" + "\n".join(up)
+
+
 def test_no_module_monkeypatches_another():
     pattern = re.compile(r"^\w+\._\w+ = ", re.MULTILINE)
     offenders = [str(p.relative_to(SRC)) for p in _modules() if pattern.search(p.read_text())]
@@ -188,7 +257,7 @@ def test_no_module_monkeypatches_another():
 
 def _all_error_classes() -> list[type[SymshapeError]]:
     for info in pkgutil.walk_packages(symshape.__path__, "symshape."):
-        if info.name.startswith(("symshape.__main__", "symshape.cli")):
+        if info.name.startswith(("symshape.__main__", "symshape.app.cli")):
             continue
         try:
             importlib.import_module(info.name)
@@ -221,7 +290,7 @@ def test_analyzing_an_onnx_model_imports_neither_xdsl_nor_a_runtime():
     """The whole-process cost of ``symshape analyze model.onnx`` (issue 9): no xDSL, onnxruntime,
     sympy, jax or IREE import on the way."""
     model = str(Path(__file__).parent / "models" / "gpt2_past_ts.onnx")
-    code = ("import contextlib, io, sys\nfrom symshape.cli import main\n"
+    code = ("import contextlib, io, sys\nfrom symshape.app.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             f"    main(['analyze', {model!r}, '--format', 'json'], standalone_mode=False)\n"
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'xdsl', 'onnxruntime', 'sympy', 'jax', 'iree'}))")

@@ -17,9 +17,9 @@ import pytest
 ROOT = Path(__file__).parent
 SCRIPT = """
 import json, sys
-from symshape.cli import main
+from symshape.app.cli import main
 main(["analyze", sys.argv[1]], standalone_mode=False)
-print(json.dumps({ "bindings": "symshape.mlir.bindings_reader" in sys.modules,
+print(json.dumps({ "bindings": "symshape.frontends.mlir.bindings_reader" in sys.modules,
                   "xdsl": sorted(m for m in sys.modules if m == "xdsl" or m.startswith("xdsl."))[:3]}))
 """
 

@@ -1,4 +1,4 @@
-"""The bindings reader (MLIR's own parser, `symshape.mlir.bindings_reader`) against the xDSL one.
+"""The bindings reader (MLIR's own parser, `symshape.frontends.mlir.bindings_reader`) against the xDSL one.
 
 Both readers must give the same analysis, byte for byte in the JSON output, on every MLIR test
 input: tests/mlir_inputs, tests/mlir_corpus, each ``// -----`` part of tests/filecheck, and the
@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 
 from symshape.errors import SymshapeError
-from symshape.mlir.attributes import py_attr
-from symshape.mlir.bindings_attributes import binding_attr, binding_type
-from symshape.mlir.bindings_parse import available_bindings, strip_locations
-from symshape.mlir.bindings_reader import read_views
-from symshape.mlir.frontend import analyze_mlir_text
-from symshape.mlir.parse import make_context, parse_module
-from symshape.mlir.program_builder import module_to_programs
-from symshape.outputs import render
+from symshape.frontends.mlir.attributes import py_attr
+from symshape.frontends.mlir.bindings_attributes import binding_attr, binding_type
+from symshape.frontends.mlir.bindings_parse import available_bindings, strip_locations
+from symshape.frontends.mlir.bindings_reader import read_views
+from symshape.frontends.mlir.frontend import analyze_mlir_text
+from symshape.frontends.mlir.program_builder import module_to_programs
+from symshape.ir.parse import make_context, parse_module
+from symshape.tools.outputs import render
 from tests._op_forms import DIALECTS, read_chunks
 
 ROOT = Path(__file__).parent
@@ -126,7 +126,7 @@ def test_attributes_as_xdsl_reads_them(text: str, binding: str) -> None:
     import importlib
 
     ir = importlib.import_module("iree.compiler.ir" if binding == "iree" else "jaxlib.mlir.ir")
-    from symshape.mlir.bindings_parse import parse_with_bindings
+    from symshape.frontends.mlir.bindings_parse import parse_with_bindings
 
     parsed = parse_with_bindings(module_text, binding)
     assert parsed is not None
@@ -140,7 +140,7 @@ def test_attributes_as_xdsl_reads_them(text: str, binding: str) -> None:
 def test_types_as_xdsl_reads_them(text: str) -> None:
     from xdsl.parser import Parser
 
-    from symshape.mlir.attributes import tensor_type
+    from symshape.frontends.mlir.attributes import tensor_type
 
     assert binding_type(text) == tensor_type(Parser(make_context(), text).parse_type())
 

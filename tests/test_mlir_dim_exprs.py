@@ -1,6 +1,6 @@
-"""Dims written as ``arith`` ops and affine maps (`symshape.mlir.passes.dim_exprs`), checked by
+"""Dims written as ``arith`` ops and affine maps (`symshape.tools.mlir_passes.dim_exprs`), checked by
 running the written ops in a small interpreter against sympy's value of the same expression, and
-the constraint IR read back as facts (`symshape.mlir.passes.constraint_load`)."""
+the constraint IR read back as facts (`symshape.tools.mlir_passes.constraint_load`)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
-from symshape.expr import Dim, floordiv, mod, smax, smin, sym
-from symshape.mlir.opt import parse_text
-from symshape.mlir.passes.constraint_load import load_constraints
-from symshape.mlir.passes.dim_exprs import ArithBuilder, ArithReader, from_affine, to_affine
-from symshape.userfacts import Divisible, Likely, Range, Relation
+from symshape.algebra.expr import Dim, floordiv, mod, smax, smin, sym
+from symshape.engine.userfacts import Divisible, Likely, Range, Relation
+from symshape.tools.mlir_passes.constraint_load import load_constraints
+from symshape.tools.mlir_passes.dim_exprs import ArithBuilder, ArithReader, from_affine, to_affine
+from symshape.tools.mlir_passes.opt import parse_text
 
 NAMES = ("a", "b", "c")
 
@@ -152,7 +152,7 @@ func.func @shape_constraint_graph() {
 
 
 def test_constraint_ir_becomes_facts_over_argument_symbols() -> None:
-    from symshape.mlir.frontend import module_to_programs
+    from symshape.frontends.mlir.frontend import module_to_programs
 
     _, module = parse_text(LOADED)
     loaded = load_constraints(module)

@@ -160,7 +160,7 @@ def test_whitespace_between_tokens_is_no_value() -> None:
 
 
 def test_every_pass_declares_what_it_rewrites() -> None:
-    from symshape.mlir.pipeline import get_all_passes
+    from symshape.tools.mlir_passes.pipeline import get_all_passes
 
     for name, load in get_all_passes().items():
         cls = load()

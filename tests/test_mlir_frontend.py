@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from xdsl.printer import Printer
 
+from symshape.algebra.expr import evaluate
 from symshape.errors import ModelError, UserFactError
-from symshape.expr import evaluate
-from symshape.mlir.frontend import analyze_mlir_file, analyze_mlir_text, analyze_module, module_to_programs
-from symshape.mlir.parse import clean_text, parse_module, source_names
+from symshape.frontends.mlir.frontend import analyze_mlir_file, analyze_mlir_text, analyze_module, module_to_programs
+from symshape.ir.parse import clean_text, parse_module, source_names
 
 INPUTS = Path(__file__).parent / "mlir_inputs"
 
@@ -314,7 +314,7 @@ def test_jax_export_matches_jax_at_run_time(name: str) -> None:
 
 
 def _dim(text: str):
-    from symshape.parse import parse_dim
+    from symshape.algebra.parse import parse_dim
 
     return parse_dim(text.strip())
 
@@ -339,7 +339,7 @@ def test_jaxlib_turns_unknown_pretty_forms_into_generic_and_keeps_names() -> Non
 @pytest.mark.parametrize("path", [INPUTS / f for f in ("seed001_several_ops.mlir", "seed000_split.mlir",
                                                        "jax_concat_2b.mlir", "jax_while.mlir")], ids=lambda p: p.stem)
 def test_pass_output_is_accepted_by_iree_opt(path: Path, tmp_path: Path) -> None:
-    from symshape.mlir.opt import run_opt
+    from symshape.tools.mlir_passes.opt import run_opt
 
     text = run_opt(path, ["aux-shape-functions"])
     out = tmp_path / "out.mlir"

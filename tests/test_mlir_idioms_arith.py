@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import pytest
 
-from symshape.expr import Dim, evaluate
-from symshape.mlir.frontend import analyze_mlir_text
-from symshape.result import Analysis
+from symshape.algebra.expr import Dim, evaluate
+from symshape.engine.result import Analysis
+from symshape.frontends.mlir.frontend import analyze_mlir_text
 
 Env = dict[str, int]
 Oracle = Callable[[Env], tuple[int | None, ...]]  # None: a dim no formula over the inputs gives

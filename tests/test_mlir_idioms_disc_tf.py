@@ -26,10 +26,10 @@ from collections.abc import Callable
 
 import pytest
 
+from symshape.algebra.expr import evaluate, mul
+from symshape.engine.result import Analysis
 from symshape.errors import ContradictionError
-from symshape.expr import evaluate, mul
-from symshape.mlir.frontend import analyze_mlir_text
-from symshape.result import Analysis
+from symshape.frontends.mlir.frontend import analyze_mlir_text
 
 Env = dict[str, int]
 

@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).parent.parent
 BLOCK_JAX = "import sys\nfor m in ('jax', 'jaxlib', 'jax._src.interpreters.mlir'):\n    sys.modules[m] = None\n"
-CLI = "sys.argv = ['symshape', *sys.argv[1:]]\nfrom symshape.cli import run\nrun()\n"
+CLI = "sys.argv = ['symshape', *sys.argv[1:]]\nfrom symshape.app.cli import run\nrun()\n"
 
 BAD: dict[str, tuple[str, str]] = {
     # name: (text, what the one line must contain)

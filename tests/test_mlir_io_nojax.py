@@ -24,8 +24,8 @@ for m in ("jax", "jaxlib", "jax._src.interpreters.mlir"):
     sys.modules[m] = None
 from pathlib import Path
 from symshape.errors import SymshapeError
-from symshape.mlir.generic_text import jax_generic_text
-from symshape.mlir.parse import parse_module
+from symshape.ir.generic_text import jax_generic_text
+from symshape.ir.parse import parse_module
 
 tests = Path(sys.argv[1])
 out = {"blocked": jax_generic_text("module {}") is None, "parsed": 0, "failed": []}

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from symshape.errors import SymshapeError
-from symshape.mlir.opt import SPLIT_MARKER, parse_text, print_module, run_passes, verify
+from symshape.tools.mlir_passes.opt import SPLIT_MARKER, parse_text, print_module, run_passes, verify
 from tests._op_forms import DIALECTS, read_chunks
 
 HERE = Path(__file__).parent

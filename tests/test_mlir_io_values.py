@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from symshape.errors import ContradictionError, ModelError
-from symshape.mlir.frontend import analyze_mlir_text
-from symshape.mlir.opt import parse_text, print_module, run_passes, verify
+from symshape.frontends.mlir.frontend import analyze_mlir_text
+from symshape.tools.mlir_passes.opt import parse_text, print_module, run_passes, verify
 
 READERS = ["bindings", "xdsl"]
 
@@ -130,7 +130,7 @@ def test_complex_constant_is_read(reader: str, tmp_path: Path) -> None:
     """In a child process: MLIR's bindings abort (SIGABRT) on a complex dense attribute."""
     path = tmp_path / "complex.mlir"
     path.write_text(COMPLEX)
-    code = ("import sys; from symshape.mlir.frontend import analyze_mlir_text; "
+    code = ("import sys; from symshape.frontends.mlir.frontend import analyze_mlir_text; "
             f"r = analyze_mlir_text(open(sys.argv[1]).read(), reader={reader!r}); "
             "print([str(d) for d in r.shape('@main:%5')])")
     done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=False)

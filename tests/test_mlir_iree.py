@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from symshape.mlir.opt import SPLIT_MARKER, parse_text, print_module, run_passes
+from symshape.tools.mlir_passes.opt import SPLIT_MARKER, parse_text, print_module, run_passes
 
 pytestmark = pytest.mark.needs_iree
 

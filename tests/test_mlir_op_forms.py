@@ -23,14 +23,14 @@ from typing import Any
 
 import pytest
 
-from symshape.mlir.dialects.hlo_ops import HLO_OPS, dialect_ops
-from symshape.mlir.parse import make_context
+from symshape.ir.dialects.hlo_ops import HLO_OPS, dialect_ops
+from symshape.ir.parse import make_context
 from symshape.rules.registry import known_ops
 from tests._op_forms import DIALECTS, Chunk, all_chunks
 
 HERE = Path(__file__).parent
 CHUNKS = all_chunks()
-SYNTHETIC = {("func", "arg"), ("func", "bind")}  # made by symshape.mlir.frontend, never in a text
+SYNTHETIC = {("func", "arg"), ("func", "bind")}  # made by symshape.frontends.mlir.frontend, never in a text
 
 
 def _rule_ops() -> list[tuple[str, str]]:
@@ -174,7 +174,7 @@ def test_jaxlib_reads_both_mhlo_forms_as_one_module():
 )
 def test_a_malformed_pretty_form_is_a_one_line_error(line: str, message: str):
     from symshape.errors import ModelError
-    from symshape.mlir.parse import parse_module
+    from symshape.ir.parse import parse_module
 
     text = f"func.func @main(%arg0: tensor<?x4xf32>) {{\n  {line}\n  return\n}}\n"
     pattern = f"file '<string>': cannot parse it at line [23], column .*{message}"

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from symshape.algebra.expr import evaluate
+from symshape.algebra.parse import parse_dim
 from symshape.errors import ContradictionError
-from symshape.expr import evaluate
-from symshape.mlir.frontend import analyze_mlir_text
-from symshape.parse import parse_dim
+from symshape.frontends.mlir.frontend import analyze_mlir_text
 
 VEC = "tensor<?xf32>"
 ADD_BRANCH = f"%s = stablehlo.add %x, %y : {VEC}\n    stablehlo.return %s : {VEC}"

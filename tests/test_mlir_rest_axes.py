@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from symshape.errors import ModelError
-from symshape.mlir.frontend import analyze_mlir_text
+from symshape.frontends.mlir.frontend import analyze_mlir_text
 
 REDUCE = """
 func.func @main(%a: tensor<?x4xf32>) -> tensor<?xf32> {

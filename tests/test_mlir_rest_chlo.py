@@ -14,9 +14,9 @@ import subprocess
 import numpy as np
 import pytest
 
+from symshape.algebra.expr import Dim, evaluate
 from symshape.errors import ModelError
-from symshape.expr import Dim, evaluate
-from symshape.mlir.frontend import analyze_mlir_text
+from symshape.frontends.mlir.frontend import analyze_mlir_text
 
 MAPPED = """
 func.func @main(%a: tensor<?x3xf32>, %b: tensor<?xf32>, %c: tensor<?x?xf32>) -> (tensor<?x3xf32>, tensor<?x?xf32>) {

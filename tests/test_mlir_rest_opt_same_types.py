@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from symshape.mlir.opt import run_opt
+from symshape.tools.mlir_passes.opt import run_opt
 
 pytestmark = pytest.mark.needs_iree
 

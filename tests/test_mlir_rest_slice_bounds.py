@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from symshape.mlir.frontend import analyze_mlir_text
+from symshape.frontends.mlir.frontend import analyze_mlir_text
 
 # start s (data), limit s + [4, 5], strides [1, 2]: lengths 4 and ceil(5 / 2) = 3.
 ADDED = """

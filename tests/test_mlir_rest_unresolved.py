@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from symshape.mlir.frontend import analyze_mlir_text
+from symshape.frontends.mlir.frontend import analyze_mlir_text
 
 TIED = """
 func.func @main(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from symshape.errors import ModelError
-from symshape.mlir.frontend import analyze_mlir_text, analyze_module
-from symshape.mlir.parse import parse_module
+from symshape.frontends.mlir.frontend import analyze_mlir_text, analyze_module
+from symshape.ir.parse import parse_module
 
 MISSING = """
 func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {

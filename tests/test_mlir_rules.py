@@ -9,9 +9,9 @@ from collections.abc import Callable
 
 import pytest
 
+from symshape.algebra.expr import evaluate
 from symshape.errors import ContradictionError
-from symshape.expr import evaluate
-from symshape.mlir.frontend import analyze_mlir_text
+from symshape.frontends.mlir.frontend import analyze_mlir_text
 
 Env = dict[str, int]
 SIZES = [0, 1, 2, 3, 7, 12]
@@ -260,7 +260,7 @@ def test_lax_op_matches_jax(name: str) -> None:
     import numpy as np
     from jax import export
 
-    from symshape.parse import parse_dim
+    from symshape.algebra.parse import parse_dim
 
     fn, specs = _lax_cases()[name]
     scope = export.SymbolicScope()

@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 import pytest
 
+from symshape.algebra.expr import evaluate
 from symshape.errors import ContradictionError, ModelError
-from symshape.expr import evaluate
-from symshape.mlir.frontend import analyze_mlir_text
+from symshape.frontends.mlir.frontend import analyze_mlir_text
 
 Env = dict[str, int]
 SIZES = [0, 1, 2, 3, 8, 12]
@@ -385,7 +385,7 @@ MODULE = """func.func @main(%x: tensor<?x?xf32>, %s: tensor<?xf32>, %o: index) -
 
 
 def test_shape_optimization_round_trips(tmp_path) -> None:
-    from symshape.mlir.opt import run_opt
+    from symshape.tools.mlir_passes.opt import run_opt
 
     path = tmp_path / "extra.mlir"
     path.write_text(MODULE)

@@ -18,8 +18,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from symshape.errors import ModelError
-from symshape.mlir.opt import parse_text, print_module, run_passes
-from symshape.mlir.shape_eval import evaluate
+from symshape.ir.shape_eval import evaluate
+from symshape.tools.mlir_passes.opt import parse_text, print_module, run_passes
 
 MATMUL = """
 func.func @matmul(%lhs: tensor<?x?xf32>, %rhs: tensor<?x?xf32>) -> tensor<?x?xf32> {

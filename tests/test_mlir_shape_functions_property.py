@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import func
 
-from symshape.mlir.opt import parse_text, run_passes
-from symshape.mlir.shape_eval import Outcome, evaluate
+from symshape.ir.shape_eval import Outcome, evaluate
+from symshape.tools.mlir_passes.opt import parse_text, run_passes
 
 DIMS = (0, 1, 2, 3)
 

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
+from symshape.algebra.expr import Expr
 from symshape.api import analyze_onnx, example_path
-from symshape.expr import Expr
-from symshape.result import Analysis
-from symshape.verify import Report, assignments, check, make_feeds, run_shapes, run_values
+from symshape.engine.result import Analysis
+from symshape.tools.verify import Report, assignments, check, make_feeds, run_shapes, run_values
 
 MODELS = Path(__file__).parent / "models"
 IMAGE = {"height": (38, 45, 62), "width": (45, 29, 55)}  # Swin (traced): ceil(x/4) even, x % 4 != 0

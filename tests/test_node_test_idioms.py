@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from onnx import TensorProto, helper
 
-from symshape.expr import as_symbol
+from symshape.algebra.expr import as_symbol
 from tests.oracle import assert_exact, assert_sound, check, make_model, rand, tensor
 
 I64, F = TensorProto.INT64, TensorProto.FLOAT

@@ -12,7 +12,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
-from symshape.expr import evaluate
+from symshape.algebra.expr import evaluate
 from tests.oracle import assert_exact, check, const, make_model, tensor
 
 N = helper.make_node

@@ -9,11 +9,11 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symshape.constraints import ConstraintGraph, Origin
-from symshape.context import OpContext, State
-from symshape.expr import Dim, add, evaluate, floordiv, mul, smax, smin, sym
-from symshape.parse import parse_dim
-from symshape.program import Op, Program
+from symshape.algebra.expr import Dim, add, evaluate, floordiv, mul, smax, smin, sym
+from symshape.algebra.parse import parse_dim
+from symshape.engine.constraints import ConstraintGraph, Origin
+from symshape.engine.context import OpContext, State
+from symshape.engine.program import Op, Program
 from symshape.rules.shared.fit import least_symbol_value, nondecreasing, trunc_div
 from symshape.rules.shared.piecewise import piecewise
 

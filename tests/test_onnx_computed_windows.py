@@ -26,9 +26,9 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper
 
+from symshape.algebra.expr import evaluate, sym
 from symshape.api import analyze_onnx
-from symshape.expr import evaluate, sym
-from symshape.result import Analysis
+from symshape.engine.result import Analysis
 from tests.oracle import assert_exact, check, make_model, tensor, weight
 
 ort.set_default_logger_severity(4)

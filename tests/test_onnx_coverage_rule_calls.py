@@ -13,10 +13,10 @@ from collections.abc import Iterator
 import pytest
 from onnx import helper
 
-import symshape.analysis
+import symshape.rules.walker
 from symshape.api import analyze_onnx
-from symshape.context import State
-from symshape.program import Op, Program
+from symshape.engine.context import State
+from symshape.engine.program import Op, Program
 from tests.conftest import MODELS_DIR
 from tests.oracle import check_model, const, make_model, tensor
 
@@ -25,13 +25,13 @@ from tests.oracle import check_model, const, make_model, tensor
 def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
     """Rule calls per op name, counted at the walker's one entry to a rule."""
     counted: Counter[str] = Counter()
-    run = symshape.analysis.run_op
+    run = symshape.rules.walker.run_op
 
     def counting(program: Program, state: State, op: Op) -> None:
         counted[op.name] += 1
         run(program, state, op)
 
-    monkeypatch.setattr(symshape.analysis, "run_op", counting)
+    monkeypatch.setattr(symshape.rules.walker, "run_op", counting)
     yield counted
 
 

@@ -17,7 +17,7 @@ import pytest
 from onnx import TensorProto, helper
 
 from symshape.api import analyze_onnx
-from symshape.result import Analysis
+from symshape.engine.result import Analysis
 from tests.oracle import assert_exact, check, const, make_model, tensor
 
 N = helper.make_node

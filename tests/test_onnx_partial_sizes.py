@@ -7,8 +7,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
-from symshape.expr import Dim, as_symbol
-from symshape.result import Analysis
+from symshape.algebra.expr import Dim, as_symbol
+from symshape.engine.result import Analysis
 from tests.oracle import assert_sound, check, make_model, rand, tensor
 
 F, I64 = TensorProto.FLOAT, TensorProto.INT64

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from onnx import helper
 
+from symshape.algebra.expr import sym
 from symshape.api import analyze_onnx
 from symshape.errors import ContradictionError, ModelError
-from symshape.expr import sym
 from tests.oracle import assert_sound, check, const, make_model, tensor, weight
 
 N = helper.make_node

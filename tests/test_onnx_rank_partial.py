@@ -9,7 +9,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
-from symshape.expr import Dim
+from symshape.algebra.expr import Dim
 from tests.oracle import check_model, make_model, rand, tensor
 
 I64 = TensorProto.INT64

@@ -13,9 +13,9 @@ import pytest
 from onnx import TensorProto, helper
 
 from symshape.errors import ModelError, OutputError
-from symshape.onnx.external_data import stored_tensors
-from symshape.optimize import optimize_file, optimize_model
-from symshape.optimize.summary import shape_nodes
+from symshape.frontends.onnx.external_data import stored_tensors
+from symshape.tools.optimize import optimize_file, optimize_model
+from symshape.tools.optimize.summary import shape_nodes
 from tests.oracle import const, feeds_for, make_model, tensor
 
 F, I64 = TensorProto.FLOAT, TensorProto.INT64
@@ -174,7 +174,7 @@ def test_file_keeps_input_and_refuses_bad_input(tmp_path: Path) -> None:
 def test_cli_verify_and_one_line_errors(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from symshape.cli import main
+    from symshape.app.cli import main
 
     nodes = [
         helper.make_node("Shape", ["x"], ["s"]),
@@ -505,15 +505,15 @@ def test_type_inference_child_forked_or_not_gives_onnx_types() -> None:
     import subprocess
     import sys
 
-    from symshape.onnx.reader import elem_types
-    from symshape.optimize.types import TypeInference
+    from symshape.frontends.onnx.reader import elem_types
+    from symshape.tools.optimize.types import TypeInference
 
     path = Path(__file__).parent / "models" / "bert_ts.onnx"
     assert TypeInference(onnx.load(str(path))).types() == elem_types(onnx.load(str(path)))
     script = (
         "import sys, onnx\n"
-        "from symshape.forking import fork_safe\nfrom symshape.optimize.types import TypeInference\n"
-        "from symshape.onnx.reader import elem_types\n"
+        "from symshape.forking import fork_safe\nfrom symshape.tools.optimize.types import TypeInference\n"
+        "from symshape.frontends.onnx.reader import elem_types\n"
         f"m = onnx.load({str(path)!r})\n"
         "assert fork_safe()\n"
         "assert TypeInference(m).types() == elem_types(m)\n"
@@ -554,7 +554,7 @@ def test_forked_and_in_process_runs_write_the_same_model() -> None:
     path = Path(__file__).parent / "models" / "gpt2_past_ts.onnx"
     script = (
         "import onnx\n"
-        "from symshape.optimize import optimize_model\n"
+        "from symshape.tools.optimize import optimize_model\n"
         "from symshape.forking import fork_safe\n"
         f"m = onnx.load({str(path)!r})\n"
         "assert fork_safe()\n"

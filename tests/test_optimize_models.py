@@ -10,10 +10,10 @@ import onnx
 import pytest
 
 from symshape.api import analyze_onnx
-from symshape.optimize import Summary
-from symshape.optimize.compare import compare_models
-from symshape.optimize.model import optimize_with
-from symshape.result import Analysis
+from symshape.engine.result import Analysis
+from symshape.tools.optimize import Summary
+from symshape.tools.optimize.compare import compare_models
+from symshape.tools.optimize.model import optimize_with
 
 MODELS = Path(__file__).parent / "models"
 FACTS = {name: ["total_seq == past_seq + seq"] for name in ("gpt2_past_dynamo", "llama_past_dynamo")}
@@ -80,7 +80,7 @@ def test_onnxslim_after_symshape_still_runs() -> None:
     import onnxruntime as ort
     import onnxslim  # noqa: PLC0415 - the test extra installs it
 
-    from symshape.verify import make_feeds
+    from symshape.tools.verify import make_feeds
 
     model, out, result, _ = _optimize("gpt2_past_ts")
     slimmed = onnxslim.slim(out)

@@ -21,10 +21,10 @@ import onnx
 import pytest
 from onnx import helper
 
+from symshape.algebra.expr import evaluate
 from symshape.api import analyze_onnx
+from symshape.engine.result import Analysis
 from symshape.errors import SymshapeError
-from symshape.expr import evaluate
-from symshape.result import Analysis
 from tests.oracle import array, assert_exact, assert_sound, check, const, feeds_for, make_model, run, tensor
 
 SEED = 20240613

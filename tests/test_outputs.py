@@ -15,12 +15,12 @@ import pytest
 from click.testing import CliRunner
 from onnx import helper
 
-import symshape.outputs as outputs
+import symshape.tools.outputs as outputs
 from symshape.api import analyze_onnx
-from symshape.cli import main
+from symshape.app.cli import main
 from symshape.errors import OutputError
-from symshape.outputs import OutputOptions, format_names, render
-from symshape.outputs.json import document
+from symshape.tools.outputs import OutputOptions, format_names, render
+from symshape.tools.outputs.json import document
 from tests.oracle import const, make_model, tensor
 from tests.test_causes import CONSTS, div_chain, three_breaks
 
@@ -65,7 +65,7 @@ def test_a_new_format_is_one_module_found_without_editing_the_package(tmp_path: 
     (tmp_path / "dims_count.py").write_text(
         textwrap.dedent(
             """
-            from symshape.outputs import output_format
+            from symshape.tools.outputs import output_format
 
             @output_format("dims-count")
             def write(result, out, options):
@@ -77,7 +77,7 @@ def test_a_new_format_is_one_module_found_without_editing_the_package(tmp_path: 
     monkeypatch.setattr(outputs, "__path__", [*outputs.__path__, str(tmp_path)])
     monkeypatch.setattr(outputs, "_loaded", False)
     monkeypatch.setattr(outputs, "_WRITERS", dict(outputs._WRITERS))
-    monkeypatch.delitem(sys.modules, "symshape.outputs.dims_count", raising=False)
+    monkeypatch.delitem(sys.modules, "symshape.tools.outputs.dims_count", raising=False)
     model = make_model([N("Relu", ["x"], ["y"])], [tensor("x", ["n", 3])])
     path = tmp_path / "m.onnx"
     onnx.save(model, path)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
+from symshape.algebra.expr import Expr, evaluate, sym
+from symshape.algebra.parse import is_identifier, parse_dim
 from symshape.errors import ExpressionSyntaxError
-from symshape.expr import Expr, evaluate, sym
-from symshape.parse import is_identifier, parse_dim
 from tests._expr_trees import build, envs, naive, trees
 
 

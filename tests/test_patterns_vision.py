@@ -13,9 +13,9 @@ import pytest
 from onnx import TensorProto as T
 from onnx import helper as h
 
+from symshape.algebra.expr import Dim, floordiv, sym
+from symshape.algebra.parse import parse_dim
 from symshape.api import analyze_onnx
-from symshape.expr import Dim, floordiv, sym
-from symshape.parse import parse_dim
 from tests.oracle import OPSET, array, assert_exact, check, make_model, tensor
 
 F = T.FLOAT

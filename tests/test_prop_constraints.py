@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symshape.constraints import ConstraintGraph, Origin
+from symshape.algebra.expr import evaluate, sym
+from symshape.engine.constraints import ConstraintGraph, Origin
 from symshape.errors import ContradictionError
-from symshape.expr import evaluate, sym
 from tests.prop_strategies import PROP, Env
 from tests.prop_systems import (
     KINDS,

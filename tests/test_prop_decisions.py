@@ -1,5 +1,5 @@
 """Decisions checked by brute force: for random *finite* facts and random expressions, every claim
-`symshape.facts.Facts` makes (bounds, ``prove_*``, ``divides``, ``simplify``, ``floor_form``) is
+`symshape.engine.facts.Facts` makes (bounds, ``prove_*``, ``divides``, ``simplify``, ``floor_form``) is
 confirmed at every assignment that satisfies the facts, where the expression is defined.
 
 ``tests/test_facts.py`` samples a few assignments of unbounded facts; here the domains are small
@@ -13,8 +13,8 @@ import math
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from symshape.expr import Dim, Expr, evaluate, floordiv, mod, smax, smin, sym
-from symshape.facts import Facts
+from symshape.algebra.expr import Dim, Expr, evaluate, floordiv, mod, smax, smin, sym
+from symshape.engine.facts import Facts
 from tests._expr_trees import Tree, text
 from tests.prop_strategies import (
     NAMES,

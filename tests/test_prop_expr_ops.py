@@ -1,4 +1,4 @@
-"""Every operation of `symshape.expr` against plain integer evaluation, with negative values, zero
+"""Every operation of `symshape.algebra.expr` against plain integer evaluation, with negative values, zero
 and negative denominators (symbolic ones too), and the canonical form's invariants.
 
 ``tests/test_expr.py`` checks whole construction trees whose denominators are positive; here each
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from symshape.expr import (
+from symshape.algebra.expr import (
     Dim,
     Expr,
     FloorDiv,

@@ -13,9 +13,9 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symshape.constraints import ConstraintGraph, Guard, Origin
+from symshape.algebra.expr import Dim, floordiv, mod, sym
+from symshape.engine.constraints import ConstraintGraph, Guard, Origin
 from symshape.errors import ContradictionError
-from symshape.expr import Dim, floordiv, mod, sym
 from tests.prop_strategies import PROP, Env
 from tests.prop_systems import (
     System,

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from symshape.algebra.expr import Dim, evaluate
+from symshape.algebra.parse import parse_dim
 from symshape.errors import ExpressionSyntaxError
-from symshape.expr import Dim, evaluate
-from symshape.parse import parse_dim
 from tests._expr_trees import build, random_tree
 from tests.prop_strategies import PROP, name_value, python_value
 

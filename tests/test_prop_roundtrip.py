@@ -16,8 +16,8 @@ import sympy
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from symshape.expr import Dim, Expr, evaluate, mul, sym
-from symshape.parse import parse_dim
+from symshape.algebra.expr import Dim, Expr, evaluate, mul, sym
+from symshape.algebra.parse import parse_dim
 from tests._expr_trees import Tree, build, text
 from tests.prop_strategies import NAMES, PROP, any_trees, defined_at, polys, try_build
 

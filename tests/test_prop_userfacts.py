@@ -1,4 +1,4 @@
-"""The ``--assume`` grammar (`symshape.userfacts`) against brute force, and its round trip.
+"""The ``--assume`` grammar (`symshape.engine.userfacts`) against brute force, and its round trip.
 
 * a random fact, in any of its spellings, leaves the graph admitting exactly the assignments of
   the box where Python's own evaluation of the fact's text says it holds (or raises a
@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symshape.constraints import ConstraintGraph, Origin
+from symshape.algebra.expr import floordiv, sym
+from symshape.engine.constraints import ConstraintGraph, Origin
+from symshape.engine.userfacts import apply_fact
 from symshape.errors import ContradictionError, ExpressionSyntaxError, SymshapeError, UserFactError
-from symshape.expr import floordiv, sym
-from symshape.userfacts import apply_fact
 from tests.prop_strategies import PROP, Env, python_value
 from tests.prop_systems import KINDS, System, apply, boxes, graph_state_holds, origin_of, systems
 

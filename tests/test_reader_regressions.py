@@ -10,11 +10,11 @@ import onnx
 import pytest
 from onnx import AttributeProto, helper, numpy_helper
 
+from symshape.algebra.parse import parse_dim
 from symshape.api import analyze_onnx
 from symshape.errors import ExpressionSyntaxError, ModelError
-from symshape.mlir.frontend import analyze_mlir_text
-from symshape.mlir.parse import parse_module
-from symshape.parse import parse_dim
+from symshape.frontends.mlir.frontend import analyze_mlir_text
+from symshape.ir.parse import parse_module
 from tests.fuzz.reader_check import check_cli, run_cli, time_limit
 from tests.fuzz.readers import SMALL_MODEL
 from tests.test_bad_input import assert_clean_error
@@ -287,7 +287,7 @@ def test_split_num_outputs_unlike_its_outputs_is_a_model_error() -> None:
 def test_element_types_survive_onnx_inference_aborting() -> None:
     """onnx's C++ shape inference aborts the process (a vector index assertion) on that Split:
     `annotate` (and `optimize`, `verify`) died with it. It now runs in a child interpreter."""
-    from symshape.onnx.reader import elem_types
+    from symshape.frontends.onnx.reader import elem_types
 
     assert elem_types(_split_with_num_outputs_2_and_3_outputs(), isolated=True) == {"x": 1, "a": 1}
 

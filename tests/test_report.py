@@ -17,8 +17,8 @@ import onnx
 import pytest
 
 from symshape.api import analyze_onnx
-from symshape.outputs.json import document
-from symshape.report import report_html
+from symshape.tools.outputs.json import document
+from symshape.tools.report import report_html
 
 ROOT = Path(__file__).parent.parent
 BERT = Path(__file__).parent / "models" / "bert_ts.onnx"

@@ -1,4 +1,4 @@
-"""Every row of the fact-aware rule tables (``symshape.fact_rules.ATOM_RULES`` / ``EXPR_RULES``) checked
+"""Every row of the fact-aware rule tables (``symshape.engine.fact_rules.ATOM_RULES`` / ``EXPR_RULES``) checked
 against random integer evaluation, under assignments that satisfy the facts the rule relies on
 (STYLE A11). Each row also has a trigger example, so a rule that silently stops firing fails."""
 
@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 
 from symshape import fact_rules
-from symshape.expr import Dim, Sym, atoms_deep, evaluate, floordiv, mod, smax, sym
-from symshape.exprcore import atom_expr
-from symshape.facts import ATOM_RULES, EXPR_RULES, Facts
+from symshape.algebra.core import atom_expr
+from symshape.algebra.expr import Dim, Sym, atoms_deep, evaluate, floordiv, mod, smax, sym
+from symshape.engine.facts import ATOM_RULES, EXPR_RULES, Facts
 from tests._expr_trees import build, facts_and_envs, trees
 
 a, b, d, e, n = sym("a"), sym("b"), sym("d"), sym("e"), sym("n")

@@ -20,10 +20,10 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
+from symshape.algebra.expr import evaluate
 from symshape.api import analyze_onnx
+from symshape.engine.result import Analysis
 from symshape.errors import ContradictionError, ModelError
-from symshape.expr import evaluate
-from symshape.result import Analysis
 from symshape.rules.registry import ONNX, lookup
 
 MODELS = Path(__file__).parent / "contrib_models"

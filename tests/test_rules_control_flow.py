@@ -10,8 +10,8 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
+from symshape.algebra.expr import as_symbol
 from symshape.api import analyze_onnx
-from symshape.expr import as_symbol
 from tests.oracle import check_model, make_model, rand, tensor
 
 F, I64, B = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL

@@ -1,7 +1,7 @@
 """Core rule families (elementwise, shape ops, reshape, linalg) on hand-built graphs.
 
 Each graph is the pattern an exporter emits; the oracle is onnxruntime running it at several
-sizes (`symshape.verify`): every dim and every tracked element of a shape tensor must agree.
+sizes (`symshape.tools.verify`): every dim and every tracked element of a shape tensor must agree.
 Expected elements are written out by hand or computed by numpy, never copied from the analysis.
 """
 
@@ -15,11 +15,11 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
+from symshape.algebra.expr import evaluate
+from symshape.algebra.parse import parse_dim
 from symshape.api import analyze_onnx
-from symshape.expr import evaluate
-from symshape.parse import parse_dim
-from symshape.result import Analysis
-from symshape.verify import Report, check, make_feeds, run_values
+from symshape.engine.result import Analysis
+from symshape.tools.verify import Report, check, make_feeds, run_values
 from tests.oracle import assert_sound, const, make_model, tensor
 from tests.oracle import check as check_runtime
 
@@ -30,7 +30,7 @@ def verified(
     tmp_path: Path, m: onnx.ModelProto, envs: Sequence[Mapping[str, int]], facts: Sequence[str] = ()
 ) -> tuple[Analysis, Report]:
     """Analyze ``m`` and check it against onnxruntime at each assignment, with both the product's
-    verifier (``symshape.verify``) and the tests' own oracle."""
+    verifier (``symshape.tools.verify``) and the tests' own oracle."""
     path = tmp_path / "m.onnx"
     onnx.save(m, path)
     analysis = analyze_onnx(path, facts=facts)
@@ -212,9 +212,9 @@ RELATIONS = [  # (name, expression over h >= 0 and X >= 1, provable)
 
 @pytest.mark.parametrize(("name", "text", "provable"), RELATIONS, ids=[r[0] for r in RELATIONS])
 def test_prove_nonneg_is_sound_and_sees_relations(name: str, text: str, provable: bool) -> None:
-    from symshape.constraints import ConstraintGraph, Origin
-    from symshape.context import OpContext, State
-    from symshape.program import Op, Program
+    from symshape.engine.constraints import ConstraintGraph, Origin
+    from symshape.engine.context import OpContext, State
+    from symshape.engine.program import Op, Program
     from symshape.rules.shared.relations import prove_nonneg
 
     graph = ConstraintGraph()

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from onnx import TensorProto, helper
 
+from symshape.algebra.expr import as_symbol
 from symshape.api import analyze_onnx
-from symshape.expr import as_symbol
 from tests.oracle import check_model, make_model, rand, tensor
 
 F, I64, B = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
@@ -53,7 +53,7 @@ def test_nonzero_shared_symbol_and_range(shape: tuple[int, int], density: float)
 
 def _upper_bounds(result: object, name: str, env: dict[str, int]) -> list[int]:
     """Every recorded ``name <= E`` evaluated at ``env`` (range hi and predicates)."""
-    from symshape.expr import evaluate
+    from symshape.algebra.expr import evaluate
 
     out = []
     hi = result.symbols()[name]["range"][1]

@@ -15,9 +15,9 @@ import pytest
 from onnx import TensorProto as T
 from onnx import helper as h
 
+from symshape.algebra.expr import Dim, ceildiv, evaluate, floordiv, mod, sym
 from symshape.api import analyze_onnx
 from symshape.errors import ContradictionError, ModelError
-from symshape.expr import Dim, ceildiv, evaluate, floordiv, mod, sym
 from symshape.rules.onnx.conv import fdiv
 from symshape.rules.onnx.resize_pad import tidy_mod
 from tests.oracle import OPSET, array, assert_exact, check, check_value, make_model, tensor

@@ -16,9 +16,9 @@ import pytest
 from onnx import TensorProto, helper
 
 from symshape.api import analyze_onnx
+from symshape.engine.result import Analysis
 from symshape.errors import ModelError
-from symshape.onnx.reader import elem_types
-from symshape.result import Analysis
+from symshape.frontends.onnx.reader import elem_types
 from tests.oracle import check_model, make_model, rand, tensor
 
 F, I64 = TensorProto.FLOAT, TensorProto.INT64  # element types of inputs and outputs

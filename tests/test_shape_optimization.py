@@ -10,11 +10,11 @@ import pytest
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
 
+from symshape.algebra.expr import Dim, evaluate
 from symshape.errors import UserFactError
-from symshape.expr import Dim, evaluate
-from symshape.mlir.dialects import constraint as c
-from symshape.mlir.opt import SPLIT_MARKER, parse_text, print_module, run_opt, run_passes
-from symshape.mlir.passes.constraint_load import LoadedConstraints, load_constraints
+from symshape.ir.dialects import constraint as c
+from symshape.tools.mlir_passes.constraint_load import LoadedConstraints, load_constraints
+from symshape.tools.mlir_passes.opt import SPLIT_MARKER, parse_text, print_module, run_opt, run_passes
 
 HERE = Path(__file__).parent
 INPUTS = HERE / "mlir_inputs"

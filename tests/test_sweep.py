@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from symshape.cli import main
-from symshape.sweep import Outcome, find_models, is_sweep, json_names, run_sweep, summary_table
+from symshape.app.cli import main
+from symshape.app.sweep import Outcome, find_models, is_sweep, json_names, run_sweep, summary_table
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -109,7 +109,7 @@ import json, os, signal, sys
 from dataclasses import asdict
 from pathlib import Path
 import symshape.api
-from symshape.sweep import run_sweep
+from symshape.app.sweep import run_sweep
 
 real = symshape.api.analyze_file
 
@@ -210,7 +210,7 @@ def test_a_pt2_in_a_sweep_without_torch_fails_alone(models_dir: Path, tmp_path: 
         shutil.copy(models_dir / name, sweep / name)
     script = ("import sys; sys.modules['torch'] = None; "
               f"sys.argv = ['symshape', 'analyze', {str(sweep)!r}, '--jobs', '2']; "
-              "from symshape.cli import run; run()")
+              "from symshape.app.cli import run; run()")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "2 models: 1 analyzed, 1 failed" in done.stdout

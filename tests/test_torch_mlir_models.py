@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from symshape.expr import evaluate, free_symbols
-from symshape.result import Analysis
+from symshape.algebra.expr import evaluate, free_symbols
+from symshape.engine.result import Analysis
 
 pytestmark = [pytest.mark.needs_torch_export, pytest.mark.needs_torch_mlir, pytest.mark.needs_iree]
 
@@ -22,7 +22,7 @@ NAMES = ["mlp", "attention", "conv_same", "conv_strided", "concat"]
 
 
 def _analyze(text: str) -> Analysis:
-    from symshape.mlir.frontend import analyze_mlir_text
+    from symshape.frontends.mlir.frontend import analyze_mlir_text
 
     return analyze_mlir_text(text)
 
@@ -73,7 +73,7 @@ def test_every_result_dim_is_exact(name: str) -> None:
 
 def _bound_values_match(analysis: Analysis, bare: Analysis, env: dict[str, int]) -> None:
     """Each value torch bound has torch's dims in the analysis made without those binds."""
-    from symshape.mlir.torch_affine import affine_dim
+    from symshape.ir.torch_affine import affine_dim
 
     for op in analysis.program.ops:
         if op.dialect != "torch" or op.op_type != "bind_symbolic_shape":

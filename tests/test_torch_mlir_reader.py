@@ -1,4 +1,4 @@
-"""Reading torch-mlir's torch dialect as it prints (`symshape.mlir.torch_module`), without torch.
+"""Reading torch-mlir's torch dialect as it prints (`symshape.frontends.mlir.torch_module`), without torch.
 
 The modules are torch-mlir 20261001's output, checked in (a concatenation of two dynamic
 lengths), or cut down from it. They need MLIR bindings that register the torch dialect (IREE's).
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from symshape.engine.program import TensorType
 from symshape.errors import ModelError, SymshapeError
-from symshape.mlir.torch_types import torch_type
-from symshape.program import TensorType
+from symshape.frontends.mlir.torch_types import torch_type
 
 # not named .mlir: tests/test_mlir_io_nojax.py parses every tests/**/*.mlir with xDSL, which has no torch dialect
 INPUTS = Path(__file__).parent / "torch_mlir_inputs"
@@ -43,13 +43,13 @@ def test_other_dialects_types_are_not_torch_types() -> None:
 
 
 def _analyze(text: str) -> object:
-    from symshape.mlir.frontend import analyze_mlir_text
+    from symshape.frontends.mlir.frontend import analyze_mlir_text
 
     return analyze_mlir_text(text)
 
 
 def _dims(text: str, name: str) -> list[str]:
-    from symshape.mlir.frontend import analyze_mlir_text
+    from symshape.frontends.mlir.frontend import analyze_mlir_text
 
     analysis = analyze_mlir_text(text)
     assert not analysis.unresolved
@@ -58,7 +58,7 @@ def _dims(text: str, name: str) -> list[str]:
 
 @pytest.mark.needs_iree
 def test_concat_of_two_dynamic_lengths() -> None:
-    from symshape.mlir.frontend import analyze_mlir_text
+    from symshape.frontends.mlir.frontend import analyze_mlir_text
 
     analysis = analyze_mlir_text(CONCAT)
     assert [str(d) for d in analysis.shape("@main:%3") or ()] == ["s52 + s97", "8"]
@@ -98,7 +98,7 @@ def test_unparseable_torch_module_is_one_line() -> None:
 
 
 def test_no_bindings_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    from symshape.mlir import torch_module
+    from symshape.frontends.mlir import torch_module
 
     monkeypatch.setattr(torch_module, "torch_bindings", lambda: None)
     with pytest.raises(ModelError, match="pip install iree-base-compiler"):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from symshape.constraints import ConstraintGraph, Origin
+from symshape.algebra.expr import sym
+from symshape.engine.constraints import ConstraintGraph, Origin
+from symshape.engine.userfacts import apply_fact
 from symshape.errors import ContradictionError, ExpressionSyntaxError, UserFactError
-from symshape.expr import sym
-from symshape.userfacts import apply_fact
 
 
 @pytest.fixture

@@ -17,14 +17,14 @@ import pytest
 from click.testing import CliRunner
 from onnx import helper
 
+from symshape.algebra.expr import Dim, smin, sym
 from symshape.api import analyze_onnx
-from symshape.cli import main
-from symshape.expr import Dim, smin, sym
-from symshape.provenance import Guard as GraphGuard
-from symshape.provenance import Origin
-from symshape.result import Analysis
-from symshape.verify import assignments, check, make_feeds
-from symshape.verify.around import (
+from symshape.app.cli import main
+from symshape.engine.provenance import Guard as GraphGuard
+from symshape.engine.provenance import Origin
+from symshape.engine.result import Analysis
+from symshape.tools.verify import assignments, check, make_feeds
+from symshape.tools.verify.around import (
     BROKEN,
     NEEDED,
     UNBROKEN,
@@ -35,7 +35,7 @@ from symshape.verify.around import (
     printed_guards,
     probe,
 )
-from symshape.verify.run import attempt
+from symshape.tools.verify.run import attempt
 from tests.oracle import const, make_model, tensor, weight
 from tests.test_models import CASES, MODELS
 

@@ -1,5 +1,5 @@
 """``python -m symshape`` runs the command line."""
 
-from symshape.cli import run
+from symshape.app.cli import run
 
 run()

@@ -1,5 +1,5 @@
-// RUN: python -m symshape.mlir.opt %s --print-op-custom | filecheck %s
-// RUN: symshape opt %s --print-op-generic | python -m symshape.mlir.opt /dev/stdin --print-op-custom | filecheck %s
+// RUN: python -m symshape.tools.mlir_passes.opt %s --print-op-custom | filecheck %s
+// RUN: symshape opt %s --print-op-generic | python -m symshape.tools.mlir_passes.opt /dev/stdin --print-op-custom | filecheck %s
 // RUN: symshape opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 
 // Every op of the symshape constraint dialect round-trips through its pretty form, and the

@@ -23,8 +23,8 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from symshape.api import analyze_onnx
+from symshape.engine.result import Analysis
 from symshape.errors import SymshapeError
-from symshape.result import Analysis
 from tests.fuzz import onnx_ops_compute as compute
 from tests.fuzz import onnx_ops_shape as shape
 from tests.fuzz import onnx_ops_values as values

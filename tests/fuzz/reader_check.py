@@ -1,7 +1,7 @@
 """The property every reader input must satisfy, checked in-process (a subprocess per input is
 too slow for fuzzing).
 
-`check_cli(args, inputs)` runs ``symshape ARGS`` through `symshape.cli.run` (the real entry
+`check_cli(args, inputs)` runs ``symshape ARGS`` through `symshape.app.cli.run` (the real entry
 point, with its error handling) and returns None when the run ended well, else a description
 of the failure:
 
@@ -78,7 +78,7 @@ def _debug_env() -> Generator[None, None, None]:
 def run_cli(args: Sequence[str]) -> tuple[int, str, str]:
     """``symshape ARGS`` in-process: (exit status, stdout, stderr). Exceptions that `run` lets
     through (with ``SYMSHAPE_DEBUG=1``: every unexpected one) propagate."""
-    from symshape.cli import run
+    from symshape.app.cli import run
 
     out, err = io.StringIO(), io.StringIO()
     argv = sys.argv

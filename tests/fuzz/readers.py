@@ -1,5 +1,5 @@
 """Reader fuzzing: the ONNX reader, the MLIR text reader, ``--assume``/``--dim``/``--likely``
-facts and `symshape.parse.parse_dim`, each input checked by `tests.fuzz.reader_check`.
+facts and `symshape.algebra.parse.parse_dim`, each input checked by `tests.fuzz.reader_check`.
 
 One target per kind of input (`TARGETS`), each taking the raw input bytes and a scratch
 directory and returning None or a failure description. The hypothesis run (CI-sized, in
@@ -98,7 +98,7 @@ def assume_pair(data: bytes, tmp: Path) -> str | None:
 
 def dim_text(data: bytes, tmp: Path) -> str | None:
     """`parse_dim` of ``data`` as text: a `Dim` or a one-line ExpressionSyntaxError."""
-    from symshape.parse import parse_dim
+    from symshape.algebra.parse import parse_dim
 
     text = _text(data)
     return check_call(lambda: parse_dim(text))

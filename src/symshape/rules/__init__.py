@@ -6,5 +6,5 @@
   cf and our constraint dialect.
 - `symshape.rules.shared`: broadcasting, integer arithmetic, element tracking, subgraphs.
 
-Rule modules import `symshape.context` and the registry, never the walker.
+Rule modules import `symshape.engine.context` and the registry, never the walker.
 """

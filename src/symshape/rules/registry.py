@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from symshape.context import OpContext
+    from symshape.engine.context import OpContext
 
 Rule = Callable[["OpContext"], None]
 

@@ -1,2 +1,2 @@
 """Rules for the aten ops of a ``torch.export`` program that no ONNX op spells the same way
-(`symshape.fx` turns the others into ONNX ops)."""
+(`symshape.frontends.fx` turns the others into ONNX ops)."""

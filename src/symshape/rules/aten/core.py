@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from symshape.context import GiveUp, OpContext
-from symshape.expr import Dim, add, ceildiv, mul, product, smax, smin
+from symshape.algebra.expr import Dim, add, ceildiv, mul, product, smax, smin
+from symshape.engine.context import GiveUp, OpContext
 from symshape.rules.aten.names import BROADCAST, RESIZE_TO, SAME_SHAPE
 from symshape.rules.registry import register
 from symshape.rules.shared.arith import RuleDecisions, floor_div

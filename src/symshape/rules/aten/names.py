@@ -1,5 +1,5 @@
 """The aten ops whose output has input 0's shape, and those that broadcast without tracked
-values: the translator (`symshape.fx.aten_math`) and the rules (`symshape.rules.aten.core`)
+values: the translator (`symshape.frontends.fx.aten_math`) and the rules (`symshape.rules.aten.core`)
 both read these lists."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Rules for the two ops of torch-mlir's torch dialect that carry torch's own dims.
 
 ``torch.symbolic_int "s77" {min_val, max_val}`` is an input symbol (its range arrives as a fact
-from the frontend, `symshape.mlir.torch_reader`); ``torch.bind_symbolic_shape %x, [%s0, %s1],
+from the frontend, `symshape.frontends.mlir.torch_reader`); ``torch.bind_symbolic_shape %x, [%s0, %s1],
 affine_map<()[s0, s1] -> (s0 + s1, 8)>`` states what torch's ShapeEnv proved of ``%x``'s dims,
 taken as facts (an equation per dim; one that contradicts the rules' dims is reported as a
 contradiction, never merged silently).
@@ -10,9 +10,9 @@ https://github.com/llvm/torch-mlir/blob/main/include/torch-mlir/Dialect/Torch/IR
 
 from __future__ import annotations
 
-from symshape.context import GiveUp, OpContext
-from symshape.expr import Dim
-from symshape.mlir.torch_affine import affine_dim
+from symshape.algebra.expr import Dim
+from symshape.engine.context import GiveUp, OpContext
+from symshape.ir.torch_affine import affine_dim
 from symshape.rules.registry import register
 
 TORCH = "torch"

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from symshape.context import OpContext
+from symshape.algebra.expr import Dim
+from symshape.engine.context import OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim
-from symshape.mlir.dialects.hlo_ops import CHLO_BINARY as BINARY
+from symshape.ir.dialects.hlo_ops import CHLO_BINARY as BINARY
 from symshape.rules.registry import register
 from symshape.rules.shared.arith import COMPARISON_DIRECTIONS, HLO_INT_OPS, IntOp, RuleDecisions
 from symshape.rules.shared.common import broadcast_dim, broadcast_elements, broadcast_shapes

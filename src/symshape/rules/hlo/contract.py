@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from symshape.context import GiveUp, OpContext
+from symshape.algebra.expr import Dim, add, floordiv, mul, smax
+from symshape.engine.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ContradictionError, ModelError
-from symshape.expr import Dim, add, floordiv, mul, smax
 from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.mlir_common import (
     assert_condition,

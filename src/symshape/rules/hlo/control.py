@@ -7,7 +7,7 @@ https://openxla.org/stablehlo/spec
 
 from __future__ import annotations
 
-from symshape.context import GiveUp, OpContext
+from symshape.engine.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ContradictionError, ModelError
 from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.loops import settle

@@ -8,10 +8,10 @@ reshapes in `symshape.rules.hlo.reshape`, contractions, reductions, convolution,
 
 from __future__ import annotations
 
-from symshape.context import GiveUp, OpContext
+from symshape.algebra.expr import Dim, add, mul, smax
+from symshape.engine.context import GiveUp, OpContext
+from symshape.engine.program import MAX_TRACKED
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, add, mul, smax
-from symshape.program import MAX_TRACKED
 from symshape.rules.hlo.reshape import shape_operand
 from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.mlir_common import (

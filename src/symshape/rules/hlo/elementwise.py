@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from symshape.context import OpContext
+from symshape.algebra.expr import Dim, smax, smin
+from symshape.engine.context import OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, smax, smin
 from symshape.rules.hlo.table import hlo_family, hlo_rule
 from symshape.rules.shared.arith import (
     COMPARISON_DIRECTIONS,

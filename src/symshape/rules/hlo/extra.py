@@ -9,9 +9,9 @@ https://openxla.org/stablehlo/spec
 
 from __future__ import annotations
 
-from symshape.context import OpContext
+from symshape.algebra.expr import Dim, floordiv, mul
+from symshape.engine.context import OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, floordiv, mul
 from symshape.rules.hlo.reshape import shape_operand
 from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.mlir_common import declared_dims, dim_number, enum_word, field_ints, ints, same_shapes

@@ -9,10 +9,10 @@ https://openxla.org/stablehlo/spec
 
 from __future__ import annotations
 
-from symshape.context import GiveUp, OpContext
+from symshape.algebra.expr import Dim, exact_div, product
+from symshape.engine.context import GiveUp, OpContext
+from symshape.engine.program import MAX_TRACKED
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, exact_div, product
-from symshape.program import MAX_TRACKED
 from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.mlir_common import declared_dims, declared_rank, dim_numbers, ints
 

@@ -1,7 +1,7 @@
 """HLO rules register through the op table the dialect definitions are made from.
 
 `hlo_rule` registers a rule for each listed op in exactly the dialects that define it
-(`symshape.mlir.dialects.hlo_ops.HLO_OPS`), and refuses an op the table does not list: a rule
+(`symshape.ir.dialects.hlo_ops.HLO_OPS`), and refuses an op the table does not list: a rule
 cannot exist for an op that does not parse, and the two lists cannot drift apart.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from symshape.mlir.dialects.hlo_ops import HLO_OPS, hlo_family
+from symshape.ir.dialects.hlo_ops import HLO_OPS, hlo_family
 from symshape.rules.registry import Rule, register
 from symshape.rules.shared.mlir_common import check_declared
 
@@ -23,7 +23,7 @@ def hlo_rule(*mnemonics: str, then: Rule | None = check_declared) -> Callable[[R
     """
     unknown = [m for m in mnemonics if m not in HLO_OPS]
     if unknown:
-        raise LookupError(f"no HLO op {unknown} in symshape.mlir.dialects.hlo_ops.HLO_OPS; add it there first")
+        raise LookupError(f"no HLO op {unknown} in symshape.ir.dialects.hlo_ops.HLO_OPS; add it there first")
 
     def wrap(fn: Rule) -> Rule:
         for mnemonic in mnemonics:

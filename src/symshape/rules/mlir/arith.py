@@ -10,7 +10,7 @@ https://mlir.llvm.org/docs/Dialects/ArithOps/
 
 from __future__ import annotations
 
-from symshape.context import OpContext
+from symshape.engine.context import OpContext
 from symshape.rules.registry import register
 from symshape.rules.shared.arith import ARITH_INT_OPS, CMPI_PREDICATES, binary_elements, compare_elements
 from symshape.rules.shared.idioms import alias, decided_select, folded_select, record

@@ -3,7 +3,7 @@ own lowering of ``shape.cstr_*`` print it.
 
 The program stops when the condition is false, so every run that returns has it: the comparison
 that made the condition (``d % 2 == 0``, ``d <= 128``, ``a == b``; attached by the frontend,
-`symshape.mlir.program_builder`) is a fact, like the validity facts of the ops.
+`symshape.frontends.mlir.program_builder`) is a fact, like the validity facts of the ops.
 
 Facts hold for the whole function, not only after the assert. That is sound for what symshape
 claims: a dim or a guard is a statement about the runs that return, and the asserts of a
@@ -15,7 +15,7 @@ https://mlir.llvm.org/docs/Dialects/ControlFlowDialect/#cfassert-cfassertop
 
 from __future__ import annotations
 
-from symshape.context import OpContext
+from symshape.engine.context import OpContext
 from symshape.errors import FIX_MODEL, ContradictionError
 from symshape.rules.registry import register
 from symshape.rules.shared.mlir_common import assert_condition

@@ -5,13 +5,13 @@ say what their names say. The IR states them, so they are facts (``ctx.eq``,
 ``assume_range``, ``assume_divisible``); an op with the unit attribute ``guard`` is an
 assumption someone else made and is left alone. The ``shape-optimization`` pass writes these
 ops while it loads the constraint IR of intermediate values, and removes them afterwards.
-Spec: ``src/symshape/mlir/dialects/constraint.py``.
+Spec: ``src/symshape/ir/dialects/constraint.py``.
 """
 
 from __future__ import annotations
 
-from symshape.context import GiveUp, OpContext
-from symshape.expr import Dim, add, mul, product
+from symshape.algebra.expr import Dim, add, mul, product
+from symshape.engine.context import GiveUp, OpContext
 from symshape.rules.registry import register
 
 SYMSHAPE = "symshape"

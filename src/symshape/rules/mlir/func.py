@@ -1,13 +1,13 @@
 """The ``func`` dialect: scalar arguments, inlined calls and called functions.
 
-``func.arg`` and ``func.bind`` are not MLIR ops: the frontend (`symshape.mlir.frontend`) emits
+``func.arg`` and ``func.bind`` are not MLIR ops: the frontend (`symshape.frontends.mlir.frontend`) emits
 them for an integer scalar argument and for the values an inlined call passes in and out.
 https://mlir.llvm.org/docs/Dialects/Func/
 """
 
 from __future__ import annotations
 
-from symshape.context import GiveUp, OpContext
+from symshape.engine.context import GiveUp, OpContext
 from symshape.rules.registry import register
 from symshape.rules.shared.idioms import alias
 from symshape.rules.shared.mlir_common import check_declared

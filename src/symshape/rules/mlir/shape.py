@@ -7,9 +7,9 @@ so ``cstr_eq`` and ``cstr_require`` state facts. https://mlir.llvm.org/docs/Dial
 
 from __future__ import annotations
 
-from symshape.context import OpContext
+from symshape.algebra.expr import product
+from symshape.engine.context import OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import product
 from symshape.rules.registry import register
 from symshape.rules.shared.arith import SHAPE_INT_OPS, binary_elements
 from symshape.rules.shared.common import broadcast_shapes

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from symshape.context import GiveUp, OpContext
+from symshape.algebra.expr import Dim, add, exact_div, mul, product
+from symshape.engine.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, add, exact_div, mul, product
 from symshape.rules.registry import register
 from symshape.rules.shared.common import normalize_axis
 from symshape.rules.shared.mlir_common import at_least_zero, check_declared, declared_dims, elements_or_unknowns, ints

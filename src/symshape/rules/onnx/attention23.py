@@ -10,8 +10,8 @@ https://onnx.ai/onnx/operators/onnx__Attention.html
 
 from __future__ import annotations
 
-from symshape.context import OpContext
-from symshape.expr import Dim, add, mul
+from symshape.algebra.expr import Dim, add, mul
+from symshape.engine.context import OpContext
 from symshape.rules.onnx_contrib.layers import div_exact, eq_dims, eq_shape, required_int, shape_of_rank
 from symshape.rules.registry import ONNX, register
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from symshape.context import GiveUp, OpContext
+from symshape.algebra.expr import Dim, add, mul, smax
+from symshape.engine.context import GiveUp, OpContext
+from symshape.engine.program import Program
 from symshape.errors import FIX_MODEL, ContradictionError, ModelError
-from symshape.expr import Dim, add, mul, smax
-from symshape.program import Program
 from symshape.rules.onnx.data_dependent import record_le
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis

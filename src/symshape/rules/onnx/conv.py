@@ -34,9 +34,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from symshape.context import GiveUp, OpContext
+from symshape.algebra.expr import Dim, add, mul, smin
+from symshape.engine.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, add, mul, smin
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.fit import cdiv, fdiv, require_ge, trunc_div
 

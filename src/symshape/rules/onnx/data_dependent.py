@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from symshape.context import OpContext
+from symshape.algebra.expr import Dim, Expr, add, as_symbol, mul, product, smin
+from symshape.engine.context import OpContext
 from symshape.errors import FIX_MODEL, ContradictionError, ModelError
-from symshape.expr import Dim, Expr, add, as_symbol, mul, product, smin
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
 

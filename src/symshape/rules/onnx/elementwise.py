@@ -7,8 +7,8 @@ https://onnx.ai/onnx/operators/ (Add, Sub, Mul, Div, Mod, Max, Min, Equal, Less,
 
 from __future__ import annotations
 
-from symshape.context import OpContext
-from symshape.expr import Dim, mul
+from symshape.algebra.expr import Dim, mul
+from symshape.engine.context import OpContext
 from symshape.rules.onnx.elementwise_values import arith_elements, unary_elements
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared import float_values as fv

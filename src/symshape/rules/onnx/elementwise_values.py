@@ -10,9 +10,9 @@ import math
 
 import numpy as np
 
-from symshape.context import OpContext
-from symshape.expr import Dim, add, exact_div, mul, smax, smin
-from symshape.expr_piecewise import is_negative, is_positive
+from symshape.algebra.expr import Dim, add, exact_div, mul, smax, smin
+from symshape.algebra.piecewise import is_negative, is_positive
+from symshape.engine.context import OpContext
 from symshape.rules.shared import float_values as fv
 from symshape.rules.shared.arith import INT_OPS, ONNX_INT_OPS, ONNX_UNARY_INT_OPS, IntOp, RuleDecisions
 from symshape.rules.shared.common import broadcast_elements, exact_float_int

@@ -8,9 +8,9 @@ A size read from a scalar input comes from its tracked element; an untracked one
 
 from __future__ import annotations
 
-from symshape.context import OpContext
+from symshape.algebra.expr import Dim, add, floordiv, mul
+from symshape.engine.context import OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, add, floordiv, mul
 from symshape.rules.onnx.data_dependent import data_symbol, record_le
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis

@@ -8,9 +8,9 @@ OneHot's ``depth`` come from tracked elements; when they are not known staticall
 
 from __future__ import annotations
 
-from symshape.context import GiveUp, OpContext
+from symshape.algebra.expr import Dim, ceildiv, mul
+from symshape.engine.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, ceildiv, mul
 from symshape.rules.onnx.data_dependent import data_symbol, record_le
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis

@@ -5,9 +5,9 @@ The contraction dims of a valid op are equal: a fact, recorded as an equality.
 
 from __future__ import annotations
 
-from symshape.context import OpContext
+from symshape.algebra.expr import Dim
+from symshape.engine.context import OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import broadcast_dim, broadcast_shapes
 

@@ -8,9 +8,9 @@ https://onnx.ai/onnx/operators/onnx__SoftmaxCrossEntropyLoss.html
 
 from __future__ import annotations
 
-from symshape.context import OpContext
+from symshape.algebra.expr import Dim
+from symshape.engine.context import OpContext
 from symshape.errors import ModelError
-from symshape.expr import Dim
 from symshape.rules.onnx_contrib.layers import eq_dims, eq_shape
 from symshape.rules.registry import ONNX, register
 

@@ -4,7 +4,7 @@ DynamicQuantizeLinear, Det.
 
 from __future__ import annotations
 
-from symshape.context import OpContext
+from symshape.engine.context import OpContext
 from symshape.errors import ModelError
 from symshape.rules.onnx_contrib.layers import eq_dims, eq_shape
 from symshape.rules.registry import ONNX, register

@@ -10,8 +10,8 @@ https://onnx.ai/onnx/operators/#ai-onnx-ml
 
 from __future__ import annotations
 
-from symshape.context import OpContext
-from symshape.expr import Dim, product
+from symshape.algebra.expr import Dim, product
+from symshape.engine.context import OpContext
 from symshape.rules.registry import register
 
 ML = "ai.onnx.ml"

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 
-from symshape.context import GiveUp, OpContext
+from symshape.algebra.expr import Dim, exact_div, floordiv, mul, product
+from symshape.engine.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, exact_div, floordiv, mul, product
 from symshape.rules.onnx.conv import spatial_input, window, window_out
 from symshape.rules.registry import ONNX, register
 

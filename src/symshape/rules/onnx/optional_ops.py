@@ -9,8 +9,8 @@ https://onnx.ai/onnx/operators/onnx__Optional.html
 
 from __future__ import annotations
 
-from symshape.context import GiveUp, OpContext
-from symshape.expr import Dim
+from symshape.algebra.expr import Dim
+from symshape.engine.context import GiveUp, OpContext
 from symshape.rules.onnx.sequences import SeqInfo
 from symshape.rules.registry import ONNX, register
 

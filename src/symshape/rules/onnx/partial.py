@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from symshape.context import OpContext
-from symshape.expr import Dim
-from symshape.result import Unresolved
+from symshape.algebra.expr import Dim
+from symshape.engine.context import OpContext
+from symshape.engine.result import Unresolved
 
 
 def set_partial(ctx: OpContext, i: int, dims: Sequence[Dim | None], tag: str, reason: str) -> None:

@@ -22,10 +22,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from symshape.context import GiveUp, OpContext
+from symshape.algebra.expr import Dim, add, ceildiv, mul, smax
+from symshape.engine.context import GiveUp, OpContext
+from symshape.engine.program import MAX_TRACKED
 from symshape.errors import ModelError
-from symshape.expr import Dim, add, ceildiv, mul, smax
-from symshape.program import MAX_TRACKED
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.fit import require_ge
 from symshape.rules.shared.producers import producer

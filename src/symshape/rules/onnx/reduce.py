@@ -4,8 +4,8 @@ ArgMax/ArgMin, and the global pools that reduce spatial dims to 1.
 
 from __future__ import annotations
 
-from symshape.context import GiveUp, OpContext
-from symshape.expr import Dim
+from symshape.algebra.expr import Dim
+from symshape.engine.context import GiveUp, OpContext
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import axes_input_or_attr, normalize_axis
 
@@ -52,7 +52,7 @@ def reduce_op(ctx: OpContext) -> None:
     elements = None
     src = ctx.elements(0)
     if src is not None and ctx.op.op_type in ("ReduceProd", "ReduceSum") and len(dims) <= 1:
-        from symshape.expr import add, mul
+        from symshape.algebra.expr import add, mul
 
         acc: Dim = 1 if ctx.op.op_type == "ReduceProd" else 0
         for e in src:

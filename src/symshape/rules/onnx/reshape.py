@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from symshape.context import OpContext
-from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import (
+from symshape.algebra.expr import (
     Dim,
     FloorDiv,
     add,
@@ -23,6 +21,8 @@ from symshape.expr import (
     smax,
     smin,
 )
+from symshape.engine.context import OpContext
+from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.onnx.partial import set_partial
 from symshape.rules.onnx.shape_ops import shape_from_elements
 from symshape.rules.registry import ONNX, register

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from symshape.context import OpContext
-from symshape.expr import Dim, add, floordiv, mod, mul, smax, smin
+from symshape.algebra.expr import Dim, add, floordiv, mod, mul, smax, smin
+from symshape.engine.context import OpContext
 
 FLOAT32_SAFE = 2**21  # products below this are off a half by more than float32's error
 

@@ -18,9 +18,9 @@ import struct
 from collections.abc import Sequence
 from fractions import Fraction
 
-from symshape.context import OpContext
+from symshape.algebra.expr import Dim, Expr, ModAtom, Mono, add, from_terms, mod, mul
+from symshape.engine.context import OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, Expr, ModAtom, Mono, add, from_terms, mod, mul
 from symshape.rules.onnx.conv import fdiv, require_ge
 from symshape.rules.onnx.resize_aspect import keep_aspect
 from symshape.rules.registry import ONNX, register

@@ -10,8 +10,8 @@ https://onnx.ai/onnx/operators/onnx__LSTM.html
 
 from __future__ import annotations
 
-from symshape.context import OpContext
-from symshape.expr import Dim, mul
+from symshape.algebra.expr import Dim, mul
+from symshape.engine.context import OpContext
 from symshape.rules.onnx_contrib.layers import eq_dims, eq_shape, shape_of_rank
 from symshape.rules.registry import ONNX, register
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from symshape.context import OpContext
+from symshape.algebra.expr import Dim
+from symshape.engine.context import OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.loops import rank_only, settle_stepped
 from symshape.rules.shared.subgraph import Tensor, declared_fallback, subgraph_of

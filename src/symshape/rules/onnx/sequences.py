@@ -16,9 +16,9 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from symshape.context import GiveUp, OpContext
+from symshape.algebra.expr import Dim, add, ceildiv, exact_div, floordiv, mul
+from symshape.engine.context import GiveUp, OpContext
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mul
 from symshape.rules.onnx.data_dependent import record_le
 from symshape.rules.onnx.shape_ops import sum_dims
 from symshape.rules.registry import ONNX, Rule, register

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from symshape.context import GiveUp, OpContext
+from symshape.algebra.expr import Dim, add, ceildiv, exact_div, floordiv, mul, product
+from symshape.engine.context import GiveUp, OpContext
+from symshape.engine.program import MAX_TRACKED, ConstTensor
 from symshape.errors import FIX_MODEL, ModelError
-from symshape.expr import Dim, add, ceildiv, exact_div, floordiv, mul, product
-from symshape.program import MAX_TRACKED, ConstTensor
 from symshape.rules.onnx.partial import set_partial
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import (

@@ -4,7 +4,7 @@ ONNX counts a negative start or end from the end of the axis, then clamps the st
 and the end to ``[0, n]`` for a positive step, the start to ``[0, n-1]`` and the end to
 ``[-1, n-1]`` for a negative one. onnxruntime reads an end of exactly INT32_MAX or INT64_MAX as
 numpy's ``None`` (``end = step < 0 ? -1 : n``). Each of those choices is a ``Min``/``Max``
-expression (`symshape.expr_piecewise`), never a guard: ``x[:, :1000]`` is ``Min(1000, n)`` for
+expression (`symshape.algebra.piecewise`), never a guard: ``x[:, :1000]`` is ``Min(1000, n)`` for
 every ``n``, and the symbols' ranges drop the branches they rule out (``n`` when ``n <= 512``).
 """
 
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from symshape.context import OpContext
+from symshape.algebra.expr import Dim, add, ceildiv, mul, smax, smin
+from symshape.algebra.piecewise import clamp, from_end
+from symshape.engine.context import OpContext
 from symshape.errors import ModelError
-from symshape.expr import Dim, add, ceildiv, mul, smax, smin
-from symshape.expr_piecewise import clamp, from_end
 from symshape.rules.onnx.partial import set_partial
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import element_array, flat, normalize_axis

@@ -7,9 +7,9 @@ drops, an encoded image's height), it is a fresh data symbol: the rank and the o
 
 from __future__ import annotations
 
-from symshape.context import OpContext
+from symshape.algebra.expr import Dim
+from symshape.engine.context import OpContext
 from symshape.errors import ModelError
-from symshape.expr import Dim
 from symshape.rules.onnx.data_dependent import data_symbol
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import broadcast_shapes

@@ -8,7 +8,7 @@ https://onnx.ai/onnx/operators/onnx_aionnxpreviewtraining_Adam.html
 
 from __future__ import annotations
 
-from symshape.context import OpContext
+from symshape.engine.context import OpContext
 from symshape.errors import ModelError
 from symshape.rules.registry import register
 

@@ -11,9 +11,9 @@ https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md
 
 from __future__ import annotations
 
-from symshape.context import OpContext
+from symshape.algebra.expr import Dim, add, floordiv, mul, smax
+from symshape.engine.context import OpContext
 from symshape.errors import ModelError
-from symshape.expr import Dim, add, floordiv, mul, smax
 from symshape.rules.onnx_contrib.layers import (
     FIX_CONTRACT,
     MS,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from symshape.context import GiveUp, OpContext
+from symshape.algebra.expr import Dim, exact_div, floordiv
+from symshape.engine.context import GiveUp, OpContext
 from symshape.errors import ModelError
-from symshape.expr import Dim, exact_div, floordiv
 from symshape.rules.registry import ONNX, lookup, register
 
 MS = "com.microsoft"

@@ -7,9 +7,9 @@ https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md
 
 from __future__ import annotations
 
-from symshape.context import GiveUp, OpContext
+from symshape.algebra.expr import Dim, add, floordiv, mul
+from symshape.engine.context import GiveUp, OpContext
 from symshape.errors import ModelError
-from symshape.expr import Dim, add, floordiv, mul
 from symshape.rules.onnx.linalg import matmul_shape
 from symshape.rules.onnx_contrib.layers import FIX_CONTRACT, MS, eq_dims, eq_shape, eq_vector, required_int
 from symshape.rules.registry import ONNX, lookup, register

@@ -14,16 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from symshape.context import OpContext
-from symshape.expr import Dim, Expr, add, ceildiv, expand_mod, floordiv, mod, mul, smax, smin
-from symshape.expr_piecewise import trunc_div as piecewise_trunc_div
-from symshape.expr_piecewise import trunc_rem
+from symshape.algebra.expr import Dim, Expr, add, ceildiv, expand_mod, floordiv, mod, mul, smax, smin
+from symshape.algebra.piecewise import trunc_div as piecewise_trunc_div
+from symshape.algebra.piecewise import trunc_rem
+from symshape.engine.context import OpContext
 from symshape.rules.shared.mlir_common import elements_or_unknowns, is_int_dtype
 from symshape.rules.shared.relations import prove_nonneg
 
 
 class Decide(Protocol):
-    """The decisions an operation needs (`symshape.facts.Facts` has them)."""
+    """The decisions an operation needs (`symshape.engine.facts.Facts` has them)."""
 
     def prove_ge(self, d: Dim, k: int = 0) -> bool:
         """Whether ``d >= k`` is proven."""

@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from symshape.context import GiveUp, OpContext
+from symshape.algebra.expr import Dim, Expr, add, mul, smax, smin
+from symshape.algebra.piecewise import minmax_args
+from symshape.engine.context import GiveUp, OpContext
 from symshape.errors import ContradictionError, ModelError
-from symshape.expr import Dim, Expr, add, mul, smax, smin
-from symshape.expr_piecewise import minmax_args
 
 ElementArray = np.ndarray[Any, np.dtype[np.object_]]
 

@@ -12,9 +12,23 @@ stride-2 convolutions thus needs no guard: ``floor((h + 7)/8) - 4 >= 0`` becomes
 
 from __future__ import annotations
 
-from symshape.context import OpContext
+from symshape.algebra.expr import (
+    Dim,
+    Expr,
+    FloorDiv,
+    MaxAtom,
+    MinAtom,
+    Sym,
+    add,
+    evaluate,
+    floordiv,
+    mul,
+    smax,
+    smin,
+    sym,
+)
+from symshape.engine.context import OpContext
 from symshape.errors import ModelError
-from symshape.expr import Dim, Expr, FloorDiv, MaxAtom, MinAtom, Sym, add, evaluate, floordiv, mul, smax, smin, sym
 
 SEARCH_LIMIT = 2**62  # past this, a size is not a size
 

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import cast
 
-from symshape.context import OpContext
-from symshape.expr import Dim, as_symbol, ceildiv, floordiv, mul
-from symshape.expr_piecewise import trunc_div
-from symshape.facts import Facts
+from symshape.algebra.expr import Dim, as_symbol, ceildiv, floordiv, mul
+from symshape.algebra.piecewise import trunc_div
+from symshape.engine.context import OpContext
+from symshape.engine.facts import Facts
 from symshape.rules.shared.relations import guard, prove_nonneg
 
 TABLE = "float_rationals"

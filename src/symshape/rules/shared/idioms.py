@@ -31,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import permutations
 
-from symshape.context import OpContext
-from symshape.expr import Dim, smax, smin
+from symshape.algebra.expr import Dim, smax, smin
+from symshape.engine.context import OpContext
 from symshape.rules.shared.arith import IntOp, RuleDecisions, floor_div, floor_mod
 
 DEFS = "scalar_defs"

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from symshape.context import GiveUp, OpContext
-from symshape.expr import Dim, add, as_symbol, free_symbols, mul
-from symshape.program import Program
+from symshape.algebra.expr import Dim, add, as_symbol, free_symbols, mul
+from symshape.engine.context import GiveUp, OpContext
+from symshape.engine.program import Program
 from symshape.rules.shared.piecewise import piecewise
 from symshape.rules.shared.subgraph import (
     SubResult,

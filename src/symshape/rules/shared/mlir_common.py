@@ -3,7 +3,7 @@
 An MLIR result type is part of the program: a static dim declared in a result type is a fact
 (the verifier rejects the op otherwise), so every MLIR rule ends with `check_declared`, which
 equates each inferred dim with a declared static one; a declared ``?`` says nothing.
-Attributes arrive as the Python values of `symshape.mlir.frontend.py_attr` (ints, lists,
+Attributes arrive as the Python values of `symshape.frontends.mlir.frontend.py_attr` (ints, lists,
 `ConstTensor`, ``DialectAttr`` with ``fields``).
 """
 
@@ -13,10 +13,10 @@ import re
 from collections.abc import Sequence
 from typing import Any, cast
 
-from symshape.context import GiveUp, OpContext
+from symshape.algebra.expr import Dim, add, mul
+from symshape.engine.context import GiveUp, OpContext
+from symshape.engine.program import ConstTensor
 from symshape.errors import FIX_MODEL, ContradictionError, ModelError
-from symshape.expr import Dim, add, mul
-from symshape.program import ConstTensor
 
 _INT = re.compile(r"index|u?i\d+|si\d+")
 
@@ -180,7 +180,7 @@ def span_length(ctx: OpContext, start: Dim, limit: Dim, stride: Dim, axis: int) 
     span = ctx.canon(add(limit, mul(start, -1)))
     if not ctx.facts.prove_ge(span, 0):
         ctx.guard(limit, ">=", start, "slice bounds", f"slice limit on axis {axis} is not below its start")
-    from symshape.expr import ceildiv
+    from symshape.algebra.expr import ceildiv
 
     return ctx.canon(ceildiv(span, stride))
 
@@ -240,7 +240,7 @@ def assert_condition(ctx: OpContext, message: str) -> None:
 
 def assume_at_least(ctx: OpContext, d: Dim, low: int, rule: str) -> None:
     """The fact ``d >= low``; ``s + k >= low`` and ``k - s >= low`` bound the symbol ``s`` itself."""
-    from symshape.expr import Expr, as_symbol
+    from symshape.algebra.expr import Expr, as_symbol
 
     if isinstance(d, Expr):
         const = sum(c for mono, c in d.terms if not mono)
@@ -260,7 +260,7 @@ def assume_at_least(ctx: OpContext, d: Dim, low: int, rule: str) -> None:
 
 def _mod_zero(a: Dim, b: Dim) -> tuple[Dim, int] | None:
     """``Mod(x, k) == 0`` (either side) -> ``(x, k)``."""
-    from symshape.expr import Expr, ModAtom
+    from symshape.algebra.expr import Expr, ModAtom
 
     for x, zero in ((a, b), (b, a)):
         if zero == 0 and isinstance(x, Expr) and len(x.terms) == 1:

@@ -13,9 +13,9 @@ An If whose condition compares sizes (``x.shape[0] > 5``) returns a dim that dep
 
 from __future__ import annotations
 
-from symshape.context import OpContext
-from symshape.expr import Dim, add, as_symbol, from_terms, mul, smax, smin
-from symshape.facts import Facts
+from symshape.algebra.expr import Dim, add, as_symbol, from_terms, mul, smax, smin
+from symshape.engine.context import OpContext
+from symshape.engine.facts import Facts
 from symshape.rules.shared.producers import producer
 
 

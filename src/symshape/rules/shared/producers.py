@@ -6,8 +6,8 @@ the Cast feeding a Range) look it up here instead of scanning the program's ops 
 
 from __future__ import annotations
 
-from symshape.context import OpContext
-from symshape.program import Op
+from symshape.engine.context import OpContext
+from symshape.engine.program import Op
 
 
 def producer(ctx: OpContext, name: str) -> Op | None:

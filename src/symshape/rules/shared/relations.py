@@ -1,4 +1,4 @@
-"""Decisions the interval bounds of `symshape.facts` miss, for the rules: relations between
+"""Decisions the interval bounds of `symshape.engine.facts` miss, for the rules: relations between
 the atoms of one expression (``Mod(x, m) <= m - 1``, ``floor(h/16) = floor(floor(h/4)/4)``).
 
 Every test here is sound: it proves a lower bound of the expression is non-negative.
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 
-from symshape.context import OpContext
-from symshape.expr import (
+from symshape.algebra.core import FloorDiv, ModAtom, from_terms
+from symshape.algebra.expr import (
     Dim,
     Expr,
     MaxAtom,
@@ -24,8 +24,8 @@ from symshape.expr import (
     smax,
     smin,
 )
-from symshape.expr_piecewise import distribute, minmax_args, spread
-from symshape.exprcore import FloorDiv, ModAtom, from_terms
+from symshape.algebra.piecewise import distribute, minmax_args, spread
+from symshape.engine.context import OpContext
 
 
 def prove_nonneg(ctx: OpContext, d: Dim, depth: int = 3) -> bool:

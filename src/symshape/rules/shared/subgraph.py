@@ -15,12 +15,12 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from symshape.constraints import ConstraintGraph, Guard, Origin
-from symshape.context import OpContext, State
+from symshape.algebra.expr import Dim, Expr
+from symshape.engine.constraints import ConstraintGraph, Guard, Origin
+from symshape.engine.context import OpContext, State
+from symshape.engine.facts import Bound
+from symshape.engine.program import Program
 from symshape.errors import FIX_MODEL, ContradictionError, ModelError
-from symshape.expr import Dim, Expr
-from symshape.facts import Bound
-from symshape.program import Program
 from symshape.rules.shared.piecewise import piecewise
 
 Tensor = tuple[tuple[Dim, ...], tuple[Dim, ...] | None]  # dims and tracked elements

@@ -1,0 +1,38 @@
+"""The ``symshape optimize`` command's function and options (`symshape.app.cli` registers it with
+the shared fact options). Everything heavy is imported when the command runs."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from symshape.app.options import output_option
+
+VERIFY_HELP = (
+    "Run both models in onnxruntime at several input sizes (1 and 0 included where legal) with the same "
+    "kernels and compare every output bitwise; exit 1 on a difference."
+)
+
+
+@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
+@output_option("Where to write the optimized model (never the input).")
+@click.option("--verify", "verify_outputs", is_flag=True, help=VERIFY_HELP)
+def optimize(
+    model: Path, out: Path, verify_outputs: bool, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]
+) -> None:
+    """Write MODEL with its shape computation folded away and proven no-op nodes removed."""
+    from symshape.app.optimize_run import finish_optimize
+    from symshape.engine.userfacts import from_options
+    from symshape.tools.optimize.model import analyze_file
+    from symshape.tools.outputs.progress import progress_bar
+
+    facts = from_options(assume, dim, likely)
+    with progress_bar() as progress:  # the analysis only: its refresh thread ends before the passes fork
+        analyzed = analyze_file(model, out, facts=facts, progress=progress)
+    lines, same = finish_optimize(analyzed, out, verify=verify_outputs)
+    for line in lines:
+        click.echo(line)
+    if not same:
+        sys.exit(1)

@@ -1,4 +1,0 @@
-"""symshape's own xDSL dialect subsets: stablehlo, mhlo, shape (and the constraint dialect).
-
-Import the modules directly; `symshape.mlir.parse.make_context` loads them all.
-"""

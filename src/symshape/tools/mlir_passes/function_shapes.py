@@ -1,0 +1,145 @@
+"""What stage two knows about one function: its `Analysis` and the dims of each SSA value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import func, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.ir import SSAValue
+
+from symshape.algebra.expr import Dim, Expr
+from symshape.engine.result import Analysis
+from symshape.frontends.mlir.attributes import is_tensor
+from symshape.tools.mlir_passes.dim_exprs import ArithReader
+from symshape.tools.mlir_passes.ir_utils import const_int
+
+
+@dataclass
+class FunctionShapes:
+    """One function, its analysis, and dims keyed by SSA value (public symbol names).
+
+    ``tensors`` holds the dims of ranked tensor values, ``scalars`` the value of index/integer
+    scalars the analysis tracked. Stages that replace a value call `moved` to keep them current.
+    """
+
+    func: func.FuncOp
+    analysis: Analysis
+    tensors: dict[SSAValue, tuple[Dim, ...]] = field(default_factory=dict[SSAValue, tuple[Dim, ...]])
+    scalars: dict[SSAValue, Dim] = field(default_factory=dict[SSAValue, Dim])
+    callees: list[func.FuncOp] = field(default_factory=lambda: [])
+    """Functions inlined into this analysis (called once): their values share its symbols."""
+
+    def __post_init__(self) -> None:
+        self.reader = ArithReader(self._leaf, self._nonneg)
+        self._reps: dict[frozenset[str], list[Expr]] = {}
+        self._rep_of: dict[Expr, Expr] = {}
+
+    @classmethod
+    def build(cls, fn: func.FuncOp, analysis: Analysis, values: dict[str, SSAValue]) -> FunctionShapes:
+        """Dims for the values of ``fn`` from ``analysis`` (``values``: program name -> value)."""
+        out = cls(fn, analysis)
+        for name, value in values.items():
+            t = value.type
+            shape = analysis.shape(name)
+            if is_tensor(t) and shape is not None and len(shape) == t.get_num_dims():
+                out.tensors[value] = tuple(out.canonical(d) for d in _with_declared(shape, t))
+                continue
+            els = analysis.elements(name)
+            if not isinstance(t, TensorType) and els is not None and len(els) == 1:
+                out.scalars[value] = out.canonical(els[0])
+        return out
+
+    def canonical(self, d: Dim) -> Dim:
+        """The first dim seen that the facts prove equal to ``d`` (``d`` itself if none).
+
+        Canonical forms are unique up to solved equalities; some equalities only the facts
+        decide (``x - floor(x/2) == floor(x/2)`` when ``2 | x``). Dims with the same free
+        symbols are compared, in order of first appearance.
+        """
+        if isinstance(d, int):
+            return d
+        found = self._rep_of.get(d)
+        if found is not None:
+            return found
+        bucket = self._reps.setdefault(d.free, [])
+        rep = next((e for e in bucket if self.prove(d, "==", e) is True), None)
+        if rep is None:
+            bucket.append(d)
+            rep = d
+        self._rep_of[d] = rep
+        return rep
+
+    # ------------------------------------------------------------ questions
+    def dims(self, value: SSAValue) -> tuple[Dim, ...] | None:
+        """The dims of a ranked tensor value (its static type when the analysis has none)."""
+        found = self.tensors.get(value)
+        if found is not None:
+            return found
+        t = value.type
+        if isinstance(t, TensorType) and DYNAMIC_INDEX not in t.get_shape():
+            return tuple(t.get_shape())
+        return None
+
+    def scalar(self, value: SSAValue) -> Dim | None:
+        """The dim an index/integer scalar holds (canonical, see `canonical`), or None."""
+        d = self.reader.read(value)
+        return None if d is None else self.canonical(d)
+
+    def _leaf(self, value: SSAValue) -> Dim | None:
+        op = value.owner
+        if isinstance(op, tensor.DimOp):
+            dims = self.dims(op.source)
+            axis = const_int(op.index)
+            if dims is not None and axis is not None and 0 <= axis < len(dims):
+                return dims[axis]
+        return self.scalars.get(value)
+
+    def private(self, d: Dim) -> Dim:
+        """``d`` in the constraint graph's own symbol names (for fact queries)."""
+        return self.analysis.private(d)
+
+    def _nonneg(self, d: Dim) -> bool:
+        return self.analysis.graph.facts.prove_ge(self.private(d), 0)
+
+    def prove(self, a: Dim, rel: str, b: Dim) -> bool | None:
+        """Decide ``a rel b`` (rel in ==, !=, <, <=, >, >=) under the facts; None if unknown."""
+        facts = self.analysis.graph.facts
+        pa, pb = self.private(a), self.private(b)
+        if rel in ("==", "!="):
+            eq = facts.prove_eq(pa, pb)
+            return None if eq is None else eq == (rel == "==")
+        if rel in (">", ">="):
+            pa, pb, rel = pb, pa, "<" if rel == ">" else "<="
+        diff = _sub(pb, pa)  # b - a
+        k = 1 if rel == "<" else 0
+        if facts.prove_ge(diff, k):
+            return True
+        if facts.prove_le(diff, k - 1):
+            return False
+        return None
+
+    # ------------------------------------------------------------ updates
+    def moved(self, old: SSAValue, new: SSAValue) -> None:
+        """``old`` was replaced by ``new`` (same dims)."""
+        if old in self.tensors:
+            self.tensors[new] = self.tensors[old]
+        if old in self.scalars:
+            self.scalars[new] = self.scalars[old]
+        self.reader.memo.clear()
+
+
+def _sub(a: Dim, b: Dim) -> Dim:
+    if isinstance(a, Expr):
+        return a - b
+    if isinstance(b, Expr):
+        return -(b - a)
+    return a - b
+
+
+def _with_declared(shape: tuple[Dim, ...], t: TensorType) -> tuple[Dim, ...]:
+    """A declared static size wins over a symbol the analysis could not pin (both hold)."""
+    declared = t.get_shape()
+    return tuple(
+        s if s != DYNAMIC_INDEX and not isinstance(d, int) else d for d, s in zip(shape, declared, strict=True)
+    )

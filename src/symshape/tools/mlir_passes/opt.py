@@ -1,0 +1,157 @@
+"""``symshape opt FILE -p PASS[{OPTIONS}][,PASS]``: parse an MLIR module, run symshape's passes,
+print it so that ``mlir-opt``/``iree-opt`` read it back (`symshape.ir.printing`).
+
+The pipeline and the pass registry are in `symshape.tools.mlir_passes.pipeline` (MLIR's pass-option syntax:
+``shape-optimization{refine-signatures=true}``). A pass that reads user facts declares a
+``facts: tuple[Fact, ...]`` field; `make_pass` fills it with fact values (strings in
+``--assume`` syntax are read once, here at the edge). Whatever goes wrong in parsing, verifying
+or a pass becomes a one-line `SymshapeError` naming the file and, when known, the op.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException
+
+from symshape.engine.userfacts import Fact, as_facts
+from symshape.errors import ModelError, SymshapeError, where_option
+from symshape.io import refuse_overwrite, write_failed, write_text_atomic
+from symshape.ir.module import first_line, parse_file, parse_text, verify
+from symshape.ir.printing import print_module
+from symshape.tools.mlir_passes.pipeline import PASSES, PassSpec, get_all_passes, make_pass, parse_pipeline
+
+__all__ = ["PASSES", "SPLIT_MARKER", "get_all_passes", "main", "make_pass", "parse_file", "parse_pipeline",
+           "parse_text", "print_module", "run_opt", "run_passes", "verify"]
+
+
+def run_passes(
+    ctx: Context, module: ModuleOp, passes: Sequence[str | PassSpec] | str, facts: Sequence[Fact | str] = ()
+) -> None:
+    """Apply ``passes`` (a pipeline text, or pass names/specs) in order to ``module``, in place."""
+    typed = as_facts(facts)
+    for spec in _specs(passes):
+        p = make_pass(spec, typed)
+        try:
+            p.apply(ctx, module)
+        except SymshapeError:
+            raise
+        except DiagnosticException as err:  # VerifyException too: a rewrite made invalid IR
+            raise ModelError(
+                where=where_option("-p", str(spec)),
+                found=f"the pass failed ({first_line(err)})",
+                expected="a module the pass can rewrite",
+                fix="this is a symshape bug; please report it with the input",
+            ) from None
+
+
+def _specs(passes: Sequence[str | PassSpec] | str) -> list[PassSpec]:
+    """Pass specs from a pipeline text or a list of names/texts (a list split at commas by a
+    caller is joined again, so ``{a=1,2}`` survives)."""
+    if isinstance(passes, str):
+        return parse_pipeline(passes)
+    out: list[PassSpec] = []
+    texts: list[str] = []
+    for p in passes:
+        if isinstance(p, PassSpec):
+            out.extend(parse_pipeline(",".join(texts)))
+            texts = []
+            out.append(p)
+        else:
+            texts.append(p)
+    return out + parse_pipeline(",".join(t for t in texts if t.strip()))
+
+
+def run_opt(
+    path: Path,
+    passes: Sequence[str | PassSpec] | str,
+    facts: Sequence[Fact | str] = (),
+    *,
+    generic: bool = False,
+    custom: bool = False,
+    split_input_file: bool = False,
+    verify_diagnostics: bool = False,
+) -> str:
+    """Parse ``path``, run ``passes`` with user ``facts``, verify, and return the printed module.
+
+    The output goes straight into ``mlir-opt``/``iree-opt``; ``generic`` prints every op in
+    generic form, ``custom`` every op in the custom form xDSL knows, symshape's own included
+    (read back by symshape only). ``split_input_file`` treats each ``// -----``-separated chunk
+    as its own module (outputs are joined by the same separator); ``verify_diagnostics`` prints
+    a parse, verification or pass error as the chunk's output instead of raising (for filecheck
+    tests of invalid IR).
+    """
+    specs = _specs(passes)  # fail before parsing on a typo in the pipeline
+    from symshape.ir.mlir_file import read_mlir_text
+
+    typed = as_facts(facts)
+    text = read_mlir_text(path)
+    chunks = text.split(SPLIT_MARKER) if split_input_file else [text]
+    style = {"generic": generic, "custom": custom}
+    outputs = [_run_chunk(chunk, str(path), specs, typed, style, verify_diagnostics) for chunk in chunks]
+    return f"{SPLIT_MARKER}\n".join(outputs)
+
+
+SPLIT_MARKER = "// -----"
+
+
+def _run_chunk(
+    text: str, source: str, specs: list[PassSpec], facts: Sequence[Fact], style: dict[str, bool], catch: bool
+) -> str:
+    try:
+        ctx, module = parse_text(text, source)
+        verify(module, source)
+        run_passes(ctx, module, specs, facts)
+        verify(module, source, after=",".join(str(s) for s in specs))
+    except SymshapeError as err:
+        if not catch:
+            raise
+        return f"{err.args[0] if err.args else err}\n"
+    return print_module(module, **style)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m symshape.tools.mlir_passes.opt FILE -p PASSES [--split-input-file] [--verify-diagnostics]
+    [--print-op-generic | --print-op-custom] [-o OUT]``: `run_opt` with mlir-opt's testing flags."""
+    parser = argparse.ArgumentParser(prog="python -m symshape.tools.mlir_passes.opt", description=main.__doc__)
+    parser.add_argument("file", type=Path)
+    parser.add_argument("-p", "--passes", default="")
+    parser.add_argument("-o", "--output", type=Path)
+    parser.add_argument("--assume", action="append", default=[])
+    parser.add_argument("--split-input-file", action="store_true")
+    parser.add_argument("--verify-diagnostics", action="store_true")
+    parser.add_argument("--print-op-generic", action="store_true")
+    parser.add_argument("--print-op-custom", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        text = run_opt(
+            args.file,
+            args.passes,
+            args.assume,
+            generic=args.print_op_generic,
+            custom=args.print_op_custom,
+            split_input_file=args.split_input_file,
+            verify_diagnostics=args.verify_diagnostics,
+        )
+        if args.output is None:
+            sys.stdout.write(text)
+            return 0
+        if args.output.exists() and args.file.exists() and args.output.resolve() == args.file.resolve():
+            raise refuse_overwrite(args.output, args.file)
+        try:
+            write_text_atomic(args.output, text)
+        except OSError as err:
+            raise write_failed(args.output, err) from None
+    except SymshapeError as err:
+        sys.stderr.write(f"error: {err}\n")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
