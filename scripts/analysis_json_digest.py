@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -51,10 +52,11 @@ def digest(read: Callable[[], Analysis]) -> str:
 
 
 def main() -> int:
+    os.chdir(ROOT)  # the JSON names the model file: relative paths compare across checkouts
     for path in inputs():
         name = path.relative_to(ROOT)
         if path.suffix != ".mlir":
-            print(name, digest(lambda path=path: analyze_path(path)))
+            print(name, digest(lambda name=name: analyze_path(name)))
             continue
         for i, chunk in enumerate(path.read_text(errors="replace").split("// -----")):
             if chunk.strip():

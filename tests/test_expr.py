@@ -13,7 +13,10 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symshape import expr, expr_atoms, expr_terms, exprcore, interning
+from symshape.algebra import atoms as expr_atoms
+from symshape.algebra import core as exprcore
+from symshape.algebra import expr, interning
+from symshape.algebra import terms as expr_terms
 from symshape.algebra.expr import (
     Expr,
     ceildiv,

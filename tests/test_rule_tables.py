@@ -11,9 +11,9 @@ import re
 import pytest
 from hypothesis import given, settings
 
-from symshape import fact_rules
 from symshape.algebra.core import atom_expr
 from symshape.algebra.expr import Dim, Sym, atoms_deep, evaluate, floordiv, mod, smax, sym
+from symshape.engine import fact_rules
 from symshape.engine.facts import ATOM_RULES, EXPR_RULES, Facts
 from tests._expr_trees import build, facts_and_envs, trees
 

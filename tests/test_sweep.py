@@ -189,7 +189,7 @@ def test_with_jax_loaded_the_workers_are_fresh_interpreters(models_dir: Path, tm
     the same documents as one at a time."""
     import jax
 
-    from symshape import sweep
+    from symshape.app import sweep
 
     del jax
     assert sweep._context().get_start_method() != "fork"  # noqa: SLF001 - the choice under test
