@@ -11,7 +11,7 @@ Usage:
     python scripts/error_examples.py --check   # exit 1 when docs/errors.md is not current
     python scripts/error_examples.py --write   # rewrite the example blocks in docs/errors.md
 
-tests/test_error_docs.py runs the ``--check`` comparison.
+tests/errors/test_docs.py runs the ``--check`` comparison.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ auxiliary shape functions) are the pass's own; they are counted, not compared.
 
 `run_symshape` runs ``symshape opt`` in a worker process over many modules (a crash ends only
 the worker, a hang is stopped by a timeout), `iree_generic` runs one ``iree-opt`` over many
-modules joined by ``// -----``. The pytest test (tests/test_mlir_fidelity.py) and the upstream
+modules joined by ``// -----``. The pytest test (tests/tools/mlir_passes/test_fidelity.py) and the upstream
 corpus benchmark (benchmarks/mlir_upstream_corpus.py) use both.
 """
 

@@ -1,5 +1,6 @@
-"""Shared pieces for the property tests (``tests/test_prop_*.py``): bounded random facts with their
-brute-force assignments, expression trees over them, and a derandomized hypothesis profile.
+"""Shared pieces for the property tests (the ``test_*_property.py`` modules of tests/algebra/ and
+tests/engine/, and the parser's fuzz and round trip): bounded random facts with their brute-force
+assignments, expression trees over them, and a derandomized hypothesis profile.
 
 The oracle stays the one of ``tests/_expr_trees.py``: a tree is evaluated with plain Python
 integers (`naive`), never through the canonical form. What this module adds is *finite* facts, so

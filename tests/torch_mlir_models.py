@@ -1,4 +1,4 @@
-"""Small models exported by torch-mlir in its torch dialect, for `tests/test_torch_mlir_models.py`.
+"""Small models exported by torch-mlir in its torch dialect, for `tests/frontends/mlir/test_torch_models.py`.
 
 Each entry: the module, its example input shapes, its ``dynamic_shapes``, three sample input
 shapes to run torch at, and whether torch-mlir can print its ``bind_symbolic_shape`` ops

@@ -5,7 +5,7 @@
 // Every op of the symshape constraint dialect round-trips through its pretty form, and the
 // generic form parses back to the same text. The pretty form is symshape's own
 // (`--print-op-custom`); by default `symshape opt` prints these ops in generic form, which
-// mlir-opt and iree-opt read (tests/test_mlir_io_printing.py).
+// mlir-opt and iree-opt read (tests/ir/test_printing.py).
 
 symshape.symbolic_dim @S0 {lo = 0 : i64, hi = 4096 : i64, divisor = 8 : i64, likely = array<i64: 128, 512>, known_non_negative, known_not_one}
 symshape.symbolic_dim @S1 {lo = 1 : i64, known_non_negative, known_non_zero}

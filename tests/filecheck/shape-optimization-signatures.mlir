@@ -7,7 +7,7 @@
 // directly, so such a cast is left only where the old type is needed exactly, the function's
 // return. With `refine-signatures=true` (MLIR's pass-option syntax) the signature is refined
 // too: the arguments take their static types and the results the refined ones, so no cast is
-// left; a call inside the module follows its callee (tests/test_mlir_io_printing.py feeds the
+// left; a call inside the module follows its callee (tests/ir/test_printing.py feeds the
 // output to iree-opt).
 
 // Seed 000: add(?x10, 10x?) is 10x10.

@@ -5,7 +5,7 @@
 // Seed 000's shape-optimization pass, one module per case (`symshape opt` runs the same pass;
 // `--split-input-file` lives in `symshape opt`). The second RUN line checks the
 // same output after running the pass on its own output (re-entrancy; byte equality is tested
-// in tests/test_shape_optimization.py).
+// in tests/tools/mlir_passes/test_shape_optimization.py).
 
 // Seed 000: mhlo.add(tensor<?x10xf32>, tensor<10x?xf32>) is tensor<10x10xf32>.
 func.func @add(%arg0: tensor<?x10xf32>, %arg1: tensor<10x?xf32>) -> tensor<?x?xf32> {

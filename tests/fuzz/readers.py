@@ -3,7 +3,7 @@ facts and `symshape.algebra.parse.parse_dim`, each input checked by `tests.fuzz.
 
 One target per kind of input (`TARGETS`), each taking the raw input bytes and a scratch
 directory and returning None or a failure description. The hypothesis run (CI-sized, in
-``tests/test_fuzz_readers.py``) and the long atheris run (`run`) call the same targets.
+``tests/fuzz/test_readers.py``) and the long atheris run (`run`) call the same targets.
 
 `run(minutes, seed, out)` drives atheris (coverage-guided libFuzzer) for a bounded time. atheris
 cannot stop in-process: ``atheris.Fuzz()`` never returns, libFuzzer ends the whole process when

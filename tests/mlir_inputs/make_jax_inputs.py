@@ -2,7 +2,7 @@
 
 Each is ``jax.export`` of a small function with symbolic shapes: the real-world StableHLO the
 MLIR frontend must read (pretty forms, shape assertions, ``jax.global_constant`` arguments).
-The same functions serve as the runtime oracle in ``tests/test_mlir_frontend.py``.
+The same functions serve as the runtime oracle in ``tests/frontends/mlir/test_frontend.py``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ the module twice, in its pretty form and in the generic form: ``iree-opt`` for S
 arith, tensor and shape, and jaxlib's MLIR (the only maintained MHLO printer that installs from
 PyPI) for MHLO. Ops no current tool knows (``HISTORIC``) are written out by hand, in the form
 the cited tests printed. symshape's own dialect has no outside printer: its file is hand-written
-(``symshape.frontends.mlir``) and not touched here. ``tests/test_mlir_op_forms.py`` reads the files.
+(``symshape.frontends.mlir``) and not touched here. ``tests/ir/test_op_forms.py`` reads the files.
 """
 
 from __future__ import annotations

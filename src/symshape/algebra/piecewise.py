@@ -5,7 +5,7 @@ C-style (truncating) division and remainder, and moving sums into ``Max``/``Min`
 Every function here is an identity for *all* integers (no facts): a choice a program makes
 validly either way (a clamp, a negative index counted from the end, rounding toward zero) is an
 exact expression, and `symshape.engine.facts.Facts.simplify` later drops the branches the symbols'
-ranges rule out. ``tests/test_algebra_piecewise.py`` checks each against plain integers.
+ranges rule out. ``tests/algebra/test_piecewise.py`` checks each against plain integers.
 """
 
 from __future__ import annotations

@@ -22,7 +22,6 @@ A contradiction raises `ContradictionError` naming both origins, worded by
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import symshape.engine.contradictions as say
@@ -40,7 +39,8 @@ from symshape.algebra.expr import (
 )
 from symshape.engine.equations import cancel, divisibility_lessons, exact_quotient
 from symshape.engine.facts import Bound, Facts, SymbolFacts
-from symshape.engine.provenance import Ctx, Guard, Origin, Predicate, Residual, SymbolInfo
+from symshape.engine.nonneg import prove_nonneg
+from symshape.engine.provenance import Ctx, Guard, Origin, Predicate, Rel, Residual, SymbolInfo, SymbolKind
 from symshape.errors import ContradictionError
 
 KIND_ORDER = {"input": 0, "user": 1, "derived": 2, "data": 3}
@@ -84,7 +84,7 @@ class ConstraintGraph:
         return new
 
     # ---------------------------------------------------------------- symbols
-    def add_symbol(self, name: str, kind: str, origin: Origin, *, lo: Bound = 0, hi: Bound = None) -> Expr:
+    def add_symbol(self, name: str, kind: SymbolKind, origin: Origin, *, lo: Bound = 0, hi: Bound = None) -> Expr:
         """Declare ``name`` (idempotent) with ``lo <= name <= hi``; returns its expression."""
         if name not in self.symbols:
             checked = self._facts_seen == self.facts.version
@@ -95,7 +95,7 @@ class ConstraintGraph:
                 self._facts_seen = self.facts.version
         return sym(name)
 
-    def fresh(self, origin: Origin, *, kind: str = "derived", lo: Bound = 0, hi: Bound = None) -> Expr:
+    def fresh(self, origin: Origin, *, kind: SymbolKind = "derived", lo: Bound = 0, hi: Bound = None) -> Expr:
         """A new symbol for a value the rules cannot express (renamed canonically on output)."""
         name = f"_t{len(self.symbols)}"
         while name in self.symbols:
@@ -146,15 +146,18 @@ class ConstraintGraph:
                     return True
         return answer
 
-    def decide(self, lhs: Dim, rel: str, rhs: Dim, nonneg: Callable[[Dim], bool] | None = None) -> bool | None:
+    def decide(self, lhs: Dim, rel: Rel, rhs: Dim) -> bool | None:
         """Whether ``lhs rel rhs`` (``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=``) is proven (True),
-        refuted (False) or open (None). ``nonneg`` proves ``d >= 0`` of a canonical ``d`` (the
-        facts' bounds unless a caller brings a stronger prover). The one decider of guards and
-        predicates that rules, results and passes share."""
+        refuted (False) or open (None), inequalities through `prove_nonneg` (the facts' bounds,
+        then the relations between atoms they miss). The one decider of guards and predicates
+        that rules, results and passes share."""
         if rel in ("==", "!="):
             same = self.prove_eq(lhs, rhs)
             return None if same is None else same == (rel == "==")
-        prove: Callable[[Dim], bool] = nonneg or self.facts.prove_ge
+
+        def prove(d: Dim) -> bool:
+            return prove_nonneg(self, d)
+
         big, small = (lhs, rhs) if rel in (">=", ">") else (rhs, lhs)
         gap = add(big, mul(small, -1))
         strict = rel in (">", "<")
@@ -364,7 +367,7 @@ class ConstraintGraph:
             raise say.divisibility_conflict(origin, d, c, k)
         self._predicate(Predicate(c, "divisible", k, origin))
 
-    def guard(self, lhs: Dim, rel: str, rhs: Dim, origin: Origin, reason: str = "") -> None:
+    def guard(self, lhs: Dim, rel: Rel, rhs: Dim, origin: Origin, reason: str = "") -> None:
         """Record an assumption the analysis made (deduplicated)."""
         key = (str(lhs), rel, str(rhs), str(origin))
         if key not in self._guard_keys:

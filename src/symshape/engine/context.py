@@ -9,7 +9,7 @@ constraint graph's internals.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence, Sized
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
@@ -18,8 +18,9 @@ from symshape.engine.causes import Cause, CauseLog, ValueView, earlier_cause
 from symshape.engine.constraints import ConstraintGraph, Origin
 from symshape.engine.facts import Bound, Facts, SymbolFacts
 from symshape.engine.program import MAX_TRACKED, Op, Program
+from symshape.engine.provenance import Rel, SymbolKind
 from symshape.engine.result import Unresolved, Warning_
-from symshape.errors import ModelError, where_op
+from symshape.errors import FIX_MODEL, ModelError, where_op
 
 T = TypeVar("T")
 
@@ -94,12 +95,7 @@ class OpContext:
     def input_name(self, i: int) -> str:
         """The name of input ``i`` (ModelError when it is missing)."""
         if not self.has_input(i):
-            raise ModelError(
-                where=self.where(),
-                found=f"the required input #{i} is missing",
-                expected="the name of a value",
-                fix="check the model",
-            )
+            raise self.invalid(f"the required input #{i} is missing", "the name of a value", "check the model")
         return self.op.inputs[i]
 
     def shape_or_none(self, i: int) -> tuple[Dim, ...] | None:
@@ -155,10 +151,7 @@ class OpContext:
 
     def dtype(self, i: int) -> str | None:
         """The element type of input ``i`` when declared."""
-        if not self.has_input(i):
-            return None
-        v = self.program.values.get(self.op.inputs[i])
-        return v.type.dtype if v is not None and v.type is not None else None
+        return self._declared_dtype(self.op.inputs[i]) if self.has_input(i) else None
 
     def attr(self, name: str, default: Any = None) -> Any:
         """Attribute ``name`` or ``default``."""
@@ -198,12 +191,9 @@ class OpContext:
 
     def output_dtype(self, i: int) -> str | None:
         """The declared element type of output ``i``, if any."""
-        if i >= len(self.op.outputs):
-            return None
-        v = self.program.values.get(self.op.outputs[i])
-        return v.type.dtype if v is not None and v.type is not None else None
+        return self._declared_dtype(self.op.outputs[i]) if i < len(self.op.outputs) else None
 
-    def declared_output(self, i: int, reason: str, *, kind: str = "derived", cause: Cause | None = None) -> None:
+    def declared_output(self, i: int, reason: str, *, kind: SymbolKind = "derived", cause: Cause | None = None) -> None:
         """Output ``i`` from its declared type: fresh symbols (listed as unresolved) for unknown dims.
 
         ``cause`` is why (default: this op, for ``reason``); the output's unknown dims and any
@@ -286,6 +276,22 @@ class OpContext:
         """The op for messages, one spelling everywhere (`symshape.errors.where_op`)."""
         return where_op(self.op.dialect, self.op.op_type, self.op.name)
 
+    def invalid(self, found: str, expected: str, fix: str = FIX_MODEL) -> ModelError:
+        """A ModelError at this op, returned: rules write ``raise ctx.invalid(...)``, a raise pyright sees."""
+        return ModelError(where=self.where(), found=found, expected=expected, fix=fix)
+
+    def require_rank(
+        self, dims: Sized, rank: int | Container[int], what: str, expected: str, fix: str = FIX_MODEL
+    ) -> None:
+        """The commonest model check, worded once: ``len(dims)`` is ``rank`` (or in it), else "<what> has rank <n>"."""
+        if len(dims) not in ((rank,) if isinstance(rank, int) else rank):
+            raise self.invalid(f"{what} has rank {len(dims)}", expected, fix)
+
+    def require_len(self, items: Sized, n: int, found: str, expected: str, fix: str = FIX_MODEL) -> None:
+        """``len(items) == n``, else ``invalid``; ``{got}``/``{n}`` templates, so messages are built only on failure."""
+        if len(items) != n:
+            raise self.invalid(found.format(got=len(items), n=n), expected.format(n=n), fix)
+
     def origin(self, rule: str = "") -> Origin:
         """Provenance for constraints made by this op."""
         return Origin(self.op.op_type, self.op.name, rule)
@@ -302,13 +308,10 @@ class OpContext:
         """Record the program fact ``k`` divides ``d``."""
         self.graph.assume_divisible(d, k, self.origin(rule))
 
-    def guard(
-        self, lhs: Dim, rel: str, rhs: Dim, rule: str, reason: str = "", nonneg: Callable[[Dim], bool] | None = None
-    ) -> None:
-        """Record an assumption (and mark the op as revisitable). A guard the facts refute
-        (``nonneg`` proves ``d >= 0``: the facts' bounds unless a rule brings a stronger prover)
-        means the rule took a branch the program never takes: the op gives up instead."""
-        if self.graph.decide(lhs, rel, rhs, nonneg) is False:
+    def guard(self, lhs: Dim, rel: Rel, rhs: Dim, rule: str, reason: str = "") -> None:
+        """Record an assumption (and mark the op as revisitable). A guard the graph refutes means
+        the rule took a branch the program never takes: the op gives up instead."""
+        if self.graph.decide(lhs, rel, rhs) is False:
             raise GiveUp(f"the guard '{lhs} {rel} {rhs}' ({rule}) can never hold")
         self.imprecise()
         self.graph.guard(lhs, rel, rhs, self.origin(rule), reason)
@@ -317,7 +320,7 @@ class OpContext:
         self,
         tag: str,
         *,
-        kind: str = "derived",
+        kind: SymbolKind = "derived",
         lo: int | None = 0,
         hi: int | None = None,
         cause: Cause | None = None,
@@ -330,7 +333,7 @@ class OpContext:
         key: tuple[str, ...],
         rule: str,
         *,
-        kind: str = "derived",
+        kind: SymbolKind = "derived",
         lo: int | None = 0,
         hi: int | None = None,
         cause: Cause | None = None,

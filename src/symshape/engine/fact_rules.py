@@ -4,7 +4,7 @@
 An atom rule gets a `Decider` (the `symshape.engine.facts.Facts` store) and one compound atom whose
 operands are already simplified, and returns the rewritten Dim, or None when it does not apply;
 each rewrite is an identity under its condition. An expression rule rewrites a whole sum.
-``tests/test_rule_tables.py`` checks every row against random integer evaluation under the
+``tests/engine/test_fact_rules.py`` checks every row against random integer evaluation under the
 facts it needs. The tables import `symshape.algebra.expr` only; the store that drives them imports them.
 """
 

@@ -9,10 +9,17 @@ can say which op needed it (DESIGN: provenance everywhere).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from symshape.algebra.expr import Dim
 
 Ctx = tuple[Dim, Dim, tuple[str, str] | None]  # the two sides as given, and how to name them
+Rel = Literal["==", "!=", "<=", "<", ">=", ">"]
+"""How two dims compare in a guard or a decision."""
+PredicateRel = Literal["<=", "<", "divisible"]
+"""How the two sides of a kept predicate relate (``divisible``: rhs divides lhs)."""
+SymbolKind = Literal["input", "user", "derived", "data"]
+"""Where a symbol comes from: a graph input's dim, a user fact, a rule, or a data-dependent value."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +47,7 @@ class SymbolInfo:
     """A symbol: its kind (input, user, derived, data), where it was made, its creation index."""
 
     name: str
-    kind: str
+    kind: SymbolKind
     origin: Origin
     index: int
 
@@ -50,7 +57,7 @@ class Guard:
     """An assumption the analysis needed: ``lhs rel rhs`` (rel is ``==``, ``>=``, ``!=``)."""
 
     lhs: Dim
-    rel: str
+    rel: Rel
     rhs: Dim
     origin: Origin
     reason: str = ""
@@ -61,7 +68,7 @@ class Predicate:
     """A kept predicate: ``lhs rel rhs`` with rel ``<=``, ``<`` or ``divisible`` (rhs | lhs)."""
 
     lhs: Dim
-    rel: str
+    rel: PredicateRel
     rhs: Dim
     origin: Origin
 
@@ -86,7 +93,7 @@ class Residual:
         return (self.lhs, self.rhs, self.what)
 
 
-__all__ = ["Ctx", "Guard", "Origin", "Predicate", "Residual", "SymbolInfo"]
+__all__ = ["Ctx", "Guard", "Origin", "Predicate", "PredicateRel", "Rel", "Residual", "SymbolInfo", "SymbolKind"]
 
 
 def holds(lhs: int, rel: str, rhs: int) -> bool:

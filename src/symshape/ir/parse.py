@@ -2,7 +2,7 @@
 
 The context knows builtin, func and cf (from xDSL), arith and tensor (xDSL's, with the few ops it
 lacks, `symshape.ir.dialects.upstream`) and symshape's stablehlo, mhlo, shape and constraint
-subsets, each in generic and pretty form (``tests/test_mlir_op_forms.py`` checks every op with a
+subsets, each in generic and pretty form (``tests/ir/test_op_forms.py`` checks every op with a
 rule against the forms ``iree-opt`` and jaxlib print); any other op, attribute or type stays
 *unregistered* and is read in generic form. An empty text is an empty module, as for ``mlir-opt``.
 Before parsing, locations are dropped (``loc(...)`` and the ``#loc`` aliases that ``jax.export``

@@ -24,7 +24,7 @@ from symshape.ir.parse import AttributeTexts, has_foreign_properties, source_att
 
 PRETTY_DIALECTS = frozenset({"builtin", "func", "arith", "tensor", "shape", "cf"})
 """Dialects that ship with MLIR and whose custom forms xDSL prints as MLIR reads them
-(``tests/test_mlir_io_printing.py`` feeds every pass's output to ``iree-opt``)."""
+(``tests/ir/test_printing.py`` feeds every pass's output to ``iree-opt``)."""
 
 
 @dataclass(eq=False, repr=False)

@@ -15,7 +15,6 @@ from collections.abc import Callable
 
 from symshape.algebra.expr import Dim
 from symshape.engine.context import OpContext
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.ir.dialects.hlo_ops import CHLO_BINARY as BINARY
 from symshape.rules.registry import register
 from symshape.rules.shared.arith import COMPARISON_DIRECTIONS, HLO_INT_OPS, IntOp, RuleDecisions
@@ -57,11 +56,9 @@ def _mapped_broadcast(
     """The lower-rank operand's dims placed at ``mapping`` in the higher-rank shape, broadcast."""
     in_range = all(0 <= m < len(large) for m in mapping)
     if len(mapping) != len(small) or len(set(mapping)) != len(mapping) or not in_range:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"broadcast_dimensions {mapping} for operands of ranks {len(large)} and {len(small)}",
-            expected=f"{len(small)} distinct result dims in [0, {len(large) - 1}] (one per lower-rank operand dim)",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"broadcast_dimensions {mapping} for operands of ranks {len(large)} and {len(small)}",
+            f"{len(small)} distinct result dims in [0, {len(large) - 1}] (one per lower-rank operand dim)",
         )
     out = list(large)
     for d, axis in zip(small, mapping, strict=True):

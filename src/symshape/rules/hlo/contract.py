@@ -11,7 +11,7 @@ import re
 
 from symshape.algebra.expr import Dim, add, floordiv, mul, smax
 from symshape.engine.context import GiveUp, OpContext
-from symshape.errors import FIX_MODEL, ContradictionError, ModelError
+from symshape.errors import ContradictionError
 from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.mlir_common import (
     assert_condition,
@@ -28,11 +28,9 @@ def _contract(
 ) -> None:
     for a, b in pairs:
         if not (0 <= a < len(lhs) and 0 <= b < len(rhs)):
-            raise ModelError(
-                where=ctx.where(),
-                found=f"{rule} dims ({a}, {b}) are out of range for ranks {len(lhs)}, {len(rhs)}",
-                expected=f"dims in [0, {len(lhs) - 1}] and [0, {len(rhs) - 1}]",
-                fix=FIX_MODEL,
+            raise ctx.invalid(
+                f"{rule} dims ({a}, {b}) are out of range for ranks {len(lhs)}, {len(rhs)}",
+                f"dims in [0, {len(lhs) - 1}] and [0, {len(rhs) - 1}]",
             )
         ctx.eq(rhs[b], lhs[a], rule, (ctx.dim_name(1, b), ctx.dim_name(0, a)))
 
@@ -42,12 +40,7 @@ def dot(ctx: OpContext) -> None:
     """Vector/matrix products: the contracted dims are equal. https://openxla.org/stablehlo/spec#dot"""
     lhs, rhs = ctx.shape(0), ctx.shape(1)
     if not (1 <= len(lhs) <= 2 and 1 <= len(rhs) <= 2):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"operands of ranks {len(lhs)} and {len(rhs)}",
-            expected="rank-1 or rank-2 operands",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"operands of ranks {len(lhs)} and {len(rhs)}", "rank-1 or rank-2 operands")
     _contract(ctx, lhs, rhs, [(len(lhs) - 1, 0)], "contraction")
     ctx.set_output(0, (*lhs[:-1], *rhs[1:]))
 
@@ -63,11 +56,9 @@ def dot_general(ctx: OpContext) -> None:
     lb, rb = field_ints(numbers, "lhs_batching_dimensions"), field_ints(numbers, "rhs_batching_dimensions")
     lc, rc = field_ints(numbers, "lhs_contracting_dimensions"), field_ints(numbers, "rhs_contracting_dimensions")
     if len(lb) != len(rb) or len(lc) != len(rc):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(lb)}/{len(rb)} batching and {len(lc)}/{len(rc)} contracting dims (lhs/rhs)",
-            expected="lhs and rhs lists of equal length",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"{len(lb)}/{len(rb)} batching and {len(lc)}/{len(rc)} contracting dims (lhs/rhs)",
+            "lhs and rhs lists of equal length",
         )
     _contract(ctx, lhs, rhs, list(zip(lb, rb, strict=True)), "batch dim")
     _contract(ctx, lhs, rhs, list(zip(lc, rc, strict=True)), "contraction")
@@ -89,11 +80,8 @@ def einsum(ctx: OpContext) -> None:
     for i, term in enumerate(terms):
         shape = ctx.shape(i)
         if len(term) != len(shape):
-            raise ModelError(
-                where=ctx.where(),
-                found=f"term '{term}' does not match the rank {len(shape)} of operand #{i}",
-                expected=f"{len(shape)} letters",
-                fix=FIX_MODEL,
+            raise ctx.invalid(
+                f"term '{term}' does not match the rank {len(shape)} of operand #{i}", f"{len(shape)} letters"
             )
         for axis, (letter, d) in enumerate(zip(term, shape, strict=True)):
             if letter in sizes:
@@ -153,11 +141,9 @@ def _window_size(ctx: OpContext, d: Dim, k: Dim, lo: Dim, hi: Dim, stride: int, 
     """``floor(span / stride) + 1`` windows, or 0 when the padded input is shorter than the
     dilated window (``span < 0``): StableHLO's shape function, the ``Max`` of both, exactly."""
     if min(stride, ld, rd) < 1:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"a window stride or dilation below 1 (stride {stride}, base dilation {ld}, window dilation {rd})",
-            expected="strides and dilations >= 1",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"a window stride or dilation below 1 (stride {stride}, base dilation {ld}, window dilation {rd})",
+            "strides and dilations >= 1",
         )
     dilated_in = d if ld == 1 else smax(add(mul(add(d, -1), ld), 1), 0)  # 0 for an empty dim
     dilated_k = k if rd == 1 else add(mul(add(k, -1), rd), 1)
@@ -176,19 +162,15 @@ def convolution(ctx: OpContext) -> None:
         nums = conv_numbers(ctx.attr("dimension_numbers"))
         spatial_in, spatial_k = nums["input_spatial_dimensions"], nums["kernel_spatial_dimensions"]
     except (ValueError, KeyError) as error:  # missing, a label missing from the compact form, a field
-        raise ModelError(
-            where=ctx.where(),
-            found=f"dimension_numbers {ctx.attr('dimension_numbers')} ({error})",
-            expected="[b, 0, ..., f]x[0, ..., i, o]->[b, 0, ..., f]: b, f, i, o and every spatial index once",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"dimension_numbers {ctx.attr('dimension_numbers')} ({error})",
+            "[b, 0, ..., f]x[0, ..., i, o]->[b, 0, ..., f]: b, f, i, o and every spatial index once",
         ) from None
     n = len(spatial_in)
     if len(lhs) != n + 2 or len(rhs) != n + 2:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"operands of rank {len(lhs)} and {len(rhs)} for the {n} spatial dims dimension_numbers names",
-            expected=f"rank {n + 2}: a batch, a feature and {n} spatial dims each",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"operands of rank {len(lhs)} and {len(rhs)} for the {n} spatial dims dimension_numbers names",
+            f"rank {n + 2}: a batch, a feature and {n} spatial dims each",
         )
     strides = ints(ctx, "window_strides", [1] * n) or [1] * n
     ld = ints(ctx, "lhs_dilation", [1] * n) or [1] * n
@@ -200,7 +182,7 @@ def convolution(ctx: OpContext) -> None:
     batch_groups = (ints(ctx, "batch_group_count", [1]) or [1])[0]
     for name, count in (("feature_group_count", groups), ("batch_group_count", batch_groups)):
         if count < 1:
-            raise ModelError(where=ctx.where(), found=f"{name} = {count}", expected=f"{name} >= 1", fix=FIX_MODEL)
+            raise ctx.invalid(f"{name} = {count}", f"{name} >= 1")
     feature = nums["input_feature_dimension"][0]
     ctx.eq(
         lhs[feature],
@@ -242,12 +224,10 @@ def _windowed(ctx: OpContext, n: int, params: list[tuple[Dim, ...]]) -> None:
     shape = same_shapes(ctx, list(range(n)), "reduce_window inputs")
     window, strides, base, dil, pads = params
     if not len(window) == len(strides) == len(base) == len(dil) == len(shape) == len(pads) // 2:
-        raise ModelError(
-            where=ctx.where(),
-            found="window dimensions/strides/base dilations/window dilations have "
+        raise ctx.invalid(
+            "window dimensions/strides/base dilations/window dilations have "
             f"{len(window)}/{len(strides)}/{len(base)}/{len(dil)} values and padding {len(pads)}",
-            expected=f"{len(shape)} values each (one per dim) and {2 * len(shape)} padding values",
-            fix=FIX_MODEL,
+            f"{len(shape)} values each (one per dim) and {2 * len(shape)} padding values",
         )
     out: list[Dim] = []
     for a in range(len(shape)):
@@ -298,13 +278,12 @@ def gather(ctx: OpContext) -> None:
     batch = [d for a, d in enumerate(indices) if a != index_dim[0]]
     offsets = [s for a, s in enumerate(sizes) if a not in dropped]
     offset_at = field_ints(nums, "offset_dims")
-    if len(offset_at) != len(offsets):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(offset_at)} offset_dims for {len(offsets)} kept slice sizes",
-            expected=f"{len(offsets)} offset_dims (one per kept slice size)",
-            fix=FIX_MODEL,
-        )
+    ctx.require_len(
+        offset_at,
+        len(offsets),
+        "{got} offset_dims for {n} kept slice sizes",
+        "{n} offset_dims (one per kept slice size)",
+    )
     operand = ctx.shape(0)
     for a, s in enumerate(sizes):
         if a < len(operand):

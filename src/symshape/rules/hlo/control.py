@@ -8,7 +8,7 @@ https://openxla.org/stablehlo/spec
 from __future__ import annotations
 
 from symshape.engine.context import GiveUp, OpContext
-from symshape.errors import FIX_MODEL, ContradictionError, ModelError
+from symshape.errors import ContradictionError
 from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.loops import settle
 from symshape.rules.shared.subgraph import (
@@ -32,12 +32,10 @@ def while_op(ctx: OpContext) -> None:
     if body is None:
         raise GiveUp("the loop body is not available")
     if not (len(body.inputs) == len(body.outputs) == ctx.num_inputs == ctx.num_outputs):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"the body's {len(body.inputs)} arguments and {len(body.outputs)} results "
+        raise ctx.invalid(
+            f"the body's {len(body.inputs)} arguments and {len(body.outputs)} results "
             f"do not fit {ctx.num_inputs} operands and {ctx.num_outputs} results",
-            expected="one body argument and one body result per operand",
-            fix=FIX_MODEL,
+            "one body argument and one body result per operand",
         )
     carried: list[Tensor] = [(ctx.shape(i), ctx.elements(i)) for i in range(ctx.num_inputs)]
     res, final, excluded = settle(ctx, body, [], carried)
@@ -61,11 +59,8 @@ def case(ctx: OpContext) -> None:
         raise GiveUp("the branches are not available")
     for k, sub in enumerate(branches):
         if len(sub.outputs) != ctx.num_outputs:
-            raise ModelError(
-                where=ctx.where(),
-                found=f"branch #{k} returns {len(sub.outputs)} values",
-                expected=f"{ctx.num_outputs} values (one per result)",
-                fix=FIX_MODEL,
+            raise ctx.invalid(
+                f"branch #{k} returns {len(sub.outputs)} values", f"{ctx.num_outputs} values (one per result)"
             )
     taken = _taken_branch(ctx, len(branches))
     if taken is not None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from symshape.algebra.expr import Dim, add, mul, smax
 from symshape.engine.context import GiveUp, OpContext
 from symshape.engine.program import MAX_TRACKED
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.hlo.reshape import shape_operand
 from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.mlir_common import (
@@ -69,13 +68,7 @@ def concatenate(ctx: OpContext) -> None:
     out = list(shapes[0])
     total: Dim = 0
     for i, s in enumerate(shapes):
-        if len(s) != rank:
-            raise ModelError(
-                where=ctx.where(),
-                found=f"operand #{i} has rank {len(s)}",
-                expected=f"rank {rank} (the rank of operand #0)",
-                fix=FIX_MODEL,
-            )
+        ctx.require_rank(s, rank, f"operand #{i}", f"rank {rank} (the rank of operand #0)")
         total = add(total, s[axis])
         for a in range(rank):
             if a != axis:
@@ -105,11 +98,9 @@ def slice_op(ctx: OpContext) -> None:
     limits = ints(ctx, "limit_indices", []) or []
     strides = ints(ctx, "strides", [1] * len(starts)) or []
     if not len(starts) == len(limits) == len(strides) == len(dims):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"start/limit/strides have {len(starts)}/{len(limits)}/{len(strides)} entries",
-            expected=f"one entry per dim ({len(dims)})",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"start/limit/strides have {len(starts)}/{len(limits)}/{len(strides)} entries",
+            f"one entry per dim ({len(dims)})",
         )
     out: list[Dim] = []
     for axis, (d, s, lim, k) in enumerate(zip(dims, starts, limits, strides, strict=True)):
@@ -133,11 +124,9 @@ def real_dynamic_slice(ctx: OpContext) -> None:
         ctx.set_output(0, declared_dims(ctx))
         return
     if not len(start) == len(limit) == len(strides) == len(dims):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"start/limit/strides have {len(start)}/{len(limit)}/{len(strides)} values",
-            expected=f"{len(dims)} values each (one per dim)",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"start/limit/strides have {len(start)}/{len(limit)}/{len(strides)} values",
+            f"{len(dims)} values each (one per dim)",
         )
     declared: tuple[Dim, ...] | None = None
     out: list[Dim] = []
@@ -158,13 +147,7 @@ def dynamic_slice(ctx: OpContext) -> None:
     """
     dims = ctx.shape(0)
     sizes = ints(ctx, "slice_sizes", []) or []
-    if len(sizes) != len(dims):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(sizes)} slice sizes for rank {len(dims)}",
-            expected=f"{len(dims)} slice sizes (one per dim)",
-            fix=FIX_MODEL,
-        )
+    ctx.require_len(sizes, len(dims), "{got} slice sizes for rank {n}", "{n} slice sizes (one per dim)")
     for d, s in zip(dims, sizes, strict=True):
         at_least_zero(ctx, add(d, -s), "slice size <= dim")
     ctx.set_output(0, sizes)
@@ -180,11 +163,9 @@ def _padded(
     ctx: OpContext, dims: tuple[Dim, ...], low: tuple[Dim, ...], high: tuple[Dim, ...], interior: tuple[Dim, ...]
 ) -> list[Dim]:
     if not len(low) == len(high) == len(interior) == len(dims):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"low/high/interior padding have {len(low)}/{len(high)}/{len(interior)} values",
-            expected=f"{len(dims)} values each (one per dim)",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"low/high/interior padding have {len(low)}/{len(high)}/{len(interior)} values",
+            f"{len(dims)} values each (one per dim)",
         )
     out: list[Dim] = []
     for d, lo, hi, inner in zip(dims, low, high, interior, strict=True):

@@ -13,7 +13,6 @@ import re
 
 from symshape.algebra.expr import Dim, smax, smin
 from symshape.engine.context import OpContext
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.hlo.table import hlo_family, hlo_rule
 from symshape.rules.shared.arith import (
     COMPARISON_DIRECTIONS,
@@ -112,11 +111,9 @@ def bitcast_convert(ctx: OpContext) -> None:
         ctx.set_output(0, (*shape, src // dst))
         return
     if not shape:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"a rank-0 {ctx.dtype(0)} operand converted to the wider {ctx.output_dtype(0)}",
-            expected=f"an operand whose last dim holds the {dst // src} narrow elements of each wide one",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"a rank-0 {ctx.dtype(0)} operand converted to the wider {ctx.output_dtype(0)}",
+            f"an operand whose last dim holds the {dst // src} narrow elements of each wide one",
         )
     ctx.eq(shape[-1], dst // src, "bitcast_convert", ("the operand's last dim", "the ratio of the bit widths"))
     ctx.set_output(0, shape[:-1])

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from symshape.algebra.expr import Dim, floordiv, mul
 from symshape.engine.context import OpContext
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.hlo.reshape import shape_operand
 from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.mlir_common import declared_dims, dim_number, enum_word, field_ints, ints, same_shapes
@@ -20,25 +19,14 @@ from symshape.rules.shared.mlir_common import declared_dims, dim_number, enum_wo
 def _int_attr(ctx: OpContext, name: str, default: int | None = None) -> int:
     got = ints(ctx, name, None if default is None else [default])
     if not got:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"integer attribute '{name}' is missing",
-            expected="an integer attribute",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"integer attribute '{name}' is missing", "an integer attribute")
     return got[0]
 
 
 def _vector(ctx: OpContext, i: int, size: Dim, what: str) -> None:
     """Input ``i`` is 1-D of length ``size`` (a fact)."""
     dims = ctx.shape(i)
-    if len(dims) != 1:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{what} (operand #{i}) has rank {len(dims)}",
-            expected="a 1-D operand",
-            fix=FIX_MODEL,
-        )
+    ctx.require_rank(dims, 1, f"{what} (operand #{i})", "a 1-D operand")
     ctx.eq(dims[0], size, f"batch norm {what} size", (ctx.dim_name(i, 0), "the feature dim of the operand"))
 
 
@@ -122,11 +110,8 @@ def fft(ctx: OpContext) -> None:
     lengths = ints(ctx, "fft_length", []) or []
     kind = enum_word(ctx.attr("fft_type", "FFT")).upper()
     if not 1 <= len(lengths) <= min(3, len(dims)):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"fft_length {lengths} does not fit an operand of rank {len(dims)}",
-            expected=f"1 to {min(3, len(dims))} lengths",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"fft_length {lengths} does not fit an operand of rank {len(dims)}", f"1 to {min(3, len(dims))} lengths"
         )
     lead = len(dims) - len(lengths)
     out = list(dims)
@@ -149,12 +134,7 @@ def cholesky(ctx: OpContext) -> None:
     """The operand's shape; its matrices are square (a fact). https://openxla.org/stablehlo/spec#cholesky"""
     dims = ctx.shape(0)
     if len(dims) < 2:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"an operand of rank {len(dims)}",
-            expected="rank >= 2 (a batch of square matrices)",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"an operand of rank {len(dims)}", "rank >= 2 (a batch of square matrices)")
     ctx.eq(dims[-1], dims[-2], "square matrix", (ctx.dim_name(0, len(dims) - 1), ctx.dim_name(0, len(dims) - 2)))
     ctx.set_output(0, dims)
 
@@ -167,12 +147,7 @@ def triangular_solve(ctx: OpContext) -> None:
     a, b = ctx.shape(0), ctx.shape(1)
     r = len(a)
     if r < 2 or len(b) != r:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"a and b have ranks {r} and {len(b)}",
-            expected="one rank >= 2 for both",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"a and b have ranks {r} and {len(b)}", "one rank >= 2 for both")
     for axis in range(r - 2):
         ctx.eq(b[axis], a[axis], "triangular_solve batch dim", (ctx.dim_name(1, axis), ctx.dim_name(0, axis)))
     ctx.eq(a[r - 1], a[r - 2], "square matrix", (ctx.dim_name(0, r - 1), ctx.dim_name(0, r - 2)))
@@ -253,12 +228,7 @@ def all_to_all(ctx: OpContext) -> None:
     """
     count = _int_attr(ctx, "split_count")
     if count < 1:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"split_count is {count}",
-            expected="a positive split_count",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"split_count is {count}", "a positive split_count")
     for i in range(ctx.num_outputs):
         dims = list(ctx.shape(i))
         split = dim_number(ctx, "split_dimension", len(dims))

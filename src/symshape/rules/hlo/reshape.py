@@ -12,7 +12,6 @@ from __future__ import annotations
 from symshape.algebra.expr import Dim, exact_div, product
 from symshape.engine.context import GiveUp, OpContext
 from symshape.engine.program import MAX_TRACKED
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.hlo.table import hlo_rule
 from symshape.rules.shared.mlir_common import declared_dims, declared_rank, dim_numbers, ints
 
@@ -22,12 +21,9 @@ def shape_operand(ctx: OpContext, i: int, out: int = 0) -> tuple[Dim, ...]:
     els = ctx.elements(i)
     if els is not None:
         rank = declared_rank(ctx, out)
-        if rank is not None and rank != len(els):
-            raise ModelError(
-                where=ctx.where(),
-                found=f"the shape operand has {len(els)} values for a rank-{rank} result",
-                expected=f"{rank} values (one per result dim)",
-                fix=FIX_MODEL,
+        if rank is not None:
+            ctx.require_len(
+                els, rank, "the shape operand has {got} values for a rank-{n} result", "{n} values (one per result dim)"
             )
         return els
     return declared_dims(ctx, out)
@@ -35,23 +31,20 @@ def shape_operand(ctx: OpContext, i: int, out: int = 0) -> tuple[Dim, ...]:
 
 def _broadcast_facts(ctx: OpContext, operand: tuple[Dim, ...], out: tuple[Dim, ...], mapping: list[int]) -> None:
     """An operand dim is 1 or the output dim it maps to: equal when provably not 1."""
-    if len(mapping) != len(operand):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(mapping)} broadcast dimensions for an operand of rank {len(operand)}",
-            expected=f"{len(operand)} broadcast dimensions (one per operand dim)",
-            fix=FIX_MODEL,
-        )
+    ctx.require_len(
+        mapping,
+        len(operand),
+        "{got} broadcast dimensions for an operand of rank {n}",
+        "{n} broadcast dimensions (one per operand dim)",
+    )
     expanding = set(ints(ctx, "known_expanding_dimensions", []) or [])
     nonexpanding = set(ints(ctx, "known_nonexpanding_dimensions", []) or [])
     facts = ctx.facts
     for i, (d, axis) in enumerate(zip(operand, mapping, strict=True)):
         if not 0 <= axis < len(out):
-            raise ModelError(
-                where=ctx.where(),
-                found=f"broadcast dimension {axis} is out of range for rank {len(out)}",
-                expected=f"a result dim in [0, {len(out) - 1}]",
-                fix=FIX_MODEL,
+            raise ctx.invalid(
+                f"broadcast dimension {axis} is out of range for rank {len(out)}",
+                f"a result dim in [0, {len(out) - 1}]",
             )
         if i in expanding:
             ctx.eq(d, 1, "known expanding dimension", (ctx.dim_name(0, i), "1"))
@@ -166,11 +159,8 @@ def transpose(ctx: OpContext) -> None:
     dims = ctx.shape(0)
     perm = ints(ctx, "permutation", list(range(len(dims)))) or []
     if sorted(perm) != list(range(len(dims))):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"permutation {perm} is not a permutation of rank {len(dims)}",
-            expected=f"each of 0..{len(dims) - 1} once",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"permutation {perm} is not a permutation of rank {len(dims)}", f"each of 0..{len(dims) - 1} once"
         )
     ctx.set_output(0, [dims[p] for p in perm])
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from symshape.algebra.expr import product
 from symshape.engine.context import OpContext
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.registry import register
 from symshape.rules.shared.arith import SHAPE_INT_OPS, binary_elements
 from symshape.rules.shared.common import broadcast_shapes
@@ -104,11 +103,8 @@ def cstr_eq(ctx: OpContext) -> None:
     for i in range(1, ctx.num_inputs):
         other = ctx.require_elements(i)
         if len(other) != len(first):
-            raise ModelError(
-                where=ctx.where(),
-                found=f"cstr_eq of shapes of ranks {len(first)} and {len(other)} always fails",
-                expected="shapes of one rank",
-                fix=FIX_MODEL,
+            raise ctx.invalid(
+                f"cstr_eq of shapes of ranks {len(first)} and {len(other)} always fails", "shapes of one rank"
             )
         for a, b in zip(first, other, strict=True):
             ctx.eq(b, a, "cstr_eq")
@@ -123,12 +119,7 @@ def cstr_require(ctx: OpContext) -> None:
     """
     cond = ctx.elements(0)
     if cond is not None and cond[0] == 0:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"the required condition always fails: {ctx.attr('msg', '')}",
-            expected="a condition that can hold",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"the required condition always fails: {ctx.attr('msg', '')}", "a condition that can hold")
     assert_condition(ctx, str(ctx.attr("msg", "")))
     ctx.set_output(0, ())
 

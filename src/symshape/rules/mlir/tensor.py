@@ -15,7 +15,6 @@ from collections.abc import Sequence
 
 from symshape.algebra.expr import Dim, add, exact_div, mul, product
 from symshape.engine.context import GiveUp, OpContext
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.registry import register
 from symshape.rules.shared.common import normalize_axis
 from symshape.rules.shared.mlir_common import at_least_zero, check_declared, declared_dims, elements_or_unknowns, ints
@@ -29,12 +28,7 @@ def mixed(ctx: OpContext, name: str, first: int) -> tuple[list[Dim], int]:
     and the index of the input after them."""
     static = ints(ctx, name)
     if static is None:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"attribute '{name}' is missing",
-            expected="a list of integers",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"attribute '{name}' is missing", "a list of integers")
     out: list[Dim] = []
     k = first
     for pos, s in enumerate(static):
@@ -42,11 +36,8 @@ def mixed(ctx: OpContext, name: str, first: int) -> tuple[list[Dim], int]:
             out.append(s)
             continue
         if k >= ctx.num_inputs:
-            raise ModelError(
-                where=ctx.where(),
-                found=f"'{name}' has more dynamic entries than index operands",
-                expected="one index operand per dynamic entry",
-                fix=FIX_MODEL,
+            raise ctx.invalid(
+                f"'{name}' has more dynamic entries than index operands", "one index operand per dynamic entry"
             )
         els = ctx.elements(k)
         out.append(els[0] if els is not None and len(els) == 1 else ctx.fresh(f"{name}{pos}"))
@@ -82,11 +73,9 @@ def kept_axes(ctx: OpContext, static_sizes: Sequence[int], reduced: tuple[int | 
         else:
             if len(kept) == len(want):
                 return kept
-    raise ModelError(
-        where=ctx.where(),
-        found=f"the sizes {list(static_sizes)} do not rank-reduce to {list(reduced)}",
-        expected="the result dims in order, with only unit sizes dropped",
-        fix=FIX_MODEL,
+    raise ctx.invalid(
+        f"the sizes {list(static_sizes)} do not rank-reduce to {list(reduced)}",
+        "the result dims in order, with only unit sizes dropped",
     )
 
 
@@ -95,11 +84,8 @@ def _slice_params(ctx: OpContext, first: int) -> tuple[list[Dim], list[Dim], lis
     sizes, k = mixed(ctx, "static_sizes", k)
     strides, _ = mixed(ctx, "static_strides", k)
     if not len(offsets) == len(sizes) == len(strides):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(offsets)} offsets, {len(sizes)} sizes and {len(strides)} strides",
-            expected="lists of one length",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"{len(offsets)} offsets, {len(sizes)} sizes and {len(strides)} strides", "lists of one length"
         )
     return offsets, sizes, strides
 
@@ -122,13 +108,7 @@ def extract_slice(ctx: OpContext) -> None:
     """
     dims = ctx.shape(0)
     offsets, sizes, strides = _slice_params(ctx, 1)
-    if len(sizes) != len(dims):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(sizes)} sizes for a source of rank {len(dims)}",
-            expected=f"{len(dims)} sizes (one per source dim)",
-            fix=FIX_MODEL,
-        )
+    ctx.require_len(sizes, len(dims), "{got} sizes for a source of rank {n}", "{n} sizes (one per source dim)")
     _in_bounds(ctx, dims, offsets, sizes, strides)
     kept = kept_axes(ctx, ints(ctx, "static_sizes") or [], _declared(ctx, ctx.op.outputs[0]))
     ctx.set_output(0, [ctx.canon(sizes[a]) for a in kept])
@@ -142,13 +122,9 @@ def insert_slice(ctx: OpContext) -> None:
     """
     source, dest = ctx.shape(0), ctx.shape(1)
     offsets, sizes, strides = _slice_params(ctx, 2)
-    if len(sizes) != len(dest):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(sizes)} sizes for a destination of rank {len(dest)}",
-            expected=f"{len(dest)} sizes (one per destination dim)",
-            fix=FIX_MODEL,
-        )
+    ctx.require_len(
+        sizes, len(dest), "{got} sizes for a destination of rank {n}", "{n} sizes (one per destination dim)"
+    )
     kept = kept_axes(ctx, ints(ctx, "static_sizes") or [], _declared(ctx, ctx.op.inputs[0]))
     for axis, a in enumerate(kept):
         ctx.eq(source[axis], sizes[a], "insert_slice source dim", (ctx.dim_name(0, axis), f"slice size {a}"))
@@ -183,20 +159,14 @@ def expand_shape(ctx: OpContext) -> None:
     """
     dims = ctx.shape(0)
     groups: list[list[int]] = ctx.attr("reassociation") or []
-    if len(groups) != len(dims):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(groups)} reassociation groups for a source of rank {len(dims)}",
-            expected=f"{len(dims)} groups (one per source dim)",
-            fix=FIX_MODEL,
-        )
+    ctx.require_len(
+        groups, len(dims), "{got} reassociation groups for a source of rank {n}", "{n} groups (one per source dim)"
+    )
     given = _output_shape(ctx)
     if sorted(a for g in groups for a in g) != list(range(len(given))):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"reassociation {groups} does not cover the {len(given)} result dims",
-            expected=f"each of 0..{len(given) - 1} in one group, in order",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"reassociation {groups} does not cover the {len(given)} result dims",
+            f"each of 0..{len(given) - 1} in one group, in order",
         )
     out: list[Dim] = []
     for gi, group in enumerate(groups):
@@ -227,12 +197,7 @@ def pad(ctx: OpContext) -> None:
     low, k = mixed(ctx, "static_low", 1)
     high, _ = mixed(ctx, "static_high", k)
     if not len(low) == len(high) == len(dims):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(low)} low and {len(high)} high padding values",
-            expected=f"{len(dims)} each (one per dim)",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"{len(low)} low and {len(high)} high padding values", f"{len(dims)} each (one per dim)")
     ctx.set_output(0, [ctx.canon(add(add(d, lo), hi)) for d, lo, hi in zip(dims, low, high, strict=True)])
 
 

@@ -22,7 +22,7 @@ from dataclasses import replace
 from symshape.algebra.expr import Dim, add, mul, smax
 from symshape.engine.context import GiveUp, OpContext
 from symshape.engine.program import Program
-from symshape.errors import FIX_MODEL, ContradictionError, ModelError
+from symshape.errors import ContradictionError
 from symshape.rules.onnx.data_dependent import record_le
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
@@ -48,13 +48,12 @@ def if_op(ctx: OpContext) -> None:
     """
     branches = (subgraph_of(ctx, "then_branch"), subgraph_of(ctx, "else_branch"))
     for sub in branches:
-        if len(sub.outputs) != ctx.num_outputs:
-            raise ModelError(
-                where=ctx.where(),
-                found=f"a branch has {len(sub.outputs)} outputs, the node {ctx.num_outputs}",
-                expected="branches with one output per node output",
-                fix=FIX_MODEL,
-            )
+        ctx.require_len(
+            sub.outputs,
+            ctx.num_outputs,
+            "a branch has {got} outputs, the node {n}",
+            "branches with one output per node output",
+        )
     cond = ctx.const_ints(0)
     if cond is not None and len(cond) == 1:
         take_branch(ctx, branches[0 if cond[0] else 1], "then_branch" if cond[0] else "else_branch")
@@ -88,11 +87,9 @@ def loop(ctx: OpContext) -> None:
     body = subgraph_of(ctx, "body")
     n_carried = ctx.num_inputs - 2
     if len(body.outputs) < 1 + n_carried or len(body.inputs) != 2 + n_carried:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"the body has {len(body.inputs)} inputs and {len(body.outputs)} outputs",
-            expected=f"{2 + n_carried} inputs and at least {1 + n_carried} outputs for {n_carried} carried values",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"the body has {len(body.inputs)} inputs and {len(body.outputs)} outputs",
+            f"{2 + n_carried} inputs and at least {1 + n_carried} outputs for {n_carried} carried values",
         )
     carried: list[Tensor] = [(ctx.shape(2 + j), ctx.elements(2 + j)) for j in range(n_carried)]
     cond: Tensor = (_declared_dims(body, 1), (1,) if not ctx.has_input(1) else ctx.elements(1))
@@ -190,18 +187,15 @@ def scan(ctx: OpContext) -> None:
     m = int(ctx.attr("num_scan_inputs", 0))
     n = ctx.num_inputs - m
     if m < 1 or n < 0:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"num_scan_inputs {m} does not fit {ctx.num_inputs} inputs",
-            expected=f"1 <= num_scan_inputs <= {ctx.num_inputs}",
-            fix="fix the num_scan_inputs attribute",
+        raise ctx.invalid(
+            f"num_scan_inputs {m} does not fit {ctx.num_inputs} inputs",
+            f"1 <= num_scan_inputs <= {ctx.num_inputs}",
+            "fix the num_scan_inputs attribute",
         )
     if len(body.inputs) != n + m or len(body.outputs) != ctx.num_outputs:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"the body has {len(body.inputs)} inputs and {len(body.outputs)} outputs",
-            expected=f"{n + m} inputs ({n} states + {m} scan inputs) and {ctx.num_outputs} outputs, as the node has",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"the body has {len(body.inputs)} inputs and {len(body.outputs)} outputs",
+            f"{n + m} inputs ({n} states + {m} scan inputs) and {ctx.num_outputs} outputs, as the node has",
         )
     states: list[Tensor] = [(ctx.shape(j), ctx.elements(j)) for j in range(n)]
     slices, length = _scan_slices(ctx, n, m)

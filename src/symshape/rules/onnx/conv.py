@@ -36,7 +36,6 @@ from dataclasses import dataclass
 
 from symshape.algebra.expr import Dim, add, mul, smin
 from symshape.engine.context import GiveUp, OpContext
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.fit import cdiv, fdiv, require_ge, trunc_div
 
@@ -69,25 +68,20 @@ def window(ctx: OpContext, kernel: tuple[Dim, ...]) -> Window:
     pads = tuple(ctx.attr("pads") or (0,) * (2 * n))
     auto_pad = str(ctx.attr("auto_pad", "NOTSET") or "NOTSET")
     if len(strides) != n or len(dilations) != n or len(pads) != 2 * n:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"strides {list(strides)}, dilations {list(dilations)} and pads {list(pads)}",
-            expected=f"{n} strides and dilations and {2 * n} pads for {n} spatial axes",
-            fix="fix the attributes",
+        raise ctx.invalid(
+            f"strides {list(strides)}, dilations {list(dilations)} and pads {list(pads)}",
+            f"{n} strides and dilations and {2 * n} pads for {n} spatial axes",
+            "fix the attributes",
         )
     if any(s < 1 for s in strides) or any(d < 1 for d in dilations):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"strides {list(strides)} and dilations {list(dilations)}",
-            expected="strides and dilations >= 1",
-            fix="fix the attributes",
+        raise ctx.invalid(
+            f"strides {list(strides)} and dilations {list(dilations)}",
+            "strides and dilations >= 1",
+            "fix the attributes",
         )
     if auto_pad not in ("NOTSET", "VALID", *SAME):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"auto_pad '{auto_pad}'",
-            expected="NOTSET, VALID, SAME_UPPER or SAME_LOWER",
-            fix="fix the auto_pad attribute",
+        raise ctx.invalid(
+            f"auto_pad '{auto_pad}'", "NOTSET, VALID, SAME_UPPER or SAME_LOWER", "fix the auto_pad attribute"
         )
     return Window(kernel, strides, dilations, pads, auto_pad, bool(ctx.attr("ceil_mode", 0)))
 
@@ -137,12 +131,7 @@ def spatial_input(ctx: OpContext, i: int, n_spatial: int | None = None) -> tuple
     if len(dims) < 3 or (n_spatial is not None and len(dims) != n_spatial + 2):
         want = "rank >= 3" if n_spatial is None else f"rank {n_spatial + 2}"
         shown = [str(d) for d in dims]
-        raise ModelError(
-            where=ctx.where(),
-            found=f"input #{i} has shape {shown}",
-            expected=f"{want} (N, C, spatial...)",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"input #{i} has shape {shown}", f"{want} (N, C, spatial...)")
     return dims
 
 
@@ -164,7 +153,7 @@ def _conv(ctx: OpContext, xi: int, wi: int, bi: int | None) -> tuple[Dim, ...]:
     if bi is not None and ctx.has_input(bi):
         b = ctx.shape(bi)
         if len(b) != 1:
-            raise ModelError(where=ctx.where(), found=f"a bias of rank {len(b)}", expected="a 1-D bias", fix=FIX_MODEL)
+            raise ctx.invalid(f"a bias of rank {len(b)}", "a 1-D bias")
         ctx.eq(b[0], wshape[0], "bias length", (ctx.dim_name(bi, 0), ctx.dim_name(wi, 0)))
     w = window(ctx, kernel)
     spatial = [window_out(ctx, x[2 + i], i, w, pool=False) for i in range(n)]
@@ -175,12 +164,7 @@ def _conv(ctx: OpContext, xi: int, wi: int, bi: int | None) -> tuple[Dim, ...]:
 
 def _check_weight_rank(ctx: OpContext, wshape: tuple[Dim, ...], x: tuple[Dim, ...]) -> None:
     if len(wshape) != len(x):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"a weight of rank {len(wshape)} for an input of rank {len(x)}",
-            expected="equal ranks",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"a weight of rank {len(wshape)} for an input of rank {len(x)}", "equal ranks")
 
 
 def _kernel(ctx: OpContext, wdims: tuple[Dim, ...], wi: int) -> tuple[Dim, ...]:
@@ -188,11 +172,10 @@ def _kernel(ctx: OpContext, wdims: tuple[Dim, ...], wi: int) -> tuple[Dim, ...]:
     if attr is None:
         return wdims
     if len(attr) != len(wdims):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"kernel_shape {list(attr)}",
-            expected=f"{len(wdims)} entries, one per spatial dim of the weight",
-            fix="fix the kernel_shape attribute",
+        raise ctx.invalid(
+            f"kernel_shape {list(attr)}",
+            f"{len(wdims)} entries, one per spatial dim of the weight",
+            "fix the kernel_shape attribute",
         )
     for i, (k, d) in enumerate(zip(attr, wdims, strict=True)):
         ctx.eq(d, int(k), "kernel_shape", (ctx.dim_name(wi, 2 + i), f"kernel_shape[{i}]"))
@@ -276,11 +259,8 @@ def _transpose_out(ctx: OpContext, x: Dim, i: int, w: Window, output_padding: in
 def _pool_kernel(ctx: OpContext) -> tuple[int, ...]:
     kernel = ctx.attr("kernel_shape")
     if not kernel:
-        raise ModelError(
-            where=ctx.where(),
-            found="the kernel_shape attribute is required but missing",
-            expected="a list of ints",
-            fix="give the kernel_shape attribute",
+        raise ctx.invalid(
+            "the kernel_shape attribute is required but missing", "a list of ints", "give the kernel_shape attribute"
         )
     return tuple(int(k) for k in kernel)
 
@@ -317,13 +297,7 @@ def max_unpool(ctx: OpContext) -> None:
         if target is None:  # N and C are kept (onnxruntime requires it), the rest is not known
             ctx.set_output(0, [*x[:2], *(ctx.fresh(f"unpooled{a}") for a in range(len(kernel)))])
             return
-        if len(target) != len(x):
-            raise ModelError(
-                where=ctx.where(),
-                found=f"output_shape has {len(target)} elements",
-                expected=f"{len(x)} elements (the input rank)",
-                fix=FIX_MODEL,
-            )
+        ctx.require_len(target, len(x), "output_shape has {got} elements", "{n} elements (the input rank)")
         for a in (0, 1):
             ctx.eq(target[a], x[a], "output_shape keeps N and C", (f"output_shape[{a}]", ctx.dim_name(0, a)))
         ctx.set_output(0, target)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from symshape.algebra.expr import Dim, Expr, add, as_symbol, mul, product, smin
 from symshape.engine.context import OpContext
-from symshape.errors import FIX_MODEL, ContradictionError, ModelError
+from symshape.errors import ContradictionError
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
 
@@ -120,10 +120,7 @@ def compress(ctx: OpContext) -> None:
     """
     dims = ctx.shape(0)
     cond = ctx.shape(1)
-    if len(cond) != 1:
-        raise ModelError(
-            where=ctx.where(), found=f"the condition has rank {len(cond)}", expected="a 1-D condition", fix=FIX_MODEL
-        )
+    ctx.require_rank(cond, 1, "the condition", "a 1-D condition")
     axis_attr = ctx.attr("axis")
     axis = None if axis_attr is None else normalize_axis(ctx, int(axis_attr), len(dims))
     total = product(dims) if axis is None else dims[axis]
@@ -163,11 +160,9 @@ def non_max_suppression(ctx: OpContext) -> None:
     """
     boxes, scores = ctx.shape(0), ctx.shape(1)
     if len(boxes) != 3 or len(scores) != 3:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"boxes of rank {len(boxes)} and scores of rank {len(scores)}",
-            expected="3-D boxes [batch, boxes, 4] and scores [batch, classes, boxes]",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"boxes of rank {len(boxes)} and scores of rank {len(scores)}",
+            "3-D boxes [batch, boxes, 4] and scores [batch, classes, boxes]",
         )
     ctx.eq(boxes[0], scores[0], "NMS batch", (ctx.dim_name(0, 0), ctx.dim_name(1, 0)))
     ctx.eq(boxes[1], scores[2], "NMS boxes", (ctx.dim_name(0, 1), ctx.dim_name(1, 2)))

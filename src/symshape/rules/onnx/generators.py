@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from symshape.algebra.expr import Dim, add, floordiv, mul
 from symshape.engine.context import OpContext
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.onnx.data_dependent import data_symbol, record_le
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
@@ -21,9 +20,7 @@ def scalar_size(ctx: OpContext, i: int, what: str) -> Dim:
     els = ctx.elements(i)
     if els is not None and len(els) == 1:
         if isinstance(els[0], int) and els[0] < 0:
-            raise ModelError(
-                where=ctx.where(), found=f"{what} is {els[0]}", expected=f"{what} >= 0", fix=f"fix the {what} input"
-            )
+            raise ctx.invalid(f"{what} is {els[0]}", f"{what} >= 0", f"fix the {what} input")
         return els[0]
     return data_symbol(ctx, (what, ctx.input_name(i)), what)
 
@@ -36,20 +33,10 @@ def random_from_shape(ctx: OpContext) -> None:
     """
     shape = ctx.attr("shape")
     if shape is None:
-        raise ModelError(
-            where=ctx.where(),
-            found="the shape attribute is required but missing",
-            expected="a list of ints",
-            fix="give the shape attribute",
-        )
+        raise ctx.invalid("the shape attribute is required but missing", "a list of ints", "give the shape attribute")
     dims = [int(d) for d in shape]
     if any(d < 0 for d in dims):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"shape {dims} has a negative dim",
-            expected="dims >= 0",
-            fix="fix the shape attribute",
-        )
+        raise ctx.invalid(f"shape {dims} has a negative dim", "dims >= 0", "fix the shape attribute")
     ctx.set_output(0, dims)
 
 
@@ -60,13 +47,7 @@ def multinomial(ctx: OpContext) -> None:
     https://onnx.ai/onnx/operators/onnx__Multinomial.html
     """
     dims = ctx.shape(0)
-    if len(dims) != 2:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"the input has rank {len(dims)}",
-            expected="a 2-D [batch, classes] input",
-            fix=FIX_MODEL,
-        )
+    ctx.require_rank(dims, 2, "the input", "a 2-D [batch, classes] input")
     ctx.set_output(0, (dims[0], int(ctx.attr("sample_size", 1))))
 
 
@@ -104,11 +85,10 @@ def _dft_axis(ctx: OpContext, rank: int) -> int | None:
         value = int(ctx.attr("axis", 1))
     axis = normalize_axis(ctx, value, rank)
     if axis == rank - 1:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"axis {value} is the complex-component dim",
-            expected=f"a signal axis (any dim but the last of rank {rank})",
-            fix="fix the axis",
+        raise ctx.invalid(
+            f"axis {value} is the complex-component dim",
+            f"a signal axis (any dim but the last of rank {rank})",
+            "fix the axis",
         )
     return axis
 
@@ -125,12 +105,7 @@ def dft(ctx: OpContext) -> None:
     """
     dims = ctx.shape(0)
     if len(dims) < 2:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"the input has rank {len(dims)}",
-            expected="rank >= 2 (the signal dims and a last dim of 1 or 2)",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"the input has rank {len(dims)}", "rank >= 2 (the signal dims and a last dim of 1 or 2)")
     axis = _dft_axis(ctx, len(dims))
     onesided, inverse = bool(ctx.attr("onesided", 0)), bool(ctx.attr("inverse", 0))
     last = 1 if onesided and inverse else 2
@@ -160,13 +135,7 @@ def stft(ctx: OpContext) -> None:
     https://onnx.ai/onnx/operators/onnx__STFT.html
     """
     signal = ctx.shape(0)
-    if len(signal) != 3:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"the signal has rank {len(signal)}",
-            expected="a signal [batch, length, 1 or 2]",
-            fix=FIX_MODEL,
-        )
+    ctx.require_rank(signal, 3, "the signal", "a signal [batch, length, 1 or 2]")
     step = scalar_size(ctx, 1, "frame_step")
     window_dims = ctx.shape(2) if ctx.has_input(2) else None
     if ctx.has_input(3):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from symshape.algebra.expr import Dim, ceildiv, mul
 from symshape.engine.context import GiveUp, OpContext
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.onnx.data_dependent import data_symbol, record_le
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
@@ -19,12 +18,7 @@ from symshape.rules.shared.common import normalize_axis
 def _same_rank(ctx: OpContext, i: int, j: int) -> tuple[tuple[Dim, ...], tuple[Dim, ...]]:
     a, b = ctx.shape(i), ctx.shape(j)
     if len(a) != len(b):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"input #{i} has rank {len(a)} but input #{j} has rank {len(b)}",
-            expected="the same rank",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"input #{i} has rank {len(a)} but input #{j} has rank {len(b)}", "the same rank")
     return a, b
 
 
@@ -36,7 +30,7 @@ def gather_elements(ctx: OpContext) -> None:
     """
     data, indices = _same_rank(ctx, 0, 1)
     if not data:
-        raise ModelError(where=ctx.where(), found="data is a scalar", expected="data of rank >= 1", fix=FIX_MODEL)
+        raise ctx.invalid("data is a scalar", "data of rank >= 1")
     normalize_axis(ctx, ctx.attr("axis", 0), len(data))
     elements = None
     src, idx = ctx.elements(0), ctx.const_ints(1)
@@ -47,7 +41,7 @@ def gather_elements(ctx: OpContext) -> None:
 
 def _index_depth(ctx: OpContext, indices: tuple[Dim, ...]) -> int:
     if not indices:
-        raise ModelError(where=ctx.where(), found="indices is a scalar", expected="indices of rank >= 1", fix=FIX_MODEL)
+        raise ctx.invalid("indices is a scalar", "indices of rank >= 1")
     k = indices[-1]
     if not isinstance(k, int):
         raise GiveUp(f"the last dim of the indices ('{k}') is not static, so the output rank is unknown")
@@ -66,12 +60,11 @@ def gather_nd(ctx: OpContext) -> None:
     b = int(ctx.attr("batch_dims", 0))
     k = _index_depth(ctx, indices)
     if b < 0 or b >= min(len(data), len(indices)) or b + k > len(data):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"batch_dims {b} with index depth {k} does not fit data of rank {len(data)} and indices of "
+        raise ctx.invalid(
+            f"batch_dims {b} with index depth {k} does not fit data of rank {len(data)} and indices of "
             f"rank {len(indices)}",
-            expected="0 <= batch_dims < min(rank(data), rank(indices)) and batch_dims + depth <= rank(data)",
-            fix="fix the batch_dims attribute or the indices",
+            "0 <= batch_dims < min(rank(data), rank(indices)) and batch_dims + depth <= rank(data)",
+            "fix the batch_dims attribute or the indices",
         )
     for axis in range(b):
         what = (ctx.dim_name(0, axis), ctx.dim_name(1, axis))
@@ -92,19 +85,13 @@ def scatter_nd(ctx: OpContext) -> None:
         return  # the depth or a shape is unknown, so which dims updates must match is too
     k = _index_depth(ctx, indices)
     if k > len(data):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"index depth {k} (indices.shape[-1]) exceeds the data rank {len(data)}",
-            expected=f"a depth <= {len(data)}",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"index depth {k} (indices.shape[-1]) exceeds the data rank {len(data)}", f"a depth <= {len(data)}"
         )
     expected = indices[:-1] + data[k:]
     if len(updates) != len(expected):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"updates have rank {len(updates)}",
-            expected=f"{len(expected)} (rank(indices) - 1 + rank(data) - indices.shape[-1])",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"updates have rank {len(updates)}", f"{len(expected)} (rank(indices) - 1 + rank(data) - indices.shape[-1])"
         )
     q = len(indices) - 1
     for axis, want in enumerate(expected):
@@ -145,9 +132,7 @@ def one_hot(ctx: OpContext) -> None:
     if els is not None and len(els) == 1:
         depth = els[0]
         if isinstance(depth, int) and depth < 1:
-            raise ModelError(
-                where=ctx.where(), found=f"depth is {depth}", expected="a depth >= 1", fix="fix the depth input"
-            )
+            raise ctx.invalid(f"depth is {depth}", "a depth >= 1", "fix the depth input")
     else:
         depth = data_symbol(ctx, ("OneHot depth", ctx.input_name(1)), "one-hot depth")
     ctx.set_output(0, indices[:axis] + (depth,) + indices[axis:])
@@ -166,12 +151,7 @@ def top_k(ctx: OpContext) -> None:
     k: Dim
     if not ctx.has_input(1):
         if ctx.attr("k") is None:
-            raise ModelError(
-                where=ctx.where(),
-                found="k is missing",
-                expected="k as an input (since opset 10) or an attribute (before)",
-                fix="give k",
-            )
+            raise ctx.invalid("k is missing", "k as an input (since opset 10) or an attribute (before)", "give k")
         k = int(ctx.attr("k"))
     else:
         els = ctx.elements(1)
@@ -180,7 +160,7 @@ def top_k(ctx: OpContext) -> None:
         else:
             k = data_symbol(ctx, ("TopK k", ctx.input_name(1)), "TopK k")
     if isinstance(k, int) and k < 0:
-        raise ModelError(where=ctx.where(), found=f"k is {k}", expected="k >= 0", fix="fix the k input")
+        raise ctx.invalid(f"k is {k}", "k >= 0", "fix the k input")
     record_le(ctx, 0, k, "TopK k >= 0")
     record_le(ctx, k, dims[axis], "TopK k <= axis dim")
     out = dims[:axis] + (k,) + dims[axis + 1 :]
@@ -199,13 +179,7 @@ def reverse_sequence(ctx: OpContext) -> None:
     normalize_axis(ctx, ctx.attr("time_axis", 0), len(dims), what="time_axis")
     lens = ctx.shape_or_none(1)
     if lens is not None:
-        if len(lens) != 1:
-            raise ModelError(
-                where=ctx.where(),
-                found=f"sequence_lens has rank {len(lens)}",
-                expected="a 1-D sequence_lens",
-                fix=FIX_MODEL,
-            )
+        ctx.require_rank(lens, 1, "sequence_lens", "a 1-D sequence_lens")
         what = (ctx.dim_name(1, 0), ctx.dim_name(0, batch_axis))
         ctx.eq(lens[0], dims[batch_axis], "sequence_lens length", what)
     ctx.set_output(0, dims)
@@ -226,11 +200,10 @@ def gather_block_quantized(ctx: OpContext) -> None:
     if dtype is None:
         raise GiveUp("the element type of data is unknown, so its packing is unknown")
     if bits not in (2, 4, 8) or block < 1:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"bits {bits} / block_size {block} are not supported values",
-            expected="bits in (2, 4, 8) and block_size >= 1",
-            fix="fix the bits and block_size attributes",
+        raise ctx.invalid(
+            f"bits {bits} / block_size {block} are not supported values",
+            "bits in (2, 4, 8) and block_size >= 1",
+            "fix the bits and block_size attributes",
         )
     logical = list(data)
     if dtype == "uint8":

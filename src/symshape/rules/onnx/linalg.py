@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from symshape.algebra.expr import Dim
 from symshape.engine.context import OpContext
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import broadcast_dim, broadcast_shapes
 
@@ -15,12 +14,7 @@ from symshape.rules.shared.common import broadcast_dim, broadcast_shapes
 def matmul_shape(ctx: OpContext, a: tuple[Dim, ...], b: tuple[Dim, ...], ia: int = 0, ib: int = 1) -> tuple[Dim, ...]:
     """Numpy ``matmul`` shape: batch dims broadcast, contraction dims equal."""
     if not a or not b:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"operands of rank {len(a)} and {len(b)}",
-            expected="MatMul operands of rank >= 1",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"operands of rank {len(a)} and {len(b)}", "MatMul operands of rank >= 1")
     a2 = (1, *a) if len(a) == 1 else a
     b2 = (*b, 1) if len(b) == 1 else b
     ctx.eq(a2[-1], b2[-2], "contraction", (ctx.dim_name(ia, len(a) - 1), ctx.dim_name(ib, max(len(b) - 2, 0))))
@@ -53,12 +47,7 @@ def gemm(ctx: OpContext) -> None:
     """
     a, b = ctx.shape(0), ctx.shape(1)
     if len(a) != 2 or len(b) != 2:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"operands of rank {len(a)} and {len(b)}",
-            expected="2-D Gemm operands",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"operands of rank {len(a)} and {len(b)}", "2-D Gemm operands")
     ta, tb = ctx.attr("transA", 0), ctx.attr("transB", 0)
     m, k = (a[1], a[0]) if ta else (a[0], a[1])
     k2, n = (b[1], b[0]) if tb else (b[0], b[1])
@@ -66,10 +55,7 @@ def gemm(ctx: OpContext) -> None:
     out = (m, n)
     c = ctx.shape_or_none(2)
     if c is not None and len(c) > 2:
-        raise ModelError(
-            where=ctx.where(), found=f"C of rank {len(c)}", expected="C of rank 0, 1 or 2 (it broadcasts to (M, N))",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"C of rank {len(c)}", "C of rank 0, 1 or 2 (it broadcasts to (M, N))")
     if c is not None:  # C broadcasts to (M, N) one way: each of its dims is 1 or equal
         for axis, (od, cd) in enumerate(zip(out[2 - len(c) :], c, strict=True)):
             if isinstance(cd, int) and cd == 1:
@@ -91,13 +77,12 @@ def einsum(ctx: OpContext) -> None:
     lhs, arrow, rhs = equation.partition("->")
     terms = lhs.split(",")
     if len(terms) != ctx.num_inputs or any(t.count("...") > 1 for t in (*terms, rhs)):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"equation '{equation}' has {len(terms)} input term(s) for {ctx.num_inputs} input(s)"
+        raise ctx.invalid(
+            f"equation '{equation}' has {len(terms)} input term(s) for {ctx.num_inputs} input(s)"
             if len(terms) != ctx.num_inputs
             else f"equation '{equation}' has a term with more than one '...'",
-            expected=f"one term per input ({ctx.num_inputs}), each with at most one '...'",
-            fix="fix the equation attribute",
+            f"one term per input ({ctx.num_inputs}), each with at most one '...'",
+            "fix the equation attribute",
         )
     shapes = [ctx.shape(i) for i in range(len(terms))]
     letters: dict[str, list[Dim]] = {}
@@ -112,11 +97,10 @@ def einsum(ctx: OpContext) -> None:
         else:
             labels, dims = list(term), list(shape)
         if len(labels) != len(dims):
-            raise ModelError(
-                where=ctx.where(),
-                found=f"term '{term}' has {len(labels)} labels for the rank {len(shape)} of input #{i}",
-                expected="one label per dim (or a '...' for the rest)",
-                fix="fix the equation attribute",
+            raise ctx.invalid(
+                f"term '{term}' has {len(labels)} labels for the rank {len(shape)} of input #{i}",
+                "one label per dim (or a '...' for the rest)",
+                "fix the equation attribute",
             )
         for label, d in zip(labels, dims, strict=True):
             letters.setdefault(label, []).append(d)
@@ -127,11 +111,10 @@ def einsum(ctx: OpContext) -> None:
     head, dots, tail = rhs.partition("...")
     unknown = sorted({c for c in head + tail if c not in sizes})
     if unknown:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"equation '{equation}': output label(s) {', '.join(unknown)} appear in no input term",
-            expected="output labels taken from the input terms",
-            fix="fix the equation attribute",
+        raise ctx.invalid(
+            f"equation '{equation}': output label(s) {', '.join(unknown)} appear in no input term",
+            "output labels taken from the input terms",
+            "fix the equation attribute",
         )
     out = [sizes[c] for c in head] + (list(ell) if dots else []) + [sizes[c] for c in tail]
     ctx.set_output(0, out)

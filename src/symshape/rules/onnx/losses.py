@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from symshape.algebra.expr import Dim
 from symshape.engine.context import OpContext
-from symshape.errors import ModelError
 from symshape.rules.onnx_contrib.layers import eq_dims, eq_shape
 from symshape.rules.registry import ONNX, register
 
@@ -20,11 +19,10 @@ def _loss_shape(ctx: OpContext) -> tuple[Dim, ...]:
     scores = ctx.shape(0)
     labels = ctx.shape(1)
     if len(scores) < 2 or len(labels) != len(scores) - 1:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"scores of rank {len(scores)} and labels of rank {len(labels)}",
-            expected="scores (N, C, d1, ..., dk) and labels (N, d1, ..., dk)",
-            fix="check the shapes of the loss's inputs",
+        raise ctx.invalid(
+            f"scores of rank {len(scores)} and labels of rank {len(labels)}",
+            "scores (N, C, d1, ..., dk) and labels (N, d1, ..., dk)",
+            "check the shapes of the loss's inputs",
         )
     rest = (scores[0], *scores[2:])
     for axis, (got, want) in enumerate(zip(labels, rest, strict=True)):

@@ -5,7 +5,6 @@ DynamicQuantizeLinear, Det.
 from __future__ import annotations
 
 from symshape.engine.context import OpContext
-from symshape.errors import ModelError
 from symshape.rules.onnx_contrib.layers import eq_dims, eq_shape
 from symshape.rules.registry import ONNX, register
 
@@ -51,11 +50,8 @@ def det(ctx: OpContext) -> None:
     """
     x = ctx.shape(0)
     if len(x) < 2:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"the input has rank {len(x)}",
-            expected="rank >= 2: square matrices (*, M, M)",
-            fix="check the input of Det",
+        raise ctx.invalid(
+            f"the input has rank {len(x)}", "rank >= 2: square matrices (*, M, M)", "check the input of Det"
         )
     eq_dims(ctx, x[-1], x[-2], "square", 0, len(x) - 1, f"dim {len(x) - 2} of the input")
     ctx.set_output(0, x[:-2])

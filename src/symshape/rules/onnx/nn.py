@@ -13,7 +13,6 @@ import math
 
 from symshape.algebra.expr import Dim, exact_div, floordiv, mul, product
 from symshape.engine.context import GiveUp, OpContext
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.onnx.conv import spatial_input, window, window_out
 from symshape.rules.registry import ONNX, register
 
@@ -28,22 +27,14 @@ def _divide(ctx: OpContext, d: Dim, k: int, rule: str) -> Dim:
 
 def _nchw(ctx: OpContext) -> tuple[Dim, ...]:
     dims = ctx.shape(0)
-    if len(dims) != 4:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"the input has rank {len(dims)}",
-            expected="a 4-D input (N, C, H, W)",
-            fix=FIX_MODEL,
-        )
+    ctx.require_rank(dims, 4, "the input", "a 4-D input (N, C, H, W)")
     return dims
 
 
 def _blocksize(ctx: OpContext) -> int:
     b = ctx.attr("blocksize")
     if b is None or int(b) < 1:
-        raise ModelError(
-            where=ctx.where(), found=f"blocksize {b}", expected="an int >= 1", fix="fix the blocksize attribute"
-        )
+        raise ctx.invalid(f"blocksize {b}", "an int >= 1", "fix the blocksize attribute")
     return int(b)
 
 
@@ -85,12 +76,7 @@ def grid_sample(ctx: OpContext) -> None:
     x, grid = ctx.shape(0), ctx.shape(1)
     r = len(x) - 2
     if r < 1 or len(grid) != r + 2:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"a grid of rank {len(grid)} for an input of rank {len(x)}",
-            expected="grid rank == input rank >= 3",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"a grid of rank {len(grid)} for an input of rank {len(x)}", "grid rank == input rank >= 3")
     ctx.eq(grid[0], x[0], "batch", (ctx.dim_name(1, 0), ctx.dim_name(0, 0)))
     ctx.eq(grid[-1], r, "grid holds one coordinate per spatial axis", (ctx.dim_name(1, r + 1), str(r)))
     ctx.set_output(0, [x[0], x[1], *grid[1:-1]])
@@ -109,11 +95,8 @@ def affine_grid(ctx: OpContext) -> None:
         return
     r = len(size) - 2
     if r not in (2, 3) or len(theta) != 3:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"size has {len(size)} elements and theta rank {len(theta)}",
-            expected="4 or 5 size elements and theta of rank 3",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"size has {len(size)} elements and theta rank {len(theta)}", "4 or 5 size elements and theta of rank 3"
         )
     ctx.eq(theta[0], size[0], "batch", (ctx.dim_name(0, 0), "size[0]"))
     ctx.eq(theta[1], r, "theta rows", (ctx.dim_name(0, 1), str(r)))
@@ -130,11 +113,8 @@ def _affine_grid_unknown_size(ctx: OpContext, theta: tuple[Dim, ...]) -> None:
         raise GiveUp("AffineGrid size has an unknown length")
     r = length - 2
     if r not in (2, 3) or len(theta) != 3:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"size has {length} elements and theta rank {len(theta)}",
-            expected="4 or 5 size elements and theta of rank 3",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"size has {length} elements and theta rank {len(theta)}", "4 or 5 size elements and theta of rank 3"
         )
     ctx.eq(theta[1], r, "theta rows", (ctx.dim_name(0, 1), str(r)))
     ctx.eq(theta[2], r + 1, "theta columns", (ctx.dim_name(0, 2), str(r + 1)))
@@ -152,9 +132,7 @@ def max_roi_pool(ctx: OpContext) -> None:
     ctx.eq(rois[1], 5, "rois are (batch, x1, y1, x2, y2)", (ctx.dim_name(1, 1), "5"))
     pooled = ctx.attr("pooled_shape")
     if not pooled or len(pooled) != 2:
-        raise ModelError(
-            where=ctx.where(), found=f"pooled_shape {pooled}", expected="2 ints", fix="fix the pooled_shape attribute"
-        )
+        raise ctx.invalid(f"pooled_shape {pooled}", "2 ints", "fix the pooled_shape attribute")
     ctx.set_output(0, [rois[0], x[1], *(int(p) for p in pooled)])
 
 
@@ -183,11 +161,9 @@ def col2im(ctx: OpContext) -> None:
         _col2im_unknown(ctx, x, image, block)
         return
     if len(x) != 3 or len(image) != len(block):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"an input of rank {len(x)}, {len(image)} image dims and {len(block)} block dims",
-            expected="input [N, C*prod(block), L] and as many image dims as block dims",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"an input of rank {len(x)}, {len(image)} image dims and {len(block)} block dims",
+            "input [N, C*prod(block), L] and as many image dims as block dims",
         )
     k = math.prod(block)
     ctx.assume_divisible(x[1], k, "channels divisible by the block size")

@@ -25,7 +25,6 @@ import numpy as np
 from symshape.algebra.expr import Dim, add, ceildiv, mul, smax
 from symshape.engine.context import GiveUp, OpContext
 from symshape.engine.program import MAX_TRACKED
-from symshape.errors import ModelError
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.fit import require_ge
 from symshape.rules.shared.producers import producer
@@ -99,7 +98,7 @@ def _symbolic_count(ctx: OpContext, start: Bound, limit: Bound, delta: Bound) ->
     if isinstance(delta, Fraction) or isinstance(delta, int):
         step = Fraction(delta)
         if step == 0:
-            raise ModelError(where=ctx.where(), found="delta 0", expected="a non-zero delta", fix="fix the delta input")
+            raise ctx.invalid("delta 0", "a non-zero delta", "fix the delta input")
         # (span/den)/(p/q) = span*q/(den*p)
         num, by = mul(span, step.denominator), den * step.numerator
     elif ctx.prove_ge(delta, 0):  # onnxruntime rejects a delta of 0: a non-negative one is >= 1
@@ -153,7 +152,7 @@ def _count(ctx: OpContext, start: Bound, limit: Bound, delta: Bound) -> Dim:
     consts = [_as_fraction(b) for b in (start, limit, delta)]
     if consts[0] is not None and consts[1] is not None and consts[2] is not None:
         if consts[2] == 0:
-            raise ModelError(where=ctx.where(), found="delta 0", expected="a non-zero delta", fix="fix the delta input")
+            raise ctx.invalid("delta 0", "a non-zero delta", "fix the delta input")
         return _constant_count(consts[0], consts[1], consts[2], dtype)
     _guard_float_exact(ctx, (start, limit), dtype)
     return _symbolic_count(ctx, start, limit, delta)

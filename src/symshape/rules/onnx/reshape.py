@@ -22,13 +22,13 @@ from symshape.algebra.expr import (
     smin,
 )
 from symshape.engine.context import OpContext
-from symshape.errors import FIX_MODEL, ModelError
+from symshape.engine.nonneg import prove_nonneg
 from symshape.rules.onnx.partial import set_partial
 from symshape.rules.onnx.shape_ops import shape_from_elements
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import broadcast_shapes, element_array, flat, static
 from symshape.rules.shared.piecewise import piecewise
-from symshape.rules.shared.relations import guard, prove_nonneg, simplest
+from symshape.rules.shared.relations import simplest
 
 
 @register(ONNX, "Reshape")
@@ -76,19 +76,18 @@ def _require_others_nonzero(
             return ctx.canon(smax(inferred, add(1, mul(smin(1, *zeroable), -1))))
         if maybe_zero:
             reason = "the -1 next to an allowzero 0 is the quotient unless another input dim is 0 too"
-            guard(ctx, smax(smin(*zeroable), smin(*maybe_zero)), ">=", 1, "reshape -1", reason)
+            ctx.guard(smax(smin(*zeroable), smin(*maybe_zero)), ">=", 1, "reshape -1", reason)
     for i, t in others:
         if isinstance(t, int):
             if t == 0:
-                raise ModelError(
-                    where=ctx.where(),
-                    found=f"target element {i} is 0 next to a -1, which makes the -1 ambiguous",
-                    expected="non-zero target dims next to a -1",
-                    fix="fix the target shape",
+                raise ctx.invalid(
+                    f"target element {i} is 0 next to a -1, which makes the -1 ambiguous",
+                    "non-zero target dims next to a -1",
+                    "fix the target shape",
                 )
         elif allowzero:
             if pairs is None:
-                guard(ctx, t, ">=", 1, "reshape -1", f"target element {i} '{t}' is not 0 next to a -1")
+                ctx.guard(t, ">=", 1, "reshape -1", f"target element {i} '{t}' is not 0 next to a -1")
         elif _zero_is_invalid(ctx, dims, i, computed[i]):
             ctx.assume_range(t, 1, None, "reshape -1 needs other dims >= 1")
     return inferred
@@ -150,29 +149,22 @@ def _copy_zeros(
             target[i] = t if i in kept else _symbolic_target(ctx, dims, i, t, allowzero, tracked)
         elif t == -1:
             if infer_at is not None:
-                raise ModelError(
-                    where=ctx.where(),
-                    found=f"more than one -1 in the target shape (elements {infer_at} and {i})",
-                    expected="at most one -1",
-                    fix="fix the target shape",
+                raise ctx.invalid(
+                    f"more than one -1 in the target shape (elements {infer_at} and {i})",
+                    "at most one -1",
+                    "fix the target shape",
                 )
             infer_at = i
         elif t == 0 and not allowzero:
             if i >= len(dims):
-                raise ModelError(
-                    where=ctx.where(),
-                    found=f"target element {i} is 0 (copy the input dim) but the input has rank {len(dims)}",
-                    expected=f"0 only at positions < {len(dims)}",
-                    fix="fix the target shape",
+                raise ctx.invalid(
+                    f"target element {i} is 0 (copy the input dim) but the input has rank {len(dims)}",
+                    f"0 only at positions < {len(dims)}",
+                    "fix the target shape",
                 )
             target[i] = dims[i]
         elif t < -1:
-            raise ModelError(
-                where=ctx.where(),
-                found=f"target element {i} is {t}",
-                expected="elements >= -1",
-                fix="fix the target shape",
-            )
+            raise ctx.invalid(f"target element {i} is {t}", "elements >= -1", "fix the target shape")
     return infer_at
 
 
@@ -190,7 +182,7 @@ def _symbolic_target(
     nonneg = prove_nonneg(ctx, t)
     if allowzero:
         if not nonneg:
-            guard(ctx, t, ">=", 0, "reshape target", f"target element {i} '{t}' is not -1")
+            ctx.guard(t, ">=", 0, "reshape target", f"target element {i} '{t}' is not -1")
         return t
     if i < len(dims) and nonneg and _zero_copies_zero(ctx, t, dims[i]):
         return t  # t = 0 copies a dim that is then 0 too: the dim is t either way
@@ -198,10 +190,10 @@ def _symbolic_target(
     if exact is None and nonneg and i < len(dims) and ctx.facts.prove_le(t, 1):
         exact = ctx.canon(add(t, mul(add(1, mul(t, -1)), dims[i])))  # t is 0 or 1: a flag, exactly
     if exact is None:  # a fresh t stands for the size itself: the guard keeps it observable
-        guard(ctx, t, ">=", 1, "reshape target", f"target element {i} '{t}' is neither 0 (a copy) nor -1")
+        ctx.guard(t, ">=", 1, "reshape target", f"target element {i} '{t}' is neither 0 (a copy) nor -1")
         return t
     if not nonneg:
-        guard(ctx, t, ">=", 0, "reshape target", f"target element {i} '{t}' is not -1")
+        ctx.guard(t, ">=", 0, "reshape target", f"target element {i} '{t}' is not -1")
     return exact
 
 
@@ -248,11 +240,10 @@ def flatten(ctx: OpContext) -> None:
     dims = ctx.shape(0)
     axis = ctx.attr("axis", 1)  # in [-r, r]; a negative axis counts from the end: -1 is r - 1
     if not -len(dims) <= axis <= len(dims):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"axis {axis} is out of range for rank {len(dims)}",
-            expected=f"an axis in [{-len(dims)}, {len(dims)}]",
-            fix="fix the axis attribute",
+        raise ctx.invalid(
+            f"axis {axis} is out of range for rank {len(dims)}",
+            f"an axis in [{-len(dims)}, {len(dims)}]",
+            "fix the axis attribute",
         )
     axis = axis + len(dims) if axis < 0 else axis
     ctx.set_output(0, (ctx.canon(product(dims[:axis])), ctx.canon(product(dims[axis:]))), ctx.elements(0))
@@ -282,13 +273,7 @@ def tile(ctx: OpContext) -> None:
     if repeats is None:  # the rank is kept, and a dim of 0 stays 0 whatever it is repeated
         set_partial(ctx, 0, [0 if d == 0 else None for d in dims], "tile", "the repeats are not known")
         return
-    if len(repeats) != len(dims):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(repeats)} repeats for rank {len(dims)}",
-            expected=f"{len(dims)} repeats (one per dim)",
-            fix=FIX_MODEL,
-        )
+    ctx.require_len(repeats, len(dims), "{got} repeats for rank {n}", "{n} repeats (one per dim)")
     out = [ctx.canon(mul(d, r)) for d, r in zip(dims, repeats, strict=True)]
     elements = None
     src = element_array(ctx, 0)
@@ -307,11 +292,10 @@ def transpose(ctx: OpContext) -> None:
     dims = ctx.shape(0)
     perm = ctx.attr("perm") or list(reversed(range(len(dims))))
     if sorted(perm) != list(range(len(dims))):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"perm {perm} is not a permutation of rank {len(dims)}",
-            expected=f"each of 0..{len(dims) - 1} once",
-            fix="fix the perm attribute",
+        raise ctx.invalid(
+            f"perm {perm} is not a permutation of rank {len(dims)}",
+            f"each of 0..{len(dims) - 1} once",
+            "fix the perm attribute",
         )
     src = element_array(ctx, 0)
     ctx.set_output(0, [dims[p] for p in perm], None if src is None else flat(src.transpose(perm)))

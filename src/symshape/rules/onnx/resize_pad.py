@@ -20,7 +20,6 @@ from fractions import Fraction
 
 from symshape.algebra.expr import Dim, Expr, ModAtom, Mono, add, from_terms, mod, mul
 from symshape.engine.context import OpContext
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.onnx.conv import fdiv, require_ge
 from symshape.rules.onnx.resize_aspect import keep_aspect
 from symshape.rules.registry import ONNX, register
@@ -108,12 +107,7 @@ def _pads_and_axes(ctx: OpContext, rank: int) -> tuple[tuple[Dim, ...] | None, l
     else:
         attr = ctx.attr("pads", ctx.attr("paddings"))
         if attr is None:
-            raise ModelError(
-                where=ctx.where(),
-                found="no pads",
-                expected="pads (an input since opset 11, an attribute before)",
-                fix=FIX_MODEL,
-            )
+            raise ctx.invalid("no pads", "pads (an input since opset 11, an attribute before)")
         pads = tuple(int(p) for p in attr)
     if ctx.has_input(3):
         axes_el = ctx.const_ints(3)
@@ -123,12 +117,7 @@ def _pads_and_axes(ctx: OpContext, rank: int) -> tuple[tuple[Dim, ...] | None, l
     else:
         axes = list(range(rank))
     if pads is not None and len(pads) != 2 * len(axes):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(pads)} pads for {len(axes)} axes",
-            expected=f"{2 * len(axes)} pads",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"{len(pads)} pads for {len(axes)} axes", f"{2 * len(axes)} pads")
     return pads, axes
 
 
@@ -189,13 +178,7 @@ def center_crop_pad(ctx: OpContext) -> None:
     if target is None:
         ctx.set_output(0, unknown_sizes(ctx, dims, axes, "cropped"))
         return
-    if len(target) != len(axes):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(target)} target sizes for {len(axes)} axes",
-            expected="one target size per axis",
-            fix=FIX_MODEL,
-        )
+    ctx.require_len(target, len(axes), "{got} target sizes for {n} axes", "one target size per axis")
     for a, t in zip(axes, target, strict=True):
         dims[a] = t
     ctx.set_output(0, dims)
@@ -223,9 +206,7 @@ def scaled_dim(ctx: OpContext, d: Dim, scale: Fraction | int, axis: int) -> Dim:
     """
     s = Fraction(scale)
     if s < 0:
-        raise ModelError(
-            where=ctx.where(), found=f"scale {float(s)} on axis {axis}", expected="a scale >= 0", fix=FIX_MODEL
-        )
+        raise ctx.invalid(f"scale {float(s)} on axis {axis}", "a scale >= 0")
     near = s.limit_denominator(MAX_SCALE_DENOMINATOR)
     if near == s:
         return ctx.canon(fdiv(mul(d, s.numerator), s.denominator))
@@ -276,19 +257,11 @@ def resize(ctx: OpContext) -> None:
         if scales is None:
             ctx.set_output(0, unknown_sizes(ctx, dims, axes, "scaled"))
             return
-        if len(scales) != len(axes):
-            raise ModelError(
-                where=ctx.where(),
-                found=f"{len(scales)} scales for {len(axes)} axes",
-                expected="one scale per axis",
-                fix=FIX_MODEL,
-            )
+        ctx.require_len(scales, len(axes), "{got} scales for {n} axes", "one scale per axis")
         for a, s in zip(axes, scales, strict=True):
             dims[a] = scaled_dim(ctx, dims[a], s, a)
     else:
-        raise ModelError(
-            where=ctx.where(), found="neither scales nor sizes", expected="one of scales or sizes", fix=FIX_MODEL
-        )
+        raise ctx.invalid("neither scales nor sizes", "one of scales or sizes")
     ctx.set_output(0, dims)
 
 
@@ -297,13 +270,7 @@ def _resize_to_sizes(ctx: OpContext, dims: list[Dim], axes: Sequence[int], i: in
     if sizes is None:
         dims[:] = unknown_sizes(ctx, dims, axes, "size")
         return
-    if len(sizes) != len(axes):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(sizes)} sizes for {len(axes)} axes",
-            expected="one size per axis",
-            fix=FIX_MODEL,
-        )
+    ctx.require_len(sizes, len(axes), "{got} sizes for {n} axes", "one size per axis")
     policy = str(ctx.attr("keep_aspect_ratio_policy", "stretch"))
     if policy == "stretch":
         for a, s in zip(axes, sizes, strict=True):
@@ -334,11 +301,5 @@ def upsample(ctx: OpContext) -> None:
     if scales is None:
         ctx.set_output(0, unknown_sizes(ctx, dims, range(len(dims)), "scaled"))
         return
-    if len(scales) != len(dims):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(scales)} scales for rank {len(dims)}",
-            expected="one scale per dim",
-            fix=FIX_MODEL,
-        )
+    ctx.require_len(scales, len(dims), "{got} scales for rank {n}", "one scale per dim")
     ctx.set_output(0, [scaled_dim(ctx, d, s, a) for a, (d, s) in enumerate(zip(dims, scales, strict=True))])

@@ -14,7 +14,6 @@ from dataclasses import replace
 
 from symshape.algebra.expr import Dim
 from symshape.engine.context import OpContext
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.loops import rank_only, settle_stepped
 from symshape.rules.shared.subgraph import Tensor, declared_fallback, subgraph_of
@@ -24,11 +23,9 @@ def _batched(ctx: OpContext, i: int, rank: int, what: str) -> tuple[Dim, ...]:
     """Input ``i``'s dims, at least ``rank`` of them (a batch axis, and a sequence axis)."""
     dims = ctx.shape(i)
     if len(dims) < rank:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{what} '{ctx.op.inputs[i]}' has rank {len(dims)}",
-            expected=f"rank >= {rank}: a batch axis first" + (", then the sequence axis" if rank > 1 else ""),
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"{what} '{ctx.op.inputs[i]}' has rank {len(dims)}",
+            f"rank >= {rank}: a batch axis first" + (", then the sequence axis" if rank > 1 else ""),
         )
     return dims
 
@@ -65,11 +62,9 @@ def scan8(ctx: OpContext) -> None:
     m = int(ctx.attr("num_scan_inputs", 0))
     n = ctx.num_inputs - 1 - m
     if m < 1 or n < 0 or len(body.inputs) != n + m or len(body.outputs) != ctx.num_outputs:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"num_scan_inputs {m}, {ctx.num_inputs} inputs and a body of {len(body.inputs)} inputs",
-            expected="sequence_lens, then the states and num_scan_inputs scan inputs, as many as the body takes",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"num_scan_inputs {m}, {ctx.num_inputs} inputs and a body of {len(body.inputs)} inputs",
+            "sequence_lens, then the states and num_scan_inputs scan inputs, as many as the body takes",
         )
     batch, length, states, slices = _inputs(ctx, n, m)
     reordered = replace(body, inputs=body.inputs[n:] + body.inputs[:n])

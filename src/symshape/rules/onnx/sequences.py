@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from symshape.algebra.expr import Dim, add, ceildiv, exact_div, floordiv, mul
 from symshape.engine.context import GiveUp, OpContext
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.onnx.data_dependent import record_le
 from symshape.rules.onnx.shape_ops import sum_dims
 from symshape.rules.registry import ONNX, Rule, register
@@ -108,24 +107,17 @@ def _position(ctx: OpContext, i: int) -> int | None:
     pos = ctx.const_ints(i)
     if pos is None:
         return None
-    if len(pos) != 1:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"the position input has {len(pos)} elements",
-            expected="a scalar position",
-            fix=FIX_MODEL,
-        )
+    ctx.require_len(pos, 1, "the position input has {got} elements", "a scalar position")
     return pos[0]
 
 
 def _check_index(ctx: OpContext, p: int, n: int, hi: int) -> int:
     """``p`` normalized for a sequence of ``n`` elements, valid in ``[-n, n + hi)``."""
     if not -n <= p < n + hi:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"position {p} is out of range for a sequence of {n} elements",
-            expected=f"a position in [{-n}, {n + hi - 1}]",
-            fix="fix the position input",
+        raise ctx.invalid(
+            f"position {p} is out of range for a sequence of {n} elements",
+            f"a position in [{-n}, {n + hi - 1}]",
+            "fix the position input",
         )
     return p + n if p < 0 else p
 
@@ -191,12 +183,7 @@ def sequence_erase(ctx: OpContext) -> None:
         return
     if seq.items is not None:
         if not seq.items:
-            raise ModelError(
-                where=ctx.where(),
-                found="it erases from an empty sequence",
-                expected="a sequence with at least one element",
-                fix=FIX_MODEL,
-            )
+            raise ctx.invalid("it erases from an empty sequence", "a sequence with at least one element")
         _put(ctx, None, len(seq.items) - 1, _shared(ctx, seq.items))
         return
     _bound_length(ctx, seq.length, -1 if p is None else p, 0, "erase position in range")
@@ -280,10 +267,7 @@ def _pieces(ctx: OpContext, dims: Shape, axis: int, sizes: Sequence[Dim]) -> lis
 def _split_sizes(ctx: OpContext) -> Shape:
     """The piece sizes of a 1-D ``split``: tracked, else fresh symbols (a known count)."""
     shape = ctx.shape(1)
-    if len(shape) != 1:
-        raise ModelError(
-            where=ctx.where(), found=f"split has rank {len(shape)}", expected="a scalar or 1-D split", fix=FIX_MODEL
-        )
+    ctx.require_rank(shape, 1, "split", "a scalar or 1-D split")
     els = ctx.elements(1)
     if els is not None:
         return els
@@ -298,9 +282,7 @@ def _scalar_split(ctx: OpContext, dims: Shape, axis: int) -> None:
     if s is None:
         raise GiveUp("the scalar split size is not a known constant")
     if s <= 0:
-        raise ModelError(
-            where=ctx.where(), found=f"the split size is {s}", expected="a split size > 0", fix="fix the split input"
-        )
+        raise ctx.invalid(f"the split size is {s}", "a split size > 0", "fix the split input")
     total = dims[axis]
     if isinstance(total, int):
         n = -(-total // s)
@@ -326,12 +308,7 @@ def concat_from_sequence(ctx: OpContext) -> None:
     """
     seq = _get(ctx, 0)
     if "axis" not in ctx.op.attrs:
-        raise ModelError(
-            where=ctx.where(),
-            found="the axis attribute is required but missing",
-            expected="an int",
-            fix="give the axis",
-        )
+        raise ctx.invalid("the axis attribute is required but missing", "an int", "give the axis")
     stack = bool(ctx.attr("new_axis", 0))
     if seq.items is None:
         _concat_common(ctx, seq, stack)
@@ -344,11 +321,8 @@ def concat_from_sequence(ctx: OpContext) -> None:
     total: Dim = 0
     for k, (dims, _) in enumerate(seq.items):
         if len(dims) != rank:
-            raise ModelError(
-                where=ctx.where(),
-                found=f"sequence element {k} has rank {len(dims)}, element 0 has {rank}",
-                expected="elements of one rank",
-                fix=FIX_MODEL,
+            raise ctx.invalid(
+                f"sequence element {k} has rank {len(dims)}, element 0 has {rank}", "elements of one rank"
             )
         for a in range(rank):
             if stack or a != axis:

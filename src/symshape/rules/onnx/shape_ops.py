@@ -11,8 +11,8 @@ import numpy as np
 
 from symshape.algebra.expr import Dim, add, ceildiv, exact_div, floordiv, mul, product
 from symshape.engine.context import GiveUp, OpContext
+from symshape.engine.nonneg import prove_nonneg
 from symshape.engine.program import MAX_TRACKED, ConstTensor
-from symshape.errors import FIX_MODEL, ModelError
 from symshape.rules.onnx.partial import set_partial
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import (
@@ -23,7 +23,6 @@ from symshape.rules.shared.common import (
     split_elements,
     static,
 )
-from symshape.rules.shared.relations import guard, prove_nonneg
 
 
 @register(ONNX, "Shape")
@@ -98,12 +97,7 @@ def shape_from_elements(ctx: OpContext, i: int) -> tuple[Dim, ...]:
     if els is not None:
         for k, e in enumerate(els):
             if isinstance(e, int) and e < 0:
-                raise ModelError(
-                    where=ctx.where(),
-                    found=f"shape element {k} (input #{i}) is {e}",
-                    expected="dims >= 0",
-                    fix="fix the shape input",
-                )
+                raise ctx.invalid(f"shape element {k} (input #{i}) is {e}", "dims >= 0", "fix the shape input")
         return els
     shape = ctx.shape(i)
     if len(shape) != 1 or not isinstance(shape[0], int):
@@ -159,11 +153,8 @@ def unsqueeze(ctx: OpContext) -> None:
         return
     axes = axes_input_or_attr(ctx, 1)
     if axes is None:
-        raise ModelError(
-            where=ctx.where(),
-            found="axes are missing",
-            expected="axes as an input (since opset 13) or an attribute (before)",
-            fix="give the axes",
+        raise ctx.invalid(
+            "axes are missing", "axes as an input (since opset 13) or an attribute (before)", "give the axes"
         )
     rank = len(dims) + len(axes)
     for a in sorted(normalize_axis(ctx, a, rank, what="axes entry") for a in axes):
@@ -192,7 +183,7 @@ def squeeze(ctx: OpContext) -> None:
             elif ctx.facts.prove_eq(d, 1):
                 continue
             else:
-                guard(ctx, d, "!=", 1, "squeeze", "Squeeze without axes keeps a dim that may be 1")
+                ctx.guard(d, "!=", 1, "squeeze", "Squeeze without axes keeps a dim that may be 1")
                 keep.append(d)
         ctx.set_output(0, keep, ctx.elements(0))
         return
@@ -219,12 +210,7 @@ def _squeeze_unknown_axes(ctx: OpContext, dims: tuple[Dim, ...], k: int) -> None
     candidate and after the last keep their place, and the rest are fresh."""
     maybe_one = [a for a, d in enumerate(dims) if not (isinstance(d, int) and d != 1) and not ctx.prove_ge(d, 2)]
     if k > len(maybe_one):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{k} axes to squeeze but only {len(maybe_one)} dims may be 1",
-            expected="squeezed axes of size 1",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"{k} axes to squeeze but only {len(maybe_one)} dims may be 1", "squeezed axes of size 1")
     if k == len(maybe_one):
         for a in maybe_one:
             ctx.eq(dims[a], 1, "squeezed axis", (ctx.dim_name(0, a), "1"))
@@ -248,20 +234,13 @@ def concat(ctx: OpContext) -> None:
     """
     shapes = [(i, ctx.shape(i)) for i in range(ctx.num_inputs) if ctx.has_input(i)]
     if not shapes:
-        raise ModelError(where=ctx.where(), found="no inputs", expected="at least one input to concatenate",
-                         fix="give the Concat its inputs")
+        raise ctx.invalid("no inputs", "at least one input to concatenate", "give the Concat its inputs")
     rank = len(shapes[0][1])
     axis = normalize_axis(ctx, ctx.attr("axis", 0), rank)
     out = list(shapes[0][1])
     total: Dim = 0
     for i, s in shapes:
-        if len(s) != rank:
-            raise ModelError(
-                where=ctx.where(),
-                found=f"input #{i} has rank {len(s)}",
-                expected=f"{rank}, the rank of input #{shapes[0][0]}",
-                fix=FIX_MODEL,
-            )
+        ctx.require_rank(s, rank, f"input #{i}", f"{rank}, the rank of input #{shapes[0][0]}")
         total = add(total, s[axis])
         for a in range(rank):
             if a != axis:
@@ -285,16 +264,15 @@ def _concat_elements(ctx: OpContext, inputs: list[int], axis: int) -> tuple[Dim,
 def _num_outputs_sizes(ctx: OpContext, total: Dim, n: int) -> tuple[Dim, ...]:
     """Opset 18's ``num_outputs``: chunks of ``ceil(total / n)``, the last one what is left."""
     if ctx.attr("num_outputs") != n:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"num_outputs = {ctx.attr('num_outputs')} with {n} outputs",
-            expected="num_outputs equal to the number of outputs",
-            fix="fix num_outputs or the node's outputs",
+        raise ctx.invalid(
+            f"num_outputs = {ctx.attr('num_outputs')} with {n} outputs",
+            "num_outputs equal to the number of outputs",
+            "fix num_outputs or the node's outputs",
         )
     chunk = ceildiv(total, n)
     last = ctx.canon(add(total, mul(chunk, -(n - 1))))
     if not prove_nonneg(ctx, last):
-        guard(ctx, last, ">=", 0, "split", "the last of the num_outputs chunks has a size >= 0")
+        ctx.guard(last, ">=", 0, "split", "the last of the num_outputs chunks has a size >= 0")
     return (chunk,) * (n - 1) + (last,)
 
 
@@ -326,13 +304,7 @@ def split(ctx: OpContext) -> None:
         ctx.assume_divisible(total, n, "equal split")
         part = exact_div(ctx.canon(total), n)
         sizes = (part if part is not None else floordiv(total, n),) * n
-    if len(sizes) != n:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(sizes)} split sizes for {n} outputs",
-            expected=f"{n} split sizes (one per output)",
-            fix=FIX_MODEL,
-        )
+    ctx.require_len(sizes, n, "{got} split sizes for {n} outputs", "{n} split sizes (one per output)")
     if ctx.has_input(1) or ctx.attr("split") is not None:
         ctx.eq(add(0, sum_dims(sizes)), total, "split sizes sum", ("the sum of split sizes", ctx.dim_name(0, axis)))
     pieces = split_elements(ctx, axis, sizes)

@@ -15,11 +15,11 @@ import numpy as np
 from symshape.algebra.expr import Dim, add, ceildiv, mul, smax, smin
 from symshape.algebra.piecewise import clamp, from_end
 from symshape.engine.context import OpContext
-from symshape.errors import ModelError
+from symshape.engine.nonneg import prove_nonneg
 from symshape.rules.onnx.partial import set_partial
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import element_array, flat, normalize_axis
-from symshape.rules.shared.relations import prove_nonneg, tidy
+from symshape.rules.shared.relations import tidy
 
 INT_MAX_ENDS = (2**31 - 1, 2**63 - 1)  # an end of exactly these means "to the end" (onnxruntime)
 HUGE = 2**62  # no tensor has a dim this large: a bound past it is past either end of any axis
@@ -46,12 +46,7 @@ def slice_length(ctx: OpContext, n: Dim, start: Dim, end: Dim, step: int, axis: 
     length is 0 there too, as onnxruntime answers.
     """
     if step == 0:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"the slice step on axis {axis} is 0",
-            expected="a non-zero step",
-            fix="fix the steps input",
-        )
+        raise ctx.invalid(f"the slice step on axis {axis} is 0", "a non-zero step", "fix the steps input")
     last = add(n, -1)
     if step > 0:
         s = _index(ctx, start, n, 0, n)
@@ -98,11 +93,10 @@ def slice_op(ctx: OpContext) -> None:
         return
     lengths = {len(picked), len(starts), len(ends), len(steps)}
     if len(lengths) > 1:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(picked)} axes, {len(starts)} starts, {len(ends)} ends and {len(steps)} steps",
-            expected="one start, end and step per sliced axis",
-            fix="give axes, starts, ends and steps the same length",
+        raise ctx.invalid(
+            f"{len(picked)} axes, {len(starts)} starts, {len(ends)} ends and {len(steps)} steps",
+            "one start, end and step per sliced axis",
+            "give axes, starts, ends and steps the same length",
         )
     src = element_array(ctx, 0) if ctx.elements(0) is not None else None
     for axis, s, e, k in zip(picked, starts, ends, steps, strict=True):

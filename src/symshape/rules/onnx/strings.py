@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from symshape.algebra.expr import Dim
 from symshape.engine.context import OpContext
-from symshape.errors import ModelError
 from symshape.rules.onnx.data_dependent import data_symbol
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import broadcast_shapes
@@ -53,13 +52,7 @@ def string_normalizer(ctx: OpContext) -> None:
     https://onnx.ai/onnx/operators/onnx__StringNormalizer.html
     """
     x = ctx.shape(0)
-    if len(x) not in (1, 2):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"the input has rank {len(x)}",
-            expected="[C] or [N, C]",
-            fix="reshape the strings to one or two dims",
-        )
+    ctx.require_rank(x, (1, 2), "the input", "[C] or [N, C]", "reshape the strings to one or two dims")
     if len(x) == 2 and ctx.prove_ge(x[0], 2):
         ctx.set_output(0, x)
         return
@@ -76,13 +69,7 @@ def tfidf_vectorizer(ctx: OpContext) -> None:
     x = ctx.shape(0)
     indexes = ctx.attr("ngram_indexes") or [-1]
     size = max(indexes) + 1
-    if len(x) not in (1, 2):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"the input has rank {len(x)}",
-            expected="[C] or [N, C]",
-            fix="reshape the input to one or two dims",
-        )
+    ctx.require_rank(x, (1, 2), "the input", "[C] or [N, C]", "reshape the input to one or two dims")
     ctx.set_output(0, (size,) if len(x) == 1 else (x[0], size))
 
 

@@ -9,7 +9,6 @@ https://onnx.ai/onnx/operators/onnx_aionnxpreviewtraining_Adam.html
 from __future__ import annotations
 
 from symshape.engine.context import OpContext
-from symshape.errors import ModelError
 from symshape.rules.registry import register
 
 TRAINING = "ai.onnx.preview.training"
@@ -27,11 +26,10 @@ def optimizer(ctx: OpContext) -> None:
     kinds = KINDS[ctx.op.op_type]
     tensors = ctx.num_inputs - 2
     if tensors <= 0 or tensors % kinds:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{tensors} tensor inputs after R and T",
-            expected=f"a multiple of {kinds} (X, G and the states of each tensor)",
-            fix="check the optimizer's inputs",
+        raise ctx.invalid(
+            f"{tensors} tensor inputs after R and T",
+            f"a multiple of {kinds} (X, G and the states of each tensor)",
+            "check the optimizer's inputs",
         )
     n = tensors // kinds
     updated = [2 + i for i in range(n)] + [2 + 2 * n + i for i in range(tensors - 2 * n)]

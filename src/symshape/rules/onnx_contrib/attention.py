@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from symshape.algebra.expr import Dim, add, floordiv, mul, smax
 from symshape.engine.context import OpContext
-from symshape.errors import ModelError
 from symshape.rules.onnx_contrib.layers import (
     FIX_CONTRACT,
     MS,
@@ -76,11 +75,8 @@ def attention(ctx: OpContext) -> None:
     sizes = ctx.attr("qkv_hidden_sizes")
     if sizes:
         if len(sizes) != 3 or sizes[0] != sizes[1]:
-            raise ModelError(
-                where=ctx.where(),
-                found=f"qkv_hidden_sizes is {list(sizes)}",
-                expected="[D, D, D_v] (query and key sizes equal)",
-                fix=FIX_CONTRACT,
+            raise ctx.invalid(
+                f"qkv_hidden_sizes is {list(sizes)}", "[D, D, D_v] (query and key sizes equal)", FIX_CONTRACT
             )
         q_hidden, v_hidden = sizes[0], sizes[2]
         eq_dims(ctx, w[1], q_hidden + sizes[1] + v_hidden, "qkv_hidden_sizes", 1, 1, "sum of qkv_hidden_sizes")
@@ -164,11 +160,10 @@ def _mha_kv(
     if not ctx.has_input(1):
         return seq, hidden
     if packed_qkv:
-        raise ModelError(
-            where=ctx.where(),
-            found="a packed (5-D) query comes with a key and value",
-            expected="a packed query alone, or a 3-D query with key and value",
-            fix=FIX_CONTRACT,
+        raise ctx.invalid(
+            "a packed (5-D) query comes with a key and value",
+            "a packed query alone, or a 3-D query with key and value",
+            FIX_CONTRACT,
         )
     key = shape_of_rank(ctx, 1, (3, 4, 5), "key")
     eq_dims(ctx, key[0], batch, "key shape", 1, 0, "batch_size")

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 
 from symshape.algebra.expr import Dim, exact_div, floordiv
 from symshape.engine.context import GiveUp, OpContext
-from symshape.errors import ModelError
 from symshape.rules.registry import ONNX, lookup, register
 
 MS = "com.microsoft"
@@ -23,13 +22,10 @@ FIX_CONTRACT = "check the model against the op's contract (onnxruntime's Contrib
 def shape_of_rank(ctx: OpContext, i: int, ranks: Sequence[int], name: str) -> tuple[Dim, ...]:
     """Input ``i``'s dims; ModelError when its rank is not one of ``ranks``."""
     dims = ctx.shape(i)
-    if len(dims) not in ranks:
+    if len(dims) not in ranks:  # not require_rank: `allowed` is only worth building for the error
         allowed = " or ".join(str(r) for r in ranks)
-        raise ModelError(
-            where=ctx.where(),
-            found=f"input #{i} '{name}' (value '{ctx.op.inputs[i]}') has rank {len(dims)}",
-            expected=f"rank {allowed}",
-            fix=FIX_CONTRACT,
+        raise ctx.invalid(
+            f"input #{i} '{name}' (value '{ctx.op.inputs[i]}') has rank {len(dims)}", f"rank {allowed}", FIX_CONTRACT
         )
     return dims
 
@@ -41,7 +37,7 @@ def required_int(ctx: OpContext, name: str) -> int:
         found = (
             f"the attribute '{name}' is required but missing" if value is None else f"attribute '{name}' is {value!r}"
         )
-        raise ModelError(where=ctx.where(), found=found, expected="a positive integer", fix=FIX_CONTRACT)
+        raise ctx.invalid(found, "a positive integer", FIX_CONTRACT)
     return value
 
 
@@ -63,13 +59,7 @@ def eq_dims(ctx: OpContext, got: Dim, want: Dim, rule: str, i: int, axis: int, w
 def eq_shape(ctx: OpContext, i: int, want: Sequence[Dim], rule: str, name: str, of: str) -> None:
     """Fact: input ``i`` (``name``) has the shape ``want`` (the shape of ``of``), dim by dim."""
     got = ctx.shape(i)
-    if len(got) != len(want):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{name} has rank {len(got)}",
-            expected=f"{len(want)}, the rank of {of}",
-            fix=FIX_CONTRACT,
-        )
+    ctx.require_rank(got, len(want), name, f"{len(want)}, the rank of {of}", FIX_CONTRACT)
     for axis, (g, w) in enumerate(zip(got, want, strict=True)):
         eq_dims(ctx, g, w, rule, i, axis, f"dim {axis} of {of}")
 

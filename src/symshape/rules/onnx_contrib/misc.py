@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from symshape.algebra.expr import Dim, add, floordiv, mul
 from symshape.engine.context import GiveUp, OpContext
-from symshape.errors import ModelError
 from symshape.rules.onnx.linalg import matmul_shape
 from symshape.rules.onnx_contrib.layers import FIX_CONTRACT, MS, eq_dims, eq_shape, eq_vector, required_int
 from symshape.rules.registry import ONNX, lookup, register
@@ -36,11 +35,10 @@ def fused_matmul(ctx: OpContext) -> None:
     a, b = ctx.shape(0), ctx.shape(1)
     batch_a, batch_b = bool(ctx.attr("transBatchA", 0)), bool(ctx.attr("transBatchB", 0))
     if (batch_a or batch_b) and (len(a) != len(b) or len(a) < 3):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"transBatchA/transBatchB with operands of rank {len(a)} and {len(b)}",
-            expected="operands of the same rank >= 3",
-            fix=FIX_CONTRACT,
+        raise ctx.invalid(
+            f"transBatchA/transBatchB with operands of rank {len(a)} and {len(b)}",
+            "operands of the same rank >= 3",
+            FIX_CONTRACT,
         )
     a = _fused_operand(ctx, a, bool(ctx.attr("transA", 0)), batch_a)
     b = _fused_operand(ctx, b, bool(ctx.attr("transB", 0)), batch_b)
@@ -69,7 +67,7 @@ def matmul_nbits(ctx: OpContext) -> None:
     k, n = required_int(ctx, "K"), required_int(ctx, "N")
     a = ctx.shape(0)
     if not a:
-        raise ModelError(where=ctx.where(), found="input A is a scalar", expected="A of rank >= 1", fix=FIX_CONTRACT)
+        raise ctx.invalid("input A is a scalar", "A of rank >= 1", FIX_CONTRACT)
     eq_dims(ctx, a[-1], k, "contraction", 0, len(a) - 1, "the attribute K")
     eq_vector(ctx, 5, n, "bias length", "the attribute N")
     ctx.set_output(0, (*a[:-1], n))
@@ -120,11 +118,10 @@ def irfft(ctx: OpContext) -> None:
 def _check_fft(ctx: OpContext, rank: int, complex_dims: int) -> None:
     signal = ctx.attr("signal_ndim", 1)
     if not isinstance(signal, int) or signal < 1 or rank < signal + complex_dims:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"signal_ndim {signal!r} does not fit an input of rank {rank}",
-            expected=f"an int in [1, {rank - complex_dims}]",
-            fix="fix the signal_ndim attribute",
+        raise ctx.invalid(
+            f"signal_ndim {signal!r} does not fit an input of rank {rank}",
+            f"an int in [1, {rank - complex_dims}]",
+            "fix the signal_ndim attribute",
         )
     if ctx.attr("onesided", 1) != 1:
         raise GiveUp("only onesided FFTs have a defined output shape")

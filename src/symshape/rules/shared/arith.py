@@ -5,7 +5,7 @@ An operation takes the decisions (`Decide`) and two dims and returns the exact r
 when the result cannot be written exactly under what is proven: an undecided value is None,
 never a guess. Division and remainder come in the C flavours (``trunc_div`` toward zero,
 ``rem`` with the dividend's sign) and the floor ones (``floor_div``, ``mod`` with the divisor's
-sign, as in Python); comparisons give 1 or 0. ``tests/test_int_ops.py`` checks every entry
+sign, as in Python); comparisons give 1 or 0. ``tests/rules/shared/test_arith.py`` checks every entry
 against plain Python integers.
 """
 
@@ -18,8 +18,8 @@ from symshape.algebra.expr import Dim, Expr, add, ceildiv, expand_mod, floordiv,
 from symshape.algebra.piecewise import trunc_div as piecewise_trunc_div
 from symshape.algebra.piecewise import trunc_rem
 from symshape.engine.context import OpContext
+from symshape.engine.nonneg import prove_nonneg
 from symshape.rules.shared.mlir_common import elements_or_unknowns, is_int_dtype
-from symshape.rules.shared.relations import prove_nonneg
 
 
 class Decide(Protocol):

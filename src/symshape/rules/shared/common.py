@@ -10,7 +10,7 @@ import numpy as np
 from symshape.algebra.expr import Dim, Expr, add, mul, smax, smin
 from symshape.algebra.piecewise import minmax_args
 from symshape.engine.context import GiveUp, OpContext
-from symshape.errors import ContradictionError, ModelError
+from symshape.errors import ContradictionError
 
 ElementArray = np.ndarray[Any, np.dtype[np.object_]]
 
@@ -26,11 +26,10 @@ def normalize_axis(ctx: OpContext, axis: int, rank: int, *, extra: int = 0, what
     """
     bound = rank + extra
     if not -bound <= axis < bound:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{what} {axis} is out of range for rank {rank}",
-            expected=f"an axis in [{-bound}, {bound - 1}]",
-            fix=f"fix the {what.split()[0]} attribute",
+        raise ctx.invalid(
+            f"{what} {axis} is out of range for rank {rank}",
+            f"an axis in [{-bound}, {bound - 1}]",
+            f"fix the {what.split()[0]} attribute",
         )
     return axis + bound if axis < 0 else axis
 

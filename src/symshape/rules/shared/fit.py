@@ -28,7 +28,6 @@ from symshape.algebra.expr import (
     sym,
 )
 from symshape.engine.context import OpContext
-from symshape.errors import ModelError
 
 SEARCH_LIMIT = 2**62  # past this, a size is not a size
 
@@ -68,12 +67,7 @@ def require_ge(ctx: OpContext, d: Dim, lo: int, rule: str, what: str) -> None:
     if ctx.facts.prove_ge(c, lo):
         return
     if isinstance(c, int):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{what} is {c}",
-            expected=f"{what} >= {lo}",
-            fix="check the attributes and input sizes",
-        )
+        raise ctx.invalid(f"{what} is {c}", f"{what} >= {lo}", "check the attributes and input sizes")
     least = least_symbol_value(ctx, c, lo)
     if least is not None:
         name, value = least

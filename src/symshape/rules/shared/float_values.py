@@ -21,7 +21,7 @@ from symshape.algebra.expr import Dim, as_symbol, ceildiv, floordiv, mul
 from symshape.algebra.piecewise import trunc_div
 from symshape.engine.context import OpContext
 from symshape.engine.facts import Facts
-from symshape.rules.shared.relations import guard, prove_nonneg
+from symshape.engine.nonneg import prove_nonneg
 
 TABLE = "float_rationals"
 EXACT_BELOW = {"float32": 2**24, "float": 2**24, "float64": 2**53, "double": 2**53}
@@ -91,7 +91,7 @@ def _bound(ctx: OpContext, assumed: Facts, n: Dim, top: int) -> None:
         if assumed.prove_le(mul(n, side), top) or prove_nonneg(ctx, ctx.canon(top - mul(n, side))):
             continue
         rel, rhs = ("<=", top) if side == 1 else (">=", -top)
-        guard(ctx, n, rel, rhs, "float shape arithmetic", f"'{n}' is an exact float (at most {top} in magnitude)")
+        ctx.guard(n, rel, rhs, "float shape arithmetic", f"'{n}' is an exact float (at most {top} in magnitude)")
         if name is not None:
             assumed.restrict(name, hi=top) if side == 1 else assumed.restrict(name, lo=-top)
 

@@ -16,7 +16,7 @@ from typing import Any, cast
 from symshape.algebra.expr import Dim, add, mul
 from symshape.engine.context import GiveUp, OpContext
 from symshape.engine.program import ConstTensor
-from symshape.errors import FIX_MODEL, ContradictionError, ModelError
+from symshape.errors import ContradictionError
 
 _INT = re.compile(r"index|u?i\d+|si\d+")
 
@@ -30,11 +30,10 @@ def check_declared(ctx: OpContext) -> None:
         if inferred is None or declared is None:
             continue
         if len(inferred) != len(declared):
-            raise ModelError(
-                where=ctx.where(),
-                found=f"result #{i} '{out}' is declared with rank {len(declared)}",
-                expected=f"rank {len(inferred)} (what its operands give)",
-                fix="check the result type",
+            raise ctx.invalid(
+                f"result #{i} '{out}' is declared with rank {len(declared)}",
+                f"rank {len(inferred)} (what its operands give)",
+                "check the result type",
             )
         for axis, (got, want) in enumerate(zip(inferred, declared, strict=True)):
             if isinstance(want, int) and want >= 0:
@@ -71,12 +70,7 @@ def ints(ctx: OpContext, name: str, default: list[int] | None = None) -> list[in
     items = cast("list[object]", value) if isinstance(value, list) else None
     if items is not None and all(isinstance(v, int) for v in items):
         return [v for v in items if isinstance(v, int)]
-    raise ModelError(
-        where=ctx.where(),
-        found=f"attribute '{name}' is {value!r}",
-        expected="a list of integers",
-        fix=FIX_MODEL,
-    )
+    raise ctx.invalid(f"attribute '{name}' is {value!r}", "a list of integers")
 
 
 def dim_numbers(ctx: OpContext, name: str, rank: int, default: list[int] | None = None) -> list[int]:
@@ -84,11 +78,10 @@ def dim_numbers(ctx: OpContext, name: str, rank: int, default: list[int] | None 
     negative axes), else a ModelError naming the op, the attribute and the rank."""
     got = ints(ctx, name, default) or []
     if any(not 0 <= a < rank for a in got) or len(set(got)) != len(got):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{name} {got} for an operand of rank {rank}",
-            expected=f"distinct dimensions in [0, {rank - 1}]" if rank else "no dimension (the operand has rank 0)",
-            fix=f"fix the {name} attribute",
+        raise ctx.invalid(
+            f"{name} {got} for an operand of rank {rank}",
+            f"distinct dimensions in [0, {rank - 1}]" if rank else "no dimension (the operand has rank 0)",
+            f"fix the {name} attribute",
         )
     return got
 
@@ -97,12 +90,7 @@ def dim_number(ctx: OpContext, name: str, rank: int, default: int | None = None)
     """One HLO dimension number (`dim_numbers`); a missing attribute without default is a ModelError."""
     got = dim_numbers(ctx, name, rank, None if default is None else [default])
     if len(got) != 1:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"attribute '{name}' is {got}",
-            expected="one dimension number",
-            fix=f"fix the {name} attribute",
-        )
+        raise ctx.invalid(f"attribute '{name}' is {got}", "one dimension number", f"fix the {name} attribute")
     return got[0]
 
 
@@ -161,13 +149,7 @@ def same_shapes(ctx: OpContext, indices: Sequence[int], rule: str) -> tuple[Dim,
     first = ctx.shape(indices[0])
     for i in indices[1:]:
         other = ctx.shape(i)
-        if len(other) != len(first):
-            raise ModelError(
-                where=ctx.where(),
-                found=f"operand #{i} has rank {len(other)}",
-                expected=f"rank {len(first)} (the rank of operand #{indices[0]})",
-                fix=FIX_MODEL,
-            )
+        ctx.require_rank(other, len(first), f"operand #{i}", f"rank {len(first)} (the rank of operand #{indices[0]})")
         for axis, (a, b) in enumerate(zip(first, other, strict=True)):
             ctx.eq(b, a, rule, (ctx.dim_name(i, axis), ctx.dim_name(indices[0], axis)))
     return tuple(ctx.canon(d) for d in first)
@@ -190,12 +172,7 @@ def at_least_zero(ctx: OpContext, d: Dim, rule: str) -> None:
     d = ctx.canon(d)
     if isinstance(d, int):
         if d < 0:
-            raise ModelError(
-                where=ctx.where(),
-                found=f"{rule} does not hold ({d} < 0)",
-                expected=rule,
-                fix=FIX_MODEL,
-            )
+            raise ctx.invalid(f"{rule} does not hold ({d} < 0)", rule)
         return
     if not ctx.facts.prove_ge(d, 0):
         assume_at_least(ctx, d, 0, rule)

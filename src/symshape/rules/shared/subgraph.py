@@ -20,7 +20,8 @@ from symshape.engine.constraints import ConstraintGraph, Guard, Origin
 from symshape.engine.context import OpContext, State
 from symshape.engine.facts import Bound
 from symshape.engine.program import Program
-from symshape.errors import FIX_MODEL, ContradictionError, ModelError
+from symshape.engine.provenance import SymbolKind
+from symshape.errors import ContradictionError
 from symshape.rules.shared.piecewise import piecewise
 
 Tensor = tuple[tuple[Dim, ...], tuple[Dim, ...] | None]  # dims and tracked elements
@@ -31,7 +32,7 @@ class _ScratchGraph(ConstraintGraph):
     """A copy of a constraint graph for a subgraph that may not run; its fresh symbols get
     names no main graph uses, so none can be mistaken for a main-graph symbol."""
 
-    def fresh(self, origin: Origin, *, kind: str = "derived", lo: Bound = 0, hi: Bound = None) -> Expr:
+    def fresh(self, origin: Origin, *, kind: SymbolKind = "derived", lo: Bound = 0, hi: Bound = None) -> Expr:
         return self.add_symbol(f"_sub{next(_SCRATCH_IDS)}", kind, origin, lo=lo, hi=hi)
 
 
@@ -64,11 +65,8 @@ def run_subgraph(ctx: OpContext, sub: Program, tag: str, inputs: Sequence[Tensor
     memo_keys = set(state.fresh_memo)
     guards_before = len(graph.guards)
     if len(inputs) != len(sub.inputs):
-        raise ModelError(
-            where=ctx.where(),
-            found=f"{len(inputs)} values given to subgraph '{tag}'",
-            expected=f"{len(sub.inputs)}, one per subgraph input",
-            fix=FIX_MODEL,
+        raise ctx.invalid(
+            f"{len(inputs)} values given to subgraph '{tag}'", f"{len(sub.inputs)}, one per subgraph input"
         )
     local = list(sub.inputs) + [n for op in sub.ops for n in op.outputs if n]
     state.graph = graph
@@ -163,12 +161,7 @@ def subgraph_of(ctx: OpContext, name: str) -> Program:
     """The subgraph attribute ``name`` of the op (ModelError when missing)."""
     sub = ctx.op.subgraphs.get(name)
     if sub is None:
-        raise ModelError(
-            where=ctx.where(),
-            found=f"the {name} attribute is required but missing",
-            expected="a graph",
-            fix=FIX_MODEL,
-        )
+        raise ctx.invalid(f"the {name} attribute is required but missing", "a graph")
     return sub
 
 

@@ -81,7 +81,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 class Rewrites(NamedTuple):
     """What passes declare they change (class variables of a pass; a pass that declares
     nothing claims nothing). Every other op keeps its attributes and constants exactly as read
-    (tests/test_mlir_fidelity.py checks it)."""
+    (tests/tools/mlir_passes/test_fidelity.py checks it)."""
 
     ops: frozenset[str]
     """``REWRITES``: op names or ``fnmatch`` patterns (``arith.*``; ``func.func @name`` for the op

@@ -67,7 +67,7 @@ class ShapeOptimizationPass(ModulePass):
     for one symbol): the scalarized, canonicalized shape computation, the constraint IR (its
     function included), proven asserts, redundant broadcasts and reshapes, and dynamic reshapes
     made static. Every other op keeps its attributes and constants exactly
-    (tests/test_mlir_fidelity.py); with ``refine-signatures=true`` the functions' types change too,
+    (tests/tools/mlir_passes/test_fidelity.py); with ``refine-signatures=true`` the functions' types change too,
     as the user asked."""
 
     ELIMINATES: ClassVar[frozenset[str]] = frozenset({"dead", "duplicates"})
