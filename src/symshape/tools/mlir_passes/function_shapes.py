@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import SSAValue
 
 from symshape.algebra.expr import Dim, Expr
+from symshape.engine.provenance import Rel
 from symshape.engine.result import Analysis
 from symshape.frontends.mlir.attributes import is_tensor
 from symshape.tools.mlir_passes.dim_exprs import ArithReader
@@ -102,22 +103,10 @@ class FunctionShapes:
     def _nonneg(self, d: Dim) -> bool:
         return self.analysis.graph.facts.prove_ge(self.private(d), 0)
 
-    def prove(self, a: Dim, rel: str, b: Dim) -> bool | None:
-        """Decide ``a rel b`` (rel in ==, !=, <, <=, >, >=) under the facts; None if unknown."""
-        facts = self.analysis.graph.facts
-        pa, pb = self.private(a), self.private(b)
-        if rel in ("==", "!="):
-            eq = facts.prove_eq(pa, pb)
-            return None if eq is None else eq == (rel == "==")
-        if rel in (">", ">="):
-            pa, pb, rel = pb, pa, "<" if rel == ">" else "<="
-        diff = _sub(pb, pa)  # b - a
-        k = 1 if rel == "<" else 0
-        if facts.prove_ge(diff, k):
-            return True
-        if facts.prove_le(diff, k - 1):
-            return False
-        return None
+    def prove(self, a: Dim, rel: Rel, b: Dim) -> bool | None:
+        """Decide ``a rel b`` with the analysis' constraint graph (`ConstraintGraph.decide`, the
+        decider the rules used); None if unknown."""
+        return self.analysis.graph.decide(self.private(a), rel, self.private(b))
 
     # ------------------------------------------------------------ updates
     def moved(self, old: SSAValue, new: SSAValue) -> None:
@@ -127,14 +116,6 @@ class FunctionShapes:
         if old in self.scalars:
             self.scalars[new] = self.scalars[old]
         self.reader.memo.clear()
-
-
-def _sub(a: Dim, b: Dim) -> Dim:
-    if isinstance(a, Expr):
-        return a - b
-    if isinstance(b, Expr):
-        return -(b - a)
-    return a - b
 
 
 def _with_declared(shape: tuple[Dim, ...], t: TensorType) -> tuple[Dim, ...]:

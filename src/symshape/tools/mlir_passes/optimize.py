@@ -38,6 +38,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue, Use
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from symshape.algebra.expr import Dim, as_symbol
+from symshape.engine.provenance import Rel
 from symshape.frontends.mlir.attributes import is_tensor
 from symshape.ir.dialects.constraint import foreign_encoding
 from symshape.tools.mlir_passes.dim_exprs import ArithBuilder
@@ -288,7 +289,7 @@ def unify_dims(fs: FunctionShapes, rewriter: Rewriter) -> int:
 
 # ------------------------------------------------------------------ compares
 
-_PREDICATES = {0: "==", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">=", 6: "<", 7: "<=", 8: ">", 9: ">="}
+_PREDICATES: dict[int, Rel] = {0: "==", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">=", 6: "<", 7: "<=", 8: ">", 9: ">="}
 
 
 def fold_compares(fs: FunctionShapes, rewriter: Rewriter) -> int:
