@@ -25,6 +25,7 @@ from symshape.errors import ModelError, where_option
 
 PASSES: dict[str, str] = {
     "shape-optimization": "symshape.tools.mlir_passes.shape_optimization:ShapeOptimizationPass",
+    "for-iree": "symshape.tools.mlir_passes.for_iree:ForIreePass",
     "shape-sources": "symshape.tools.mlir_passes.shape_sources:ShapeSourcesPass",
     "aux-shape-functions": "symshape.tools.mlir_passes.aux_shape_functions:AuxShapeFunctionsPass",
     "fusion-groups": "symshape.tools.mlir_passes.fusion_groups:FusionGroupsPass",

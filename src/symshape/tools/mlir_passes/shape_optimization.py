@@ -81,22 +81,30 @@ class ShapeOptimizationPass(ModulePass):
     so an option: ``-p 'shape-optimization{refine-signatures=true}'``)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        loaded = load_constraints(op)
-        scalarize(ctx, op)
-        created = [o for fn in data_functions(op) for o in Materializer(loaded, fn).run()]
-        functions = analyze_functions(op, loaded, self.facts)
-        remove_materialized(created)
-        remove_tie_shapes(op)
-        rewriter = Rewriter()
-        for fs in functions:
-            optimize_function(fs)
-            if self.refine_signatures:
-                refine_signature(fs, rewriter)
-            else:
-                drop_restoring_casts(fs, rewriter)
+        functions = optimize_module(ctx, op, self.facts, self.refine_signatures)
         scalarize(ctx, op)
         save_constraints(op, functions)
         finish_signatures(op, self.refine_signatures)
+
+
+def optimize_module(
+    ctx: Context, op: ModuleOp, facts: Sequence[Fact], refine_signatures: bool = False
+) -> list[FunctionShapes]:
+    """Stages 1-4: load the constraint IR, materialize, analyze and optimize every function."""
+    loaded = load_constraints(op)
+    scalarize(ctx, op)
+    created = [o for fn in data_functions(op) for o in Materializer(loaded, fn).run()]
+    functions = analyze_functions(op, loaded, facts)
+    remove_materialized(created)
+    remove_tie_shapes(op)
+    rewriter = Rewriter()
+    for fs in functions:
+        optimize_function(fs)
+        if refine_signatures:
+            refine_signature(fs, rewriter)
+        else:
+            drop_restoring_casts(fs, rewriter)
+    return functions
 
 
 def analyze_functions(module: ModuleOp, loaded: LoadedConstraints, user_facts: Sequence[Fact]) -> list[FunctionShapes]:

@@ -1,0 +1,53 @@
+"""``for-iree``: a module IREE compiles, with the facts the analysis proves used to turn the
+dynamic-shape ops IREE cannot legalize into forms it can (`symshape.tools.mlir_passes.iree_forms`).
+
+Stages 1-4 of ``shape-optimization`` run first (redundant broadcasts and reshapes dropped, proven
+constant dims refined, equal dims one SSA value); nothing of symshape's own is written (no
+``symshape`` op, no encoding): the output holds only upstream and stablehlo ops, with the
+signatures as they were.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from symshape.engine.userfacts import Fact
+from symshape.tools.mlir_passes.iree_forms import (
+    annotate_broadcasts,
+    merge_broadcast_chains,
+    reshapes_as_tensor_reshape,
+)
+from symshape.tools.mlir_passes.materialize import scalarize
+from symshape.tools.mlir_passes.shape_optimization import ShapeOptimizationPass, optimize_module
+from symshape.tools.mlir_passes.signatures import finish_signatures
+
+
+@dataclass(frozen=True)
+class ForIreePass(ModulePass):
+    """Optimize the shapes, then rewrite what IREE cannot legalize."""
+
+    name = "for-iree"
+
+    REWRITES: ClassVar[frozenset[str]] = ShapeOptimizationPass.REWRITES
+    """The ops of ``shape-optimization`` (dynamic broadcasts gain their known_* dims, dynamic
+    reshapes become ``tensor.reshape``)."""
+
+    ELIMINATES: ClassVar[frozenset[str]] = ShapeOptimizationPass.ELIMINATES
+
+    facts: tuple[Fact, ...] = ()
+    """User facts, applied to every function that has their symbols."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        rewriter = Rewriter()
+        for fs in optimize_module(ctx, op, self.facts):
+            merge_broadcast_chains(fs, rewriter)
+            annotate_broadcasts(fs)
+            reshapes_as_tensor_reshape(fs, rewriter)
+        scalarize(ctx, op)
+        finish_signatures(op, False)

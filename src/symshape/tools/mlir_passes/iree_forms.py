@@ -1,0 +1,210 @@
+"""Rewrites into the forms IREE 3.13 legalizes, each resting on a fact the analysis proves.
+
+IREE's stablehlo input conversion (upstream `StablehloLegalizeToLinalg`) refuses:
+
+* a ``dynamic_broadcast_in_dim`` with a ``?`` operand dim not listed in
+  ``known_expanding_dimensions`` / ``known_nonexpanding_dimensions``
+  (`HloDynamicBroadcastInDimConverter`); and it merges a chain of two into one op without those
+  attributes (`ChainedDynamicBroadcastInDimCanonicalization`), so chains are merged here first;
+* any ``dynamic_reshape`` (no converter): ``tensor.collapse_shape`` / ``expand_shape`` lower, and
+  so does ``tensor.reshape`` with the same shape operand.
+
+A dim is listed as nonexpanding only when the analysis proves it equal to the output dim it
+maps to, and as expanding only when it proves it is 1: both are exact, never guarded.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, i64
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from symshape.algebra.expr import Dim, mul
+from symshape.frontends.mlir.attributes import is_tensor
+from symshape.tools.mlir_passes.function_shapes import FunctionShapes
+from symshape.tools.mlir_passes.ir_utils import op_name
+from symshape.tools.mlir_passes.optimize import int_list, top_level_ops
+
+BROADCAST_DIMS = "broadcast_dimensions"
+EXPANDING = "known_expanding_dimensions"
+NONEXPANDING = "known_nonexpanding_dimensions"
+
+
+def _short(op: Operation) -> str:
+    dialect, _, short = op_name(op).partition(".")
+    return short if dialect in ("stablehlo", "mhlo") else ""
+
+
+def _holder(op: Operation) -> dict[str, Attribute]:
+    """Where the op keeps its attributes: properties (generic ``<{...}>``) or the attribute dict."""
+    return op.properties if BROADCAST_DIMS in op.properties else op.attributes
+
+
+def _ops(fs: FunctionShapes) -> list[Operation]:
+    """The top-level ops of the function and of the callees inlined into its analysis."""
+    return [op for fn in (fs.func, *fs.callees) for op in top_level_ops(fn)]
+
+
+def broadcast_dims(op: Operation) -> list[int] | None:
+    """The ``broadcast_dimensions`` of a (dynamic_)broadcast_in_dim."""
+    return int_list(_holder(op).get(BROADCAST_DIMS))
+
+
+def merge_broadcast_chains(fs: FunctionShapes, rewriter: Rewriter) -> int:
+    """``dbcast(dbcast(x, s1, d1), s2, d2)`` as ``dbcast(x, s2, d2[d1])`` (a broadcast of a
+    broadcast is one broadcast); the inner op is erased when nothing else uses it. How many."""
+    count = 0
+    for op in _ops(fs):
+        if _short(op) != "dynamic_broadcast_in_dim":
+            continue
+        inner = op.operands[0].owner
+        if not isinstance(inner, Operation) or _short(inner) != "dynamic_broadcast_in_dim":
+            continue
+        outer_dims, inner_dims = broadcast_dims(op), broadcast_dims(inner)
+        if outer_dims is None or inner_dims is None:
+            continue
+        merged = [outer_dims[i] for i in inner_dims]
+        new = type(op).create(
+            operands=[inner.operands[0], op.operands[1]],
+            result_types=[op.results[0].type],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+        )
+        _holder(new)[BROADCAST_DIMS] = DenseArrayBase.from_list(i64, merged)
+        for key in (EXPANDING, NONEXPANDING):
+            _holder(new).pop(key, None)
+        new.results[0].name_hint = op.results[0].name_hint
+        fs.moved(op.results[0], new.results[0])
+        rewriter.replace_op(op, new)
+        if not inner.results[0].uses:
+            rewriter.erase_op(inner)
+        count += 1
+    return count
+
+
+def annotate_broadcasts(fs: FunctionShapes) -> tuple[int, int]:
+    """List each ``?`` operand dim of every ``dynamic_broadcast_in_dim`` as nonexpanding (proven
+    equal to its output dim) or expanding (proven 1); (annotated ops, ops with a dim left open)."""
+    done = left = 0
+    for op in _ops(fs):
+        if _short(op) != "dynamic_broadcast_in_dim":
+            continue
+        src, dims = op.operands[0], broadcast_dims(op)
+        in_dims, out_dims = fs.dims(src), fs.dims(op.results[0])
+        if dims is None or not is_tensor(src.type) or in_dims is None or out_dims is None:
+            left += 1
+            continue
+        expanding, nonexpanding, open_dims = _classify(fs, src, dims, in_dims, out_dims)
+        holder = _holder(op)
+        holder[EXPANDING] = DenseArrayBase.from_list(i64, expanding)
+        holder[NONEXPANDING] = DenseArrayBase.from_list(i64, nonexpanding)
+        done += 1
+        left += open_dims > 0
+    return done, left
+
+
+def _classify(
+    fs: FunctionShapes, src: SSAValue, dims: list[int], in_dims: tuple[Dim, ...], out_dims: tuple[Dim, ...]
+) -> tuple[list[int], list[int], int]:
+    """(expanding, nonexpanding, how many ``?`` dims neither) of one broadcast's operand dims."""
+    assert is_tensor(src.type)
+    static = src.type.get_shape()
+    expanding: list[int] = []
+    nonexpanding: list[int] = []
+    open_dims = 0
+    for i, (d, o) in enumerate(zip(dims, static, strict=True)):
+        a, b = in_dims[i], out_dims[d]
+        if fs.prove(a, "==", b) is True:
+            nonexpanding.append(i)
+        elif fs.prove(a, "==", 1) is True:
+            expanding.append(i)
+        elif o == DYNAMIC_INDEX:
+            open_dims += 1
+    return expanding, nonexpanding, open_dims
+
+
+def reshapes_as_tensor_reshape(fs: FunctionShapes, rewriter: Rewriter) -> int:
+    """Each ``dynamic_reshape(x, shape)`` in a form IREE lowers: ``tensor.collapse_shape`` where
+    every result dim is proven the product of consecutive operand dims, ``tensor.expand_shape``
+    (sizes read from ``shape``) where every operand dim is such a product of result dims, else
+    ``tensor.reshape x(shape)``. How many."""
+    count = 0
+    for op in _ops(fs):
+        if _short(op) != "dynamic_reshape" or len(op.operands) != 2:
+            continue
+        src, shape, res = op.operands[0], op.operands[1], op.results[0]
+        new = _collapse_or_expand(fs, src, shape, res, rewriter, op)
+        if new is None:
+            new = [tensor.ReshapeOp(src, shape, res.type)]
+            rewriter.insert_op(new, InsertPoint.before(op))
+        out = new[-1].results[0]
+        out.name_hint = res.name_hint
+        fs.moved(res, out)
+        res.replace_all_uses_with(out)
+        rewriter.erase_op(op)
+        count += 1
+    return count
+
+
+def _collapse_or_expand(
+    fs: FunctionShapes, src: SSAValue, shape: SSAValue, res: SSAValue, rewriter: Rewriter, at: Operation
+) -> list[Operation] | None:
+    in_dims, out_dims = fs.dims(src), fs.dims(res)
+    if in_dims is None or out_dims is None or not is_tensor(res.type) or not is_tensor(src.type):
+        return None
+    groups = _groups(fs, in_dims, out_dims)
+    if groups is not None:
+        new: list[Operation] = [tensor.CollapseShapeOp(operands=[src], result_types=[res.type],
+                                                       properties={"reassociation": _reassociation(groups)})]
+        rewriter.insert_op(new, InsertPoint.before(at))
+        return new
+    groups = _groups(fs, out_dims, in_dims)
+    if groups is None:
+        return None
+    ops: list[Operation] = []
+    sizes: list[SSAValue] = []
+    for j, n in enumerate(res.type.get_shape()):
+        if n != DYNAMIC_INDEX:
+            continue
+        pos = arith.ConstantOp.from_int_and_width(j, IndexType())
+        item = tensor.ExtractOp(shape, [pos.result], _element_type(shape))
+        size = arith.IndexCastOp(item.result, IndexType())
+        ops += [pos, item, size]
+        sizes.append(size.result)
+    ops.append(tensor.ExpandShapeOp(src, sizes, _reassociation(groups), res.type.get_shape(), res.type))
+    rewriter.insert_op(ops, InsertPoint.before(at))
+    return ops
+
+
+def _element_type(value: SSAValue) -> Attribute:
+    t = value.type
+    assert is_tensor(t)
+    return t.get_element_type()
+
+
+def _groups(fs: FunctionShapes, wide: tuple[Dim, ...], narrow: tuple[Dim, ...]) -> list[list[int]] | None:
+    """Consecutive groups of ``wide``'s dims, one per dim of ``narrow``, each group's product
+    proven equal to its narrow dim (trailing 1s join the last group); None when there are none."""
+    groups: list[list[int]] = []
+    i = 0
+    for d in narrow:
+        group: list[int] = []
+        product: Dim = 1
+        while i < len(wide):
+            group.append(i)
+            product = mul(product, wide[i])
+            i += 1
+            if fs.prove(product, "==", d) is True:
+                break
+        else:
+            return None
+        groups.append(group)
+    while i < len(wide) and groups and wide[i] == 1:
+        groups[-1].append(i)
+        i += 1
+    return groups if i == len(wide) and groups else None
+
+
+def _reassociation(groups: list[list[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
+    return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in groups])
