@@ -20,7 +20,9 @@ from xdsl.rewriter import Rewriter
 from symshape.engine.userfacts import Fact
 from symshape.tools.mlir_passes.iree_forms import (
     annotate_broadcasts,
+    gathers_without_index_dim,
     merge_broadcast_chains,
+    pads_as_tensor_pad,
     reshapes_as_tensor_reshape,
 )
 from symshape.tools.mlir_passes.materialize import scalarize
@@ -49,5 +51,7 @@ class ForIreePass(ModulePass):
             merge_broadcast_chains(fs, rewriter)
             annotate_broadcasts(fs)
             reshapes_as_tensor_reshape(fs, rewriter)
+            gathers_without_index_dim(fs, rewriter)
+            pads_as_tensor_pad(fs, rewriter)
         scalarize(ctx, op)
         finish_signatures(op, False)

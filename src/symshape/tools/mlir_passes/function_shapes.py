@@ -28,6 +28,8 @@ class FunctionShapes:
     analysis: Analysis
     tensors: dict[SSAValue, tuple[Dim, ...]] = field(default_factory=dict[SSAValue, tuple[Dim, ...]])
     scalars: dict[SSAValue, Dim] = field(default_factory=dict[SSAValue, Dim])
+    elements: dict[SSAValue, tuple[Dim, ...]] = field(default_factory=dict[SSAValue, tuple[Dim, ...]])
+    """The tracked elements of 1-D integer tensors (a pad's amounts, a shape operand)."""
     callees: list[func.FuncOp] = field(default_factory=lambda: [])
     """Functions inlined into this analysis (called once): their values share its symbols."""
 
@@ -43,10 +45,12 @@ class FunctionShapes:
         for name, value in values.items():
             t = value.type
             shape = analysis.shape(name)
+            els = analysis.elements(name)
             if is_tensor(t) and shape is not None and len(shape) == t.get_num_dims():
                 out.tensors[value] = tuple(out.canonical(d) for d in _with_declared(shape, t))
+                if els is not None and t.get_num_dims() == 1:
+                    out.elements[value] = tuple(out.canonical(e) for e in els)
                 continue
-            els = analysis.elements(name)
             if not isinstance(t, TensorType) and els is not None and len(els) == 1:
                 out.scalars[value] = out.canonical(els[0])
         return out
@@ -115,6 +119,8 @@ class FunctionShapes:
             self.tensors[new] = self.tensors[old]
         if old in self.scalars:
             self.scalars[new] = self.scalars[old]
+        if old in self.elements:
+            self.elements[new] = self.elements[old]
         self.reader.memo.clear()
 
 

@@ -6,6 +6,9 @@ IREE's stablehlo input conversion (upstream `StablehloLegalizeToLinalg`) refuses
   ``known_expanding_dimensions`` / ``known_nonexpanding_dimensions``
   (`HloDynamicBroadcastInDimConverter`); and it merges a chain of two into one op without those
   attributes (`ChainedDynamicBroadcastInDimCanonicalization`), so chains are merged here first;
+* a ``gather`` with a trailing index dim of 1, which its preprocessing turns into a reshape to a
+  dynamic type;
+* a ``dynamic_pad`` (no converter; ``tensor.pad`` lowers);
 * any ``dynamic_reshape`` (no converter): ``tensor.collapse_shape`` / ``expand_shape`` lower, and
   so does ``tensor.reshape`` with the same shape operand.
 
@@ -16,12 +19,13 @@ maps to, and as expanding only when it proves it is 1: both are exact, never gua
 from __future__ import annotations
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, i64
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, TensorType, i64
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from symshape.algebra.expr import Dim, mul
-from symshape.frontends.mlir.attributes import is_tensor
+from symshape.frontends.mlir.attributes import attr_value, is_tensor
+from symshape.rules.shared.mlir_common import field_ints
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
 from symshape.tools.mlir_passes.ir_utils import op_name
 from symshape.tools.mlir_passes.optimize import int_list, top_level_ops
@@ -208,3 +212,90 @@ def _groups(fs: FunctionShapes, wide: tuple[Dim, ...], narrow: tuple[Dim, ...]) 
 
 def _reassociation(groups: list[list[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
     return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in groups])
+
+
+def gathers_without_index_dim(fs: FunctionShapes, rewriter: Rewriter) -> int:
+    """A ``gather`` whose indices end in a static index dim of 1 (jax's embedding lookup) takes
+    its indices with that dim collapsed into the one before, the index dim then implicit: IREE's
+    `GatherIsTorchIndexSelect` would otherwise rewrite it into a reshape to a dynamic type, which
+    it cannot lower. The same op on the same indices. How many."""
+    count = 0
+    for op in _ops(fs):
+        if _short(op) != "gather" or len(op.operands) != 2:
+            continue
+        indices = op.operands[1]
+        t = indices.type
+        nums = attr_value(op, "dimension_numbers")
+        index_dim = field_ints(nums, "index_vector_dim") or [0]
+        if not is_tensor(t) or t.get_num_dims() < 2 or t.get_shape()[-1] != 1 or index_dim[0] != t.get_num_dims() - 1:
+            continue
+        rank = t.get_num_dims()
+        shape = list(t.get_shape()[:-1])
+        groups = [[i] for i in range(rank - 2)] + [[rank - 2, rank - 1]]
+        collapse = tensor.CollapseShapeOp(
+            operands=[indices],
+            result_types=[TensorType(t.get_element_type(), shape)],
+            properties={"reassociation": _reassociation(groups)},
+        )
+        rewriter.insert_op(collapse, InsertPoint.before(op))
+        op.operands[1] = collapse.results[0]
+        count += 1
+    return count
+
+
+def pads_as_tensor_pad(fs: FunctionShapes, rewriter: Rewriter) -> int:
+    """``dynamic_pad(x, v, low, high, interior)`` as ``tensor.pad`` (which IREE lowers) when the
+    analysis proves every interior amount 0 and every low and high amount non-negative (tensor.pad
+    neither interleaves nor crops); an amount it knows as a constant is static, the others are
+    read from the operand. How many."""
+    count = 0
+    for op in _ops(fs):
+        if _short(op) != "dynamic_pad" or len(op.operands) != 5:
+            continue
+        x, value, low, high, interior = op.operands
+        amounts = [fs.elements.get(v) for v in (low, high, interior)]
+        res = op.results[0]
+        if not is_tensor(res.type) or not _pads_fit(fs, amounts):
+            continue
+        before: list[Operation] = [scalar := tensor.ExtractOp(value, [], _element_type(value))]
+        lows = _indices(fs, low, amounts[0] or (), before)
+        highs = _indices(fs, high, amounts[1] or (), before)
+        block = Block(arg_types=[IndexType()] * res.type.get_num_dims())
+        block.add_op(tensor.YieldOp(scalar.result))
+        pad = tensor.PadOp(x, lows[1], highs[1], Region(block), lows[0], highs[0], res.type)
+        rewriter.insert_op([*before, pad], InsertPoint.before(op))
+        pad.results[0].name_hint = res.name_hint
+        fs.moved(res, pad.results[0])
+        res.replace_all_uses_with(pad.results[0])
+        rewriter.erase_op(op)
+        count += 1
+    return count
+
+
+def _pads_fit(fs: FunctionShapes, amounts: list[tuple[Dim, ...] | None]) -> bool:
+    low, high, interior = amounts
+    if low is None or high is None or interior is None:
+        return False
+    return all(fs.prove(d, "==", 0) is True for d in interior) and all(
+        fs.prove(d, ">=", 0) is True for d in (*low, *high)
+    )
+
+
+def _indices(
+    fs: FunctionShapes, operand: SSAValue, amounts: tuple[Dim, ...], into: list[Operation]
+) -> tuple[list[int], list[SSAValue]]:
+    """The static amounts (kDynamic where not constant) and the index values of the others, read
+    from ``operand`` by ops appended to ``into``."""
+    static: list[int] = []
+    dynamic: list[SSAValue] = []
+    for j, d in enumerate(amounts):
+        if isinstance(d, int):
+            static.append(d)
+            continue
+        static.append(DYNAMIC_INDEX)
+        pos = arith.ConstantOp.from_int_and_width(j, IndexType())
+        item = tensor.ExtractOp(operand, [pos.result], _element_type(operand))
+        size = arith.IndexCastOp(item.result, IndexType())
+        into += [pos, item, size]
+        dynamic.append(size.result)
+    return static, dynamic
