@@ -20,6 +20,7 @@ from xdsl.rewriter import Rewriter
 from symshape.engine.userfacts import Fact
 from symshape.tools.mlir_passes.iree_forms import (
     annotate_broadcasts,
+    gathers_as_slices,
     gathers_without_index_dim,
     merge_broadcast_chains,
     pads_as_tensor_pad,
@@ -53,5 +54,6 @@ class ForIreePass(ModulePass):
             reshapes_as_tensor_reshape(fs, rewriter)
             gathers_without_index_dim(fs, rewriter)
             pads_as_tensor_pad(fs, rewriter)
+            gathers_as_slices(fs, rewriter)
         scalarize(ctx, op)
         finish_signatures(op, False)

@@ -9,6 +9,7 @@ IREE's stablehlo input conversion (upstream `StablehloLegalizeToLinalg`) refuses
 * a ``gather`` with a trailing index dim of 1, which its preprocessing turns into a reshape to a
   dynamic type;
 * a ``dynamic_pad`` (no converter; ``tensor.pad`` lowers);
+* a ``dynamic_gather`` (no converter; one slice is a ``tensor.extract_slice``);
 * any ``dynamic_reshape`` (no converter): ``tensor.collapse_shape`` / ``expand_shape`` lower, and
   so does ``tensor.reshape`` with the same shape operand.
 
@@ -23,7 +24,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, DenseArrayBase, Inde
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from symshape.algebra.expr import Dim, mul
+from symshape.algebra.expr import Dim, add, mul
 from symshape.frontends.mlir.attributes import attr_value, is_tensor
 from symshape.rules.shared.mlir_common import field_ints
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
@@ -258,8 +259,8 @@ def pads_as_tensor_pad(fs: FunctionShapes, rewriter: Rewriter) -> int:
         if not is_tensor(res.type) or not _pads_fit(fs, amounts):
             continue
         before: list[Operation] = [scalar := tensor.ExtractOp(value, [], _element_type(value))]
-        lows = _indices(fs, low, amounts[0] or (), before)
-        highs = _indices(fs, high, amounts[1] or (), before)
+        lows = _indices(low, amounts[0] or (), before)
+        highs = _indices(high, amounts[1] or (), before)
         block = Block(arg_types=[IndexType()] * res.type.get_num_dims())
         block.add_op(tensor.YieldOp(scalar.result))
         pad = tensor.PadOp(x, lows[1], highs[1], Region(block), lows[0], highs[0], res.type)
@@ -281,9 +282,7 @@ def _pads_fit(fs: FunctionShapes, amounts: list[tuple[Dim, ...] | None]) -> bool
     )
 
 
-def _indices(
-    fs: FunctionShapes, operand: SSAValue, amounts: tuple[Dim, ...], into: list[Operation]
-) -> tuple[list[int], list[SSAValue]]:
+def _indices(operand: SSAValue, amounts: tuple[Dim, ...], into: list[Operation]) -> tuple[list[int], list[SSAValue]]:
     """The static amounts (kDynamic where not constant) and the index values of the others, read
     from ``operand`` by ops appended to ``into``."""
     static: list[int] = []
@@ -299,3 +298,63 @@ def _indices(
         into += [pos, item, size]
         dynamic.append(size.result)
     return static, dynamic
+
+
+def gathers_as_slices(fs: FunctionShapes, rewriter: Rewriter) -> int:
+    """A ``dynamic_gather`` that reads one slice (one start vector, every operand dim an offset
+    dim, none collapsed: what jax emits for ``x[1:]`` on a dynamic dim) as ``tensor.extract_slice``,
+    when the analysis proves the slice inside the operand (gather would clamp the start; the
+    slice does not need to). IREE has no lowering for ``dynamic_gather``. How many."""
+    count = 0
+    for op in _ops(fs):
+        if _short(op) != "dynamic_gather" or len(op.operands) != 3:
+            continue
+        src, starts, sizes = op.operands
+        res = op.results[0]
+        plan = _one_slice(fs, op, src, starts, sizes)
+        if plan is None or not is_tensor(res.type):
+            continue
+        before: list[Operation] = []
+        offsets = _mixed(starts, plan[0], before)
+        lengths = _mixed(sizes, plan[1], before)
+        cut = tensor.ExtractSliceOp(src, offsets, lengths, [1] * len(lengths), res.type)
+        rewriter.insert_op([*before, cut], InsertPoint.before(op))
+        cut.results[0].name_hint = res.name_hint
+        fs.moved(res, cut.results[0])
+        res.replace_all_uses_with(cut.results[0])
+        rewriter.erase_op(op)
+        count += 1
+    return count
+
+
+def _one_slice(
+    fs: FunctionShapes, op: Operation, src: SSAValue, starts: SSAValue, sizes: SSAValue
+) -> tuple[tuple[Dim, ...], tuple[Dim, ...]] | None:
+    """(the offset of every operand dim, the slice sizes) when ``op`` reads one slice that the
+    analysis proves lies inside the operand; else None."""
+    nums = attr_value(op, "dimension_numbers")
+    dims, start, length = fs.dims(src), fs.elements.get(starts), fs.elements.get(sizes)
+    if dims is None or start is None or length is None or len(length) != len(dims):
+        return None
+    keep = field_ints(nums, "offset_dims")
+    dropped = [f for f in ("collapsed_slice_dims", "operand_batching_dims", "start_indices_batching_dims")
+               if field_ints(nums, f)]
+    index_map = field_ints(nums, "start_index_map")
+    one_vector = len(index_map) == len(start) and not field_ints(nums, "index_vector_dim")
+    if keep != list(range(len(dims))) or dropped or not one_vector:
+        return None
+    offsets: list[Dim] = [0] * len(dims)
+    for k, axis in enumerate(index_map):
+        offsets[axis] = start[k]
+    inside = all(
+        fs.prove(o, ">=", 0) is True and fs.prove(add(o, n), "<=", d) is True
+        for o, n, d in zip(offsets, length, dims, strict=True)
+    )
+    return (tuple(offsets), length) if inside else None
+
+
+def _mixed(operand: SSAValue, values: tuple[Dim, ...], into: list[Operation]) -> list[SSAValue | int]:
+    """Each of ``values`` as an int when constant, else the index read from ``operand``."""
+    static, dynamic = _indices(operand, values, into)
+    read = iter(dynamic)
+    return [next(read) if s == DYNAMIC_INDEX else s for s in static]
