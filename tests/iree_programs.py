@@ -111,6 +111,12 @@ def _concat_tail(a: Any, b: Any) -> Any:
     return jnp.concatenate([a, b], 0)[1:] * 2
 
 
+def _conv_same(x: Any, w: Any) -> Any:
+    import jax
+
+    return jax.lax.conv_general_dilated(x, w, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+
 F32, I32 = "float32", "int32"
 PROGRAMS: dict[str, Program] = {
     "softmax rows of 64": Program(_softmax, {"b": 1}, [(("b", 64), F32)]),
@@ -126,3 +132,11 @@ PROGRAMS: dict[str, Program] = {
     "pad to 8": Program(_pad_to_8, {"n": 1}, [(("n", 4), F32)]),
     "concat then slice": Program(_concat_tail, {"n": 1, "m": 1}, [(("n", 4), F32), (("m", 4), F32)]),
 }
+
+PENDING: dict[str, Program] = {
+    "strided conv, SAME padding": Program(
+        _conv_same, {"b": 1, "h": 1, "w": 1}, [(("b", "h", "w", 3), F32), ((3, 3, 3, 8), F32)]
+    ),
+}
+"""Programs ``for-iree`` does not yet bring through IREE (benchmarks/for_iree.py reports them):
+IREE lowers a convolution only with static output spatial dims."""
