@@ -156,7 +156,8 @@ main.command("optimize")(fact_options(optimize_command))
     default="",
     metavar="PASS[{OPT=VAL ...}][,PASS...]",
     help="Pass pipeline in MLIR's syntax, e.g. 'shape-optimization{refine-signatures=true},fusion-groups'; "
-    "passes: shape-optimization, shape-sources, aux-shape-functions, fusion-groups, "
+    "passes: shape-optimization, for-iree (a module iree-compile takes), shape-sources, aux-shape-functions, "
+    "fusion-groups, "
     "expand-function-dynamic-dims, shape-functions, shape-lower-meet, shape-lower-cstr-to-assert, "
     "shape-canonicalize-constraints (none: print).",
 )
