@@ -26,6 +26,7 @@ from symshape.tools.mlir_passes.iree_forms import (
     pads_as_tensor_pad,
     reshapes_as_tensor_reshape,
 )
+from symshape.tools.mlir_passes.iree_matmul import dense_layers_as_matmuls
 from symshape.tools.mlir_passes.materialize import scalarize
 from symshape.tools.mlir_passes.shape_optimization import ShapeOptimizationPass, optimize_module
 from symshape.tools.mlir_passes.signatures import finish_signatures
@@ -55,5 +56,6 @@ class ForIreePass(ModulePass):
             gathers_without_index_dim(fs, rewriter)
             pads_as_tensor_pad(fs, rewriter)
             gathers_as_slices(fs, rewriter)
+            dense_layers_as_matmuls(fs, rewriter)
         scalarize(ctx, op)
         finish_signatures(op, False)

@@ -10,6 +10,8 @@ IREE's stablehlo input conversion (upstream `StablehloLegalizeToLinalg`) refuses
   dynamic type;
 * a ``dynamic_pad`` (no converter; ``tensor.pad`` lowers);
 * a ``dynamic_gather`` (no converter; one slice is a ``tensor.extract_slice``);
+* a ``dot_general`` of a rank-3 ``x`` by a matrix, which its preprocessing flattens through a
+  ``dynamic_reshape`` (`symshape.tools.mlir_passes.iree_matmul`);
 * any ``dynamic_reshape`` (no converter): ``tensor.collapse_shape`` / ``expand_shape`` lower, and
   so does ``tensor.reshape`` with the same shape operand.
 
@@ -20,7 +22,15 @@ maps to, and as expanding only when it proves it is 1: both are exact, never gua
 from __future__ import annotations
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    TensorType,
+    i64,
+)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -36,7 +46,8 @@ EXPANDING = "known_expanding_dimensions"
 NONEXPANDING = "known_nonexpanding_dimensions"
 
 
-def _short(op: Operation) -> str:
+def hlo_name(op: Operation) -> str:
+    """``reshape`` for ``stablehlo.reshape`` or ``mhlo.reshape``; "" for any other dialect."""
     dialect, _, short = op_name(op).partition(".")
     return short if dialect in ("stablehlo", "mhlo") else ""
 
@@ -46,7 +57,7 @@ def _holder(op: Operation) -> dict[str, Attribute]:
     return op.properties if BROADCAST_DIMS in op.properties else op.attributes
 
 
-def _ops(fs: FunctionShapes) -> list[Operation]:
+def function_ops(fs: FunctionShapes) -> list[Operation]:
     """The top-level ops of the function and of the callees inlined into its analysis."""
     return [op for fn in (fs.func, *fs.callees) for op in top_level_ops(fn)]
 
@@ -60,11 +71,11 @@ def merge_broadcast_chains(fs: FunctionShapes, rewriter: Rewriter) -> int:
     """``dbcast(dbcast(x, s1, d1), s2, d2)`` as ``dbcast(x, s2, d2[d1])`` (a broadcast of a
     broadcast is one broadcast); the inner op is erased when nothing else uses it. How many."""
     count = 0
-    for op in _ops(fs):
-        if _short(op) != "dynamic_broadcast_in_dim":
+    for op in function_ops(fs):
+        if hlo_name(op) != "dynamic_broadcast_in_dim":
             continue
         inner = op.operands[0].owner
-        if not isinstance(inner, Operation) or _short(inner) != "dynamic_broadcast_in_dim":
+        if not isinstance(inner, Operation) or hlo_name(inner) != "dynamic_broadcast_in_dim":
             continue
         outer_dims, inner_dims = broadcast_dims(op), broadcast_dims(inner)
         if outer_dims is None or inner_dims is None:
@@ -92,8 +103,8 @@ def annotate_broadcasts(fs: FunctionShapes) -> tuple[int, int]:
     """List each ``?`` operand dim of every ``dynamic_broadcast_in_dim`` as nonexpanding (proven
     equal to its output dim) or expanding (proven 1); (annotated ops, ops with a dim left open)."""
     done = left = 0
-    for op in _ops(fs):
-        if _short(op) != "dynamic_broadcast_in_dim":
+    for op in function_ops(fs):
+        if hlo_name(op) != "dynamic_broadcast_in_dim":
             continue
         src, dims = op.operands[0], broadcast_dims(op)
         in_dims, out_dims = fs.dims(src), fs.dims(op.results[0])
@@ -135,8 +146,8 @@ def reshapes_as_tensor_reshape(fs: FunctionShapes, rewriter: Rewriter) -> int:
     (sizes read from ``shape``) where every operand dim is such a product of result dims, else
     ``tensor.reshape x(shape)``. How many."""
     count = 0
-    for op in _ops(fs):
-        if _short(op) != "dynamic_reshape" or len(op.operands) != 2:
+    for op in function_ops(fs):
+        if hlo_name(op) != "dynamic_reshape" or len(op.operands) != 2:
             continue
         src, shape, res = op.operands[0], op.operands[1], op.results[0]
         new = _collapse_or_expand(fs, src, shape, res, rewriter, op)
@@ -161,7 +172,7 @@ def _collapse_or_expand(
     groups = _groups(fs, in_dims, out_dims)
     if groups is not None:
         new: list[Operation] = [tensor.CollapseShapeOp(operands=[src], result_types=[res.type],
-                                                       properties={"reassociation": _reassociation(groups)})]
+                                                       properties={"reassociation": reassociation(groups)})]
         rewriter.insert_op(new, InsertPoint.before(at))
         return new
     groups = _groups(fs, out_dims, in_dims)
@@ -177,7 +188,7 @@ def _collapse_or_expand(
         size = arith.IndexCastOp(item.result, IndexType())
         ops += [pos, item, size]
         sizes.append(size.result)
-    ops.append(tensor.ExpandShapeOp(src, sizes, _reassociation(groups), res.type.get_shape(), res.type))
+    ops.append(tensor.ExpandShapeOp(src, sizes, reassociation(groups), res.type.get_shape(), res.type))
     rewriter.insert_op(ops, InsertPoint.before(at))
     return ops
 
@@ -211,7 +222,8 @@ def _groups(fs: FunctionShapes, wide: tuple[Dim, ...], narrow: tuple[Dim, ...]) 
     return groups if i == len(wide) and groups else None
 
 
-def _reassociation(groups: list[list[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
+def reassociation(groups: list[list[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
+    """The ``reassociation`` of a collapse or expand: the groups of dims that become one."""
     return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in groups])
 
 
@@ -221,8 +233,8 @@ def gathers_without_index_dim(fs: FunctionShapes, rewriter: Rewriter) -> int:
     `GatherIsTorchIndexSelect` would otherwise rewrite it into a reshape to a dynamic type, which
     it cannot lower. The same op on the same indices. How many."""
     count = 0
-    for op in _ops(fs):
-        if _short(op) != "gather" or len(op.operands) != 2:
+    for op in function_ops(fs):
+        if hlo_name(op) != "gather" or len(op.operands) != 2:
             continue
         indices = op.operands[1]
         t = indices.type
@@ -236,7 +248,7 @@ def gathers_without_index_dim(fs: FunctionShapes, rewriter: Rewriter) -> int:
         collapse = tensor.CollapseShapeOp(
             operands=[indices],
             result_types=[TensorType(t.get_element_type(), shape)],
-            properties={"reassociation": _reassociation(groups)},
+            properties={"reassociation": reassociation(groups)},
         )
         rewriter.insert_op(collapse, InsertPoint.before(op))
         op.operands[1] = collapse.results[0]
@@ -250,8 +262,8 @@ def pads_as_tensor_pad(fs: FunctionShapes, rewriter: Rewriter) -> int:
     neither interleaves nor crops); an amount it knows as a constant is static, the others are
     read from the operand. How many."""
     count = 0
-    for op in _ops(fs):
-        if _short(op) != "dynamic_pad" or len(op.operands) != 5:
+    for op in function_ops(fs):
+        if hlo_name(op) != "dynamic_pad" or len(op.operands) != 5:
             continue
         x, value, low, high, interior = op.operands
         amounts = [fs.elements.get(v) for v in (low, high, interior)]
@@ -306,8 +318,8 @@ def gathers_as_slices(fs: FunctionShapes, rewriter: Rewriter) -> int:
     when the analysis proves the slice inside the operand (gather would clamp the start; the
     slice does not need to). IREE has no lowering for ``dynamic_gather``. How many."""
     count = 0
-    for op in _ops(fs):
-        if _short(op) != "dynamic_gather" or len(op.operands) != 3:
+    for op in function_ops(fs):
+        if hlo_name(op) != "dynamic_gather" or len(op.operands) != 3:
             continue
         src, starts, sizes = op.operands
         res = op.results[0]

@@ -1,0 +1,90 @@
+"""``x @ w`` with a rank-3 ``x`` in a form IREE lowers with dynamic dims (see `dense_layers_as_matmuls`)."""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, StringAttr, TensorType, UnregisteredAttr
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from symshape.frontends.mlir.attributes import is_tensor
+from symshape.tools.mlir_passes.function_shapes import FunctionShapes
+from symshape.tools.mlir_passes.iree_forms import function_ops, hlo_name, reassociation
+
+NUMBERS = "dot_dimension_numbers"
+_MATRIX = "lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]"
+
+
+def dense_layers_as_matmuls(fs: FunctionShapes, rewriter: Rewriter) -> int:
+    """``x @ w`` with ``x`` of rank 3 or more and a dynamic leading dim (every dense layer of a
+    transformer): ``x`` collapsed to a matrix, a 2-D ``dot_general``, the result expanded back to
+    ``x``'s leading dims. IREE's `GeneralDotConvert` would flatten it through a
+    ``dynamic_reshape``, which it cannot lower. How many."""
+    count = 0
+    for op in function_ops(fs):
+        numbers = _dense_layer(op)
+        if numbers is None:
+            continue
+        res = op.results[0]
+        ops = _as_matmul(op, numbers)
+        rewriter.insert_op(ops, InsertPoint.before(op))
+        back = ops[-1].results[0]
+        back.name_hint = res.name_hint
+        fs.moved(res, back)
+        res.replace_all_uses_with(back)
+        rewriter.erase_op(op)
+        count += 1
+    return count
+
+
+def _dense_layer(op: Operation) -> UnregisteredAttr | None:
+    """The dimension numbers of a ``dot_general`` of a rank >= 3 ``x`` (a dynamic leading dim)
+    by a matrix, contracting ``x``'s last dim with the matrix's first, no batch dims; else None."""
+    if hlo_name(op) != "dot_general" or len(op.operands) != 2:
+        return None
+    lhs, rhs = op.operands[0].type, op.operands[1].type
+    numbers = _holder_of(op, NUMBERS).get(NUMBERS)
+    if not (is_tensor(lhs) and is_tensor(rhs) and isinstance(numbers, UnregisteredAttr)):
+        return None
+    rank = lhs.get_num_dims()
+    plain = f"lhs_contracting_dimensions = [{rank - 1}], rhs_contracting_dimensions = [0]"
+    dense = rank >= 3 and rhs.get_num_dims() == 2 and numbers.value.data.strip() == plain
+    return numbers if dense and DYNAMIC_INDEX in lhs.get_shape()[:-1] else None
+
+
+def _as_matmul(op: Operation, numbers: UnregisteredAttr) -> list[Operation]:
+    """The collapse, the 2-D ``dot_general`` and the expand that replace ``op`` (the last)."""
+    lhs, rhs, res = op.operands[0], op.operands[1], op.results[0]
+    assert is_tensor(lhs.type) and is_tensor(rhs.type) and is_tensor(res.type)
+    lead = lhs.type.get_shape()[:-1]
+    groups = [list(range(len(lead))), [len(lead)]]
+    rows = DYNAMIC_INDEX if DYNAMIC_INDEX in lead else math.prod(lead)
+    flat = tensor.CollapseShapeOp(
+        operands=[lhs],
+        result_types=[TensorType(lhs.type.get_element_type(), [rows, lhs.type.get_shape()[-1]])],
+        properties={"reassociation": reassociation(groups)},
+    )
+    holder = dict(_holder_of(op, NUMBERS))
+    holder[NUMBERS] = type(numbers)(numbers.attr_name, numbers.is_type, numbers.is_opaque, StringAttr(_MATRIX))
+    in_props = NUMBERS in op.properties
+    matmul = type(op).create(
+        operands=[flat.results[0], rhs],
+        result_types=[TensorType(res.type.get_element_type(), [rows, rhs.type.get_shape()[1]])],
+        properties=holder if in_props else dict(op.properties),
+        attributes=dict(op.attributes) if in_props else holder,
+    )
+    ops: list[Operation] = [flat, matmul]
+    sizes: list[SSAValue] = []
+    for axis in (a for a, size in enumerate(lead) if size == DYNAMIC_INDEX):
+        pos = arith.ConstantOp.from_int_and_width(axis, IndexType())
+        dim = tensor.DimOp(lhs, pos.result)
+        ops += [pos, dim]
+        sizes.append(dim.result)
+    ops.append(tensor.ExpandShapeOp(matmul.results[0], sizes, reassociation(groups), res.type.get_shape(), res.type))
+    return ops
+
+
+def _holder_of(op: Operation, name: str) -> dict[str, Attribute]:
+    return op.properties if name in op.properties else op.attributes
