@@ -39,7 +39,7 @@ from symshape.frontends.mlir.attributes import attr_value, is_tensor
 from symshape.rules.shared.mlir_common import field_ints
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
 from symshape.tools.mlir_passes.ir_utils import op_name
-from symshape.tools.mlir_passes.optimize import int_list, top_level_ops
+from symshape.tools.mlir_passes.optimize import int_list
 
 BROADCAST_DIMS = "broadcast_dimensions"
 EXPANDING = "known_expanding_dimensions"
@@ -58,8 +58,9 @@ def _holder(op: Operation) -> dict[str, Attribute]:
 
 
 def function_ops(fs: FunctionShapes) -> list[Operation]:
-    """The top-level ops of the function and of the callees inlined into its analysis."""
-    return [op for fn in (fs.func, *fs.callees) for op in top_level_ops(fn)]
+    """The ops of the function and of the callees inlined into its analysis, loop and branch
+    bodies included (a value there has dims only where the analysis gave it some)."""
+    return [op for fn in (fs.func, *fs.callees) for op in fn.walk() if op is not fn]
 
 
 def broadcast_dims(op: Operation) -> list[int] | None:
