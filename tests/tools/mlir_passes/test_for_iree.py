@@ -5,10 +5,14 @@ the same random inputs (rtol 1e-4, atol 1e-5)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 from tests.iree_programs import PROGRAMS, Program
+from tests.paths import ROOT
 
 pytestmark = [pytest.mark.needs_jax, pytest.mark.needs_iree_runtime]
 
@@ -57,3 +61,11 @@ def test_the_broadcasts_iree_needs_annotated_are_proven_not_guessed() -> None:
     merged = [ln for ln in text.splitlines() if "dynamic_broadcast_in_dim" in ln and "(tensor<?xf32>" in ln]
     assert merged and all("known_nonexpanding_dimensions = array<i64: 0>" in ln for ln in merged), merged
     assert all("known_expanding_dimensions = array<i64>" in ln for ln in merged), merged
+
+
+def test_the_example_goes_from_jax_to_one_iree_module_that_runs_at_every_size() -> None:
+    """examples/jax_to_iree.py, as a user runs it."""
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "jax_to_iree.py")], capture_output=True, text=True,
+                          timeout=600, check=True)
+    lines = [ln for ln in done.stdout.splitlines() if ln.startswith("b=")]
+    assert len(lines) == 3 and all(float(ln.rsplit(" ", 1)[1]) < 1e-5 for ln in lines), done.stdout
