@@ -63,6 +63,17 @@ def function_ops(fs: FunctionShapes) -> list[Operation]:
     return [op for fn in (fs.func, *fs.callees) for op in fn.walk() if op is not fn]
 
 
+def replace_with(fs: FunctionShapes, rewriter: Rewriter, op: Operation, new: list[Operation]) -> None:
+    """Insert ``new`` before ``op``; the last one's result takes the place (and the name and
+    dims) of ``op``'s, and ``op`` is erased."""
+    rewriter.insert_op(new, InsertPoint.before(op))
+    res, out = op.results[0], new[-1].results[0]
+    out.name_hint = res.name_hint
+    fs.moved(res, out)
+    res.replace_all_uses_with(out)
+    rewriter.erase_op(op)
+
+
 def broadcast_dims(op: Operation) -> list[int] | None:
     """The ``broadcast_dimensions`` of a (dynamic_)broadcast_in_dim."""
     return int_list(_holder(op).get(BROADCAST_DIMS))
@@ -151,31 +162,20 @@ def reshapes_as_tensor_reshape(fs: FunctionShapes, rewriter: Rewriter) -> int:
         if hlo_name(op) != "dynamic_reshape" or len(op.operands) != 2:
             continue
         src, shape, res = op.operands[0], op.operands[1], op.results[0]
-        new = _collapse_or_expand(fs, src, shape, res, rewriter, op)
-        if new is None:
-            new = [tensor.ReshapeOp(src, shape, res.type)]
-            rewriter.insert_op(new, InsertPoint.before(op))
-        out = new[-1].results[0]
-        out.name_hint = res.name_hint
-        fs.moved(res, out)
-        res.replace_all_uses_with(out)
-        rewriter.erase_op(op)
+        new = _collapse_or_expand(fs, src, shape, res) or [tensor.ReshapeOp(src, shape, res.type)]
+        replace_with(fs, rewriter, op, new)
         count += 1
     return count
 
 
-def _collapse_or_expand(
-    fs: FunctionShapes, src: SSAValue, shape: SSAValue, res: SSAValue, rewriter: Rewriter, at: Operation
-) -> list[Operation] | None:
+def _collapse_or_expand(fs: FunctionShapes, src: SSAValue, shape: SSAValue, res: SSAValue) -> list[Operation] | None:
     in_dims, out_dims = fs.dims(src), fs.dims(res)
     if in_dims is None or out_dims is None or not is_tensor(res.type) or not is_tensor(src.type):
         return None
     groups = _groups(fs, in_dims, out_dims)
     if groups is not None:
-        new: list[Operation] = [tensor.CollapseShapeOp(operands=[src], result_types=[res.type],
-                                                       properties={"reassociation": reassociation(groups)})]
-        rewriter.insert_op(new, InsertPoint.before(at))
-        return new
+        return [tensor.CollapseShapeOp(operands=[src], result_types=[res.type],
+                                       properties={"reassociation": reassociation(groups)})]
     groups = _groups(fs, out_dims, in_dims)
     if groups is None:
         return None
@@ -190,7 +190,6 @@ def _collapse_or_expand(
         ops += [pos, item, size]
         sizes.append(size.result)
     ops.append(tensor.ExpandShapeOp(src, sizes, reassociation(groups), res.type.get_shape(), res.type))
-    rewriter.insert_op(ops, InsertPoint.before(at))
     return ops
 
 
@@ -277,11 +276,7 @@ def pads_as_tensor_pad(fs: FunctionShapes, rewriter: Rewriter) -> int:
         block = Block(arg_types=[IndexType()] * res.type.get_num_dims())
         block.add_op(tensor.YieldOp(scalar.result))
         pad = tensor.PadOp(x, lows[1], highs[1], Region(block), lows[0], highs[0], res.type)
-        rewriter.insert_op([*before, pad], InsertPoint.before(op))
-        pad.results[0].name_hint = res.name_hint
-        fs.moved(res, pad.results[0])
-        res.replace_all_uses_with(pad.results[0])
-        rewriter.erase_op(op)
+        replace_with(fs, rewriter, op, [*before, pad])
         count += 1
     return count
 
@@ -331,11 +326,7 @@ def gathers_as_slices(fs: FunctionShapes, rewriter: Rewriter) -> int:
         offsets = _mixed(starts, plan[0], before)
         lengths = _mixed(sizes, plan[1], before)
         cut = tensor.ExtractSliceOp(src, offsets, lengths, [1] * len(lengths), res.type)
-        rewriter.insert_op([*before, cut], InsertPoint.before(op))
-        cut.results[0].name_hint = res.name_hint
-        fs.moved(res, cut.results[0])
-        res.replace_all_uses_with(cut.results[0])
-        rewriter.erase_op(op)
+        replace_with(fs, rewriter, op, [*before, cut])
         count += 1
     return count
 

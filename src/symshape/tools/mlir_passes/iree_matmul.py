@@ -7,11 +7,11 @@ import math
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, StringAttr, TensorType, UnregisteredAttr
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import Rewriter
 
 from symshape.frontends.mlir.attributes import is_tensor
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
-from symshape.tools.mlir_passes.iree_forms import function_ops, hlo_name, reassociation
+from symshape.tools.mlir_passes.iree_forms import function_ops, hlo_name, reassociation, replace_with
 
 NUMBERS = "dot_dimension_numbers"
 _MATRIX = "lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]"
@@ -27,14 +27,7 @@ def dense_layers_as_matmuls(fs: FunctionShapes, rewriter: Rewriter) -> int:
         numbers = _dense_layer(op)
         if numbers is None:
             continue
-        res = op.results[0]
-        ops = _as_matmul(op, numbers)
-        rewriter.insert_op(ops, InsertPoint.before(op))
-        back = ops[-1].results[0]
-        back.name_hint = res.name_hint
-        fs.moved(res, back)
-        res.replace_all_uses_with(back)
-        rewriter.erase_op(op)
+        replace_with(fs, rewriter, op, _as_matmul(op, numbers))
         count += 1
     return count
 
