@@ -38,9 +38,12 @@ class ForIreePass(ModulePass):
 
     name = "for-iree"
 
-    REWRITES: ClassVar[frozenset[str]] = ShapeOptimizationPass.REWRITES
+    REWRITES: ClassVar[frozenset[str]] = ShapeOptimizationPass.REWRITES | frozenset(
+        {"*hlo.dynamic_pad", "*hlo.dynamic_gather", "*hlo.gather", "*hlo.dot_general"}
+    )
     """The ops of ``shape-optimization`` (dynamic broadcasts gain their known_* dims, dynamic
-    reshapes become ``tensor.reshape``)."""
+    reshapes become ``tensor`` reshapes), and the pads, gathers and dense layers rewritten into
+    forms IREE lowers."""
 
     ELIMINATES: ClassVar[frozenset[str]] = ShapeOptimizationPass.ELIMINATES
 

@@ -52,9 +52,10 @@ def hlo_name(op: Operation) -> str:
     return short if dialect in ("stablehlo", "mhlo") else ""
 
 
-def _holder(op: Operation) -> dict[str, Attribute]:
-    """Where the op keeps its attributes: properties (generic ``<{...}>``) or the attribute dict."""
-    return op.properties if BROADCAST_DIMS in op.properties else op.attributes
+def attributes_holding(op: Operation, name: str) -> dict[str, Attribute]:
+    """Where the op keeps attribute ``name``: its properties (generic ``<{...}>``) or its
+    attribute dict, to read it and to add beside it."""
+    return op.properties if name in op.properties else op.attributes
 
 
 def function_ops(fs: FunctionShapes) -> list[Operation]:
@@ -76,7 +77,7 @@ def replace_with(fs: FunctionShapes, rewriter: Rewriter, op: Operation, new: lis
 
 def broadcast_dims(op: Operation) -> list[int] | None:
     """The ``broadcast_dimensions`` of a (dynamic_)broadcast_in_dim."""
-    return int_list(_holder(op).get(BROADCAST_DIMS))
+    return int_list(attributes_holding(op, BROADCAST_DIMS).get(BROADCAST_DIMS))
 
 
 def merge_broadcast_chains(fs: FunctionShapes, rewriter: Rewriter) -> int:
@@ -99,9 +100,10 @@ def merge_broadcast_chains(fs: FunctionShapes, rewriter: Rewriter) -> int:
             properties=dict(op.properties),
             attributes=dict(op.attributes),
         )
-        _holder(new)[BROADCAST_DIMS] = DenseArrayBase.from_list(i64, merged)
+        holder = attributes_holding(new, BROADCAST_DIMS)
+        holder[BROADCAST_DIMS] = DenseArrayBase.from_list(i64, merged)
         for key in (EXPANDING, NONEXPANDING):
-            _holder(new).pop(key, None)
+            holder.pop(key, None)
         new.results[0].name_hint = op.results[0].name_hint
         fs.moved(op.results[0], new.results[0])
         rewriter.replace_op(op, new)
@@ -111,45 +113,24 @@ def merge_broadcast_chains(fs: FunctionShapes, rewriter: Rewriter) -> int:
     return count
 
 
-def annotate_broadcasts(fs: FunctionShapes) -> tuple[int, int]:
-    """List each ``?`` operand dim of every ``dynamic_broadcast_in_dim`` as nonexpanding (proven
-    equal to its output dim) or expanding (proven 1); (annotated ops, ops with a dim left open)."""
-    done = left = 0
+def annotate_broadcasts(fs: FunctionShapes) -> int:
+    """List the operand dims of every ``dynamic_broadcast_in_dim`` as nonexpanding (proven equal
+    to the output dim they map to) or expanding (proven 1); how many ops were annotated. A ``?``
+    dim proven neither stays unlisted, and IREE refuses the op."""
+    count = 0
     for op in function_ops(fs):
         if hlo_name(op) != "dynamic_broadcast_in_dim":
             continue
-        src, dims = op.operands[0], broadcast_dims(op)
-        in_dims, out_dims = fs.dims(src), fs.dims(op.results[0])
-        if dims is None or not is_tensor(src.type) or in_dims is None or out_dims is None:
-            left += 1
+        dims, in_dims, out_dims = broadcast_dims(op), fs.dims(op.operands[0]), fs.dims(op.results[0])
+        if dims is None or in_dims is None or out_dims is None or len(dims) != len(in_dims):
             continue
-        expanding, nonexpanding, open_dims = _classify(fs, src, dims, in_dims, out_dims)
-        holder = _holder(op)
-        holder[EXPANDING] = DenseArrayBase.from_list(i64, expanding)
-        holder[NONEXPANDING] = DenseArrayBase.from_list(i64, nonexpanding)
-        done += 1
-        left += open_dims > 0
-    return done, left
-
-
-def _classify(
-    fs: FunctionShapes, src: SSAValue, dims: list[int], in_dims: tuple[Dim, ...], out_dims: tuple[Dim, ...]
-) -> tuple[list[int], list[int], int]:
-    """(expanding, nonexpanding, how many ``?`` dims neither) of one broadcast's operand dims."""
-    assert is_tensor(src.type)
-    static = src.type.get_shape()
-    expanding: list[int] = []
-    nonexpanding: list[int] = []
-    open_dims = 0
-    for i, (d, o) in enumerate(zip(dims, static, strict=True)):
-        a, b = in_dims[i], out_dims[d]
-        if fs.prove(a, "==", b) is True:
-            nonexpanding.append(i)
-        elif fs.prove(a, "==", 1) is True:
-            expanding.append(i)
-        elif o == DYNAMIC_INDEX:
-            open_dims += 1
-    return expanding, nonexpanding, open_dims
+        same = [fs.prove(a, "==", out_dims[d]) is True for a, d in zip(in_dims, dims, strict=True)]
+        ones = [not kept and fs.prove(a, "==", 1) is True for a, kept in zip(in_dims, same, strict=True)]
+        holder = attributes_holding(op, BROADCAST_DIMS)
+        holder[EXPANDING] = DenseArrayBase.from_list(i64, [i for i, one in enumerate(ones) if one])
+        holder[NONEXPANDING] = DenseArrayBase.from_list(i64, [i for i, kept in enumerate(same) if kept])
+        count += 1
+    return count
 
 
 def reshapes_as_tensor_reshape(fs: FunctionShapes, rewriter: Rewriter) -> int:
@@ -180,17 +161,18 @@ def _collapse_or_expand(fs: FunctionShapes, src: SSAValue, shape: SSAValue, res:
     if groups is None:
         return None
     ops: list[Operation] = []
-    sizes: list[SSAValue] = []
-    for j, n in enumerate(res.type.get_shape()):
-        if n != DYNAMIC_INDEX:
-            continue
-        pos = arith.ConstantOp.from_int_and_width(j, IndexType())
-        item = tensor.ExtractOp(shape, [pos.result], _element_type(shape))
-        size = arith.IndexCastOp(item.result, IndexType())
-        ops += [pos, item, size]
-        sizes.append(size.result)
+    sizes = [_read_index(shape, j, ops) for j, n in enumerate(res.type.get_shape()) if n == DYNAMIC_INDEX]
     ops.append(tensor.ExpandShapeOp(src, sizes, reassociation(groups), res.type.get_shape(), res.type))
     return ops
+
+
+def _read_index(operand: SSAValue, j: int, into: list[Operation]) -> SSAValue:
+    """Element ``j`` of the 1-D integer tensor ``operand`` as an index, by ops appended to ``into``."""
+    pos = arith.ConstantOp.from_int_and_width(j, IndexType())
+    item = tensor.ExtractOp(operand, [pos.result], _element_type(operand))
+    size = arith.IndexCastOp(item.result, IndexType())
+    into += [pos, item, size]
+    return size.result
 
 
 def _element_type(value: SSAValue) -> Attribute:
@@ -300,11 +282,7 @@ def _indices(operand: SSAValue, amounts: tuple[Dim, ...], into: list[Operation])
             static.append(d)
             continue
         static.append(DYNAMIC_INDEX)
-        pos = arith.ConstantOp.from_int_and_width(j, IndexType())
-        item = tensor.ExtractOp(operand, [pos.result], _element_type(operand))
-        size = arith.IndexCastOp(item.result, IndexType())
-        into += [pos, item, size]
-        dynamic.append(size.result)
+        dynamic.append(_read_index(operand, j, into))
     return static, dynamic
 
 

@@ -6,12 +6,18 @@ import math
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, StringAttr, TensorType, UnregisteredAttr
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from symshape.frontends.mlir.attributes import is_tensor
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
-from symshape.tools.mlir_passes.iree_forms import function_ops, hlo_name, reassociation, replace_with
+from symshape.tools.mlir_passes.iree_forms import (
+    attributes_holding,
+    function_ops,
+    hlo_name,
+    reassociation,
+    replace_with,
+)
 
 NUMBERS = "dot_dimension_numbers"
 _MATRIX = "lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]"
@@ -38,7 +44,7 @@ def _dense_layer(op: Operation) -> UnregisteredAttr | None:
     if hlo_name(op) != "dot_general" or len(op.operands) != 2:
         return None
     lhs, rhs = op.operands[0].type, op.operands[1].type
-    numbers = _holder_of(op, NUMBERS).get(NUMBERS)
+    numbers = attributes_holding(op, NUMBERS).get(NUMBERS)
     if not (is_tensor(lhs) and is_tensor(rhs) and isinstance(numbers, UnregisteredAttr)):
         return None
     rank = lhs.get_num_dims()
@@ -59,7 +65,7 @@ def _as_matmul(op: Operation, numbers: UnregisteredAttr) -> list[Operation]:
         result_types=[TensorType(lhs.type.get_element_type(), [rows, lhs.type.get_shape()[-1]])],
         properties={"reassociation": reassociation(groups)},
     )
-    holder = dict(_holder_of(op, NUMBERS))
+    holder = dict(attributes_holding(op, NUMBERS))
     holder[NUMBERS] = type(numbers)(numbers.attr_name, numbers.is_type, numbers.is_opaque, StringAttr(_MATRIX))
     in_props = NUMBERS in op.properties
     matmul = type(op).create(
@@ -77,7 +83,3 @@ def _as_matmul(op: Operation, numbers: UnregisteredAttr) -> list[Operation]:
         sizes.append(dim.result)
     ops.append(tensor.ExpandShapeOp(matmul.results[0], sizes, reassociation(groups), res.type.get_shape(), res.type))
     return ops
-
-
-def _holder_of(op: Operation, name: str) -> dict[str, Attribute]:
-    return op.properties if name in op.properties else op.attributes
