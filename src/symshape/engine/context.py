@@ -19,7 +19,7 @@ from symshape.engine.constraints import ConstraintGraph, Origin
 from symshape.engine.facts import Bound, Facts, SymbolFacts
 from symshape.engine.program import MAX_TRACKED, Op, Program
 from symshape.engine.provenance import Rel, SymbolKind
-from symshape.engine.result import Unresolved, Warning_
+from symshape.engine.result import Region, Unresolved, Warning_
 from symshape.errors import FIX_MODEL, ModelError, where_op
 
 T = TypeVar("T")
@@ -62,6 +62,7 @@ class State:
     fresh_memo: dict[tuple[str, ...], Expr] = field(default_factory=dict[tuple[str, ...], Expr])
     watched: dict[str, SymbolFacts] = field(default_factory=dict[str, SymbolFacts])
     causes: CauseLog = field(default_factory=CauseLog)
+    regions: dict[str, Region] = field(default_factory=dict[str, Region])  # values in loop bodies and branches
     run_op: Callable[[Program, State, Op], None] = _no_runner
 
     def watch(self, dims: Iterable[Dim]) -> None:

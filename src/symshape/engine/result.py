@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 _PRIVATE_NAME = re.compile(r"\b_t\d+_*")
 DimRef = tuple[str, int]
+Region = tuple[tuple[Dim, ...], tuple[Dim, ...] | None, ConstraintGraph]
+"""A value inside a loop body or branch: its dims, its tracked elements, and the graph (the
+region's facts) they hold on."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,7 @@ class Analysis:
         self.warnings = warnings
         self.source = source
         self.notes: list[str] = []  # what a frontend adds (torch.export: the comparison with torch)
+        self.regions: dict[str, Region] = {}  # the values of loop bodies and branches (`region_shape`)
         self._raw_shapes = shapes
         self._raw_elements = elements
         self._names: list[str] | None = None
@@ -212,6 +216,19 @@ class Analysis:
     def shape(self, value: str) -> tuple[Dim, ...] | None:
         """The dims of ``value`` (ints and expressions over input symbols), or None."""
         return self._shapes.get(value)
+
+    def region_shape(self, value: str) -> Region | None:
+        """The dims and elements of a value inside a loop body or branch, with public names, and
+        the graph they hold on (a scratch copy with the region's facts, or the main graph), or None."""
+        found = self.regions.get(value)
+        if found is None:
+            return None
+        dims, els, graph = found
+
+        def public(ds: tuple[Dim, ...]) -> tuple[Dim, ...]:
+            return tuple(subs(graph.canon(d), self._rename) for d in ds)
+
+        return public(dims), None if els is None else public(els), graph
 
     def elements(self, value: str) -> tuple[Dim, ...] | None:
         """The tracked elements of a small integer tensor (a shape tensor), or None."""

@@ -117,7 +117,7 @@ def _analyze(
             break
         _rewalk(program, state, records, rerun)
     graph.recheck()  # facts set directly by rules may close or cancel residual equations
-    return Analysis(
+    result = Analysis(
         program,
         graph,
         state.shapes,
@@ -127,6 +127,8 @@ def _analyze(
         source,
         causes=state.causes.symbols,
     )
+    result.regions = state.regions
+    return result
 
 
 def _constants(program: Program, state: State) -> None:

@@ -56,6 +56,7 @@ class FuncView:
     values: dict[str, Any]
     facts: list[Fact] = field(default_factory=list[Fact])
     inlined: list[str] = field(default_factory=list[str])
+    regions: dict[str, Any] = field(default_factory=dict[str, Any])
 
 
 def symbol_stem(name: str) -> str:
@@ -114,6 +115,7 @@ class _Builder:
         self.assigned: dict[tuple[Any, str], str] = {}
         self.taken: set[str] = set()
         self.counter = 0
+        self.regions: dict[str, Any] = {}  # the region values of the root function being built
 
     def name(self, value: Any, fn: str, prefix: str) -> str:
         key = (value, prefix)
@@ -135,12 +137,15 @@ class _Builder:
             program.values[name] = Value(name, self.ir.value_type(v))
         if values is not None:
             values[name] = v
+        elif not prefix:  # a region's value (a cloned call's values have a prefix: not one SSA value each)
+            self.regions[name] = v
         return name
 
     def build(self, name: str, fn: Any) -> FuncView:
         ir = self.ir
         program = Program(name, [], [], {}, [])
         values: dict[str, Any] = {}
+        self.regions = {}
         block = self.entry = entry_block(ir, fn)
         if block is None:
             raise ModelError(where=where_op("func", "func", f"@{name}"), found="the function has no body",
@@ -164,7 +169,7 @@ class _Builder:
                 program.ops.append(Op("func", "arg", vname, [vname], [vname], _arg_symbol(ir, fn, i, vname)))
         inlined: list[str] = []
         program.outputs = self.emit_block(block, name, program, values, [name], inlined, "")
-        return FuncView(name, fn, program, values, facts, inlined)
+        return FuncView(name, fn, program, values, facts, inlined, self.regions)
 
     def emit_block(self, block: Any, fn: str, program: Program, values: dict[str, Any] | None, stack: list[str],
                    inlined: list[str], prefix: str) -> list[str]:

@@ -15,6 +15,7 @@ from symshape.rules.shared.subgraph import (
     Tensor,
     adopt_guards,
     declared_fallback,
+    keep_region,
     merge_branches,
     run_subgraph,
     take_branch,
@@ -39,6 +40,7 @@ def while_op(ctx: OpContext) -> None:
         )
     carried: list[Tensor] = [(ctx.shape(i), ctx.elements(i)) for i in range(ctx.num_inputs)]
     res, final, excluded = settle(ctx, body, [], carried)
+    keep_region(ctx, res)
     for i, (dims, els) in enumerate(final):
         ctx.set_output(i, dims, els)
     if not adopt_guards(ctx, res, excluded):  # the kept dims rest on the body's guards
@@ -68,6 +70,8 @@ def case(ctx: OpContext) -> None:
         return
     results = [run_subgraph(ctx, sub, f"branch{k}", (), scratch=True) for k, sub in enumerate(branches)]
     live = [k for k, r in enumerate(results) if not r.dead]
+    for k in live:
+        keep_region(ctx, results[k])
     if not live:
         raise ContradictionError(
             where=ctx.where(),

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from symshape.algebra.expr import Dim, Expr
 from symshape.engine.constraints import ConstraintGraph, Guard, Origin
-from symshape.engine.context import OpContext, State
+from symshape.engine.context import OpContext, Region, State
 from symshape.engine.facts import Bound
 from symshape.engine.program import Program
 from symshape.engine.provenance import SymbolKind
@@ -51,6 +51,10 @@ class SubResult:
     graph: ConstraintGraph
     guards: list[Guard]
     dead: str = ""  # why the subgraph cannot run under the main graph's facts, if it cannot
+    local: dict[str, Tensor] = field(default_factory=dict[str, Tensor])
+    """The dims and elements of the subgraph's own values in this run (on ``graph``)."""
+    nested: dict[str, Region] = field(default_factory=dict[str, Region])
+    """What the subgraphs of its ops kept (`keep_region`) in this run."""
 
     def same(self, a: Dim, b: Dim) -> bool:
         """Whether ``a == b`` is proven while this subgraph runs."""
@@ -70,6 +74,7 @@ def run_subgraph(ctx: OpContext, sub: Program, tag: str, inputs: Sequence[Tensor
         )
     local = list(sub.inputs) + [n for op in sub.ops for n in op.outputs if n]
     state.graph = graph
+    outer_regions, state.regions = state.regions, {}
     try:
         local += _bind_inputs(state, sub, inputs)
         try:
@@ -78,13 +83,15 @@ def run_subgraph(ctx: OpContext, sub: Program, tag: str, inputs: Sequence[Tensor
         except ContradictionError as err:
             if not scratch:
                 raise
-            return SubResult([None] * len(sub.outputs), graph, [], str(err))
+            return SubResult([None] * len(sub.outputs), graph, [], str(err))  # nothing kept
         outputs: list[Tensor | None] = []
         for name in sub.outputs:
             dims = state.shapes.get(name)
             outputs.append(None if dims is None else (dims, state.elements.get(name)))
+        kept = {n: (state.shapes[n], state.elements.get(n)) for n in local if n in state.shapes}
     finally:
         state.graph = main
+        nested, state.regions = state.regions, outer_regions
         # a scratch graph's symbols die with it; a data symbol keyed by a value local to this
         # subgraph must not be shared with another subgraph that reuses the value's name
         names = set(local)
@@ -93,7 +100,16 @@ def run_subgraph(ctx: OpContext, sub: Program, tag: str, inputs: Sequence[Tensor
         for name in local:
             state.shapes.pop(name, None)
             state.elements.pop(name, None)
-    return SubResult(outputs, graph, list(graph.guards[guards_before:]) if scratch else [])
+    return SubResult(outputs, graph, list(graph.guards[guards_before:]) if scratch else [], local=kept, nested=nested)
+
+
+def keep_region(ctx: OpContext, res: SubResult) -> None:
+    """Keep the dims ``res`` gave the subgraph's values, with the graph they hold on, for the
+    passes that rewrite ops inside loop bodies and branches (`State.regions`). Only a run whose
+    inputs the op's rule settled on is kept: a loop's last run, a live branch."""
+    ctx.state.regions.update(res.nested)
+    for name, (dims, els) in res.local.items():
+        ctx.state.regions[name] = (dims, els, res.graph)
 
 
 def _bind_inputs(state: State, sub: Program, inputs: Sequence[Tensor]) -> list[str]:
@@ -168,6 +184,7 @@ def subgraph_of(ctx: OpContext, name: str) -> Program:
 def take_branch(ctx: OpContext, sub: Program, tag: str) -> None:
     """The op's outputs are those of ``sub``, which surely runs: its facts are the program's."""
     res = run_subgraph(ctx, sub, tag, (), scratch=False)
+    keep_region(ctx, res)
     for i, out in enumerate(res.outputs):
         if out is None:
             declared_fallback(ctx, i, f"the shape of {tag} output #{i} is unknown")

@@ -8,7 +8,8 @@ from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import SSAValue
 
-from symshape.algebra.expr import Dim, Expr
+from symshape.algebra.expr import Dim, Expr, free_symbols
+from symshape.engine.constraints import ConstraintGraph
 from symshape.engine.provenance import Rel
 from symshape.engine.result import Analysis
 from symshape.frontends.mlir.attributes import is_tensor
@@ -37,23 +38,33 @@ class FunctionShapes:
         self.reader = ArithReader(self._leaf, self._nonneg)
         self._reps: dict[frozenset[str], list[Expr]] = {}
         self._rep_of: dict[Expr, Expr] = {}
+        self._region_graphs: dict[int, ConstraintGraph] = {}
 
     @classmethod
-    def build(cls, fn: func.FuncOp, analysis: Analysis, values: dict[str, SSAValue]) -> FunctionShapes:
-        """Dims for the values of ``fn`` from ``analysis`` (``values``: program name -> value)."""
+    def build(
+        cls, fn: func.FuncOp, analysis: Analysis, values: dict[str, SSAValue], regions: dict[str, SSAValue]
+    ) -> FunctionShapes:
+        """Dims for the values of ``fn`` from ``analysis`` (``values``: program name -> value;
+        ``regions`` the same for the values of loop bodies and branches)."""
         out = cls(fn, analysis)
         for name, value in values.items():
-            t = value.type
-            shape = analysis.shape(name)
-            els = analysis.elements(name)
-            if is_tensor(t) and shape is not None and len(shape) == t.get_num_dims():
-                out.tensors[value] = tuple(out.canonical(d) for d in _with_declared(shape, t))
-                if els is not None and t.get_num_dims() == 1:
-                    out.elements[value] = tuple(out.canonical(e) for e in els)
-                continue
-            if not isinstance(t, TensorType) and els is not None and len(els) == 1:
-                out.scalars[value] = out.canonical(els[0])
+            out._add(value, analysis.shape(name), analysis.elements(name))
+        for name, value in regions.items():
+            found = analysis.region_shape(name)
+            if found is not None:
+                if found[2] is not analysis.graph:
+                    out._region_graphs.setdefault(id(found[2]), found[2])
+                out._add(value, found[0], found[1])
         return out
+
+    def _add(self, value: SSAValue, shape: tuple[Dim, ...] | None, els: tuple[Dim, ...] | None) -> None:
+        t = value.type
+        if is_tensor(t) and shape is not None and len(shape) == t.get_num_dims():
+            self.tensors[value] = tuple(self.canonical(d) for d in _with_declared(shape, t))
+            if els is not None and t.get_num_dims() == 1:
+                self.elements[value] = tuple(self.canonical(e) for e in els)
+        elif not isinstance(t, TensorType) and els is not None and len(els) == 1:
+            self.scalars[value] = self.canonical(els[0])
 
     def canonical(self, d: Dim) -> Dim:
         """The first dim seen that the facts prove equal to ``d`` (``d`` itself if none).
@@ -104,13 +115,22 @@ class FunctionShapes:
         """``d`` in the constraint graph's own symbol names (for fact queries)."""
         return self.analysis.private(d)
 
+    def _graph(self, *dims: Dim) -> ConstraintGraph:
+        """The graph to decide about ``dims`` on: the main one, or for dims of a loop body or
+        branch (a symbol only a region's scratch graph has) the region graph that has them all."""
+        main = self.analysis.graph
+        free = {s for d in dims for s in free_symbols(self.private(d))}
+        if not self._region_graphs or free <= main.symbols.keys():
+            return main
+        return next((g for g in self._region_graphs.values() if free <= g.symbols.keys()), main)
+
     def _nonneg(self, d: Dim) -> bool:
-        return self.analysis.graph.facts.prove_ge(self.private(d), 0)
+        return self._graph(d).facts.prove_ge(self.private(d), 0)
 
     def prove(self, a: Dim, rel: Rel, b: Dim) -> bool | None:
         """Decide ``a rel b`` with the analysis' constraint graph (`ConstraintGraph.decide`, the
-        decider the rules used); None if unknown."""
-        return self.analysis.graph.decide(self.private(a), rel, self.private(b))
+        decider the rules used), or a region's for dims of a loop body or branch; None if unknown."""
+        return self._graph(a, b).decide(self.private(a), rel, self.private(b))
 
     # ------------------------------------------------------------ updates
     def moved(self, old: SSAValue, new: SSAValue) -> None:

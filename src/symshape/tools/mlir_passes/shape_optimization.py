@@ -121,7 +121,7 @@ def analyze_functions(module: ModuleOp, loaded: LoadedConstraints, user_facts: S
         mine = [f for f in user_facts if f.symbols <= symbols]
         used.update(mine)
         analysis = analyze(view.program, facts=[*view.facts, *facts, *mine], source=f"@{fn_name}")
-        fs = FunctionShapes.build(view.func, analysis, view.values)
+        fs = FunctionShapes.build(view.func, analysis, view.values, view.regions)
         fs.callees = [f for f in data_functions(module) if f.sym_name.data in view.inlined]
         out.append(fs)
     unused = [f for f in user_facts if f not in used]
