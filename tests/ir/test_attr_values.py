@@ -341,3 +341,49 @@ func.func @main(%x: tensor<1x8x8x32x207xf32>, %k: tensor<3x3x32x207x16xf32>) -> 
 def test_a_convolution_whose_ranks_do_not_fit_its_dimension_numbers_is_refused() -> None:
     with pytest.raises(ModelError, match="operands of rank 5 and 5 for the 2 spatial dims"):
         analyze_mlir_text(CONV_RANKS, reader="xdsl")
+
+
+# ---------------------------------------------------------------- resources (torch-mlir's weights)
+
+RESOURCE = """
+func.func @main(%arg0: tensor<?x2xf32>) -> tensor<?x2xf32> {
+  %0 = stablehlo.constant dense_resource<torch_tensor_2_torch.float32> : tensor<2xf32>
+  %1 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x2xf32>) -> tensor<i32>
+  %2 = stablehlo.reshape %1 : (tensor<i32>) -> tensor<1xi32>
+  %c = stablehlo.constant dense<2> : tensor<1xi32>
+  %3 = stablehlo.concatenate %2, %c, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %4 = stablehlo.dynamic_broadcast_in_dim %0, %3, dims = [1] : (tensor<2xf32>, tensor<2xi32>) -> tensor<?x2xf32>
+  %5 = stablehlo.add %arg0, %4 : tensor<?x2xf32>
+  return %5 : tensor<?x2xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      torch_tensor_2_torch.float32: "0x040000000000803F00000040"
+    }
+  }
+#-}
+"""
+
+
+@pytest.mark.needs_iree
+@pytest.mark.parametrize("pipeline", ["", "shape-optimization", "for-iree"])
+def test_dialect_resources_survive_opt(pipeline: str, tmp_path: Path) -> None:
+    """torch-mlir writes weights as ``dense_resource`` blobs in a ``{-# dialect_resources #-}``
+    block after the module; xDSL reads it but does not print it, and the weights were lost."""
+    out = iree_generic(opt(RESOURCE, pipeline), tmp_path)
+    assert "torch_tensor_2_torch.float32: \"0x040000000000803F00000040\"" in out
+
+
+@pytest.mark.needs_iree_runtime
+def test_weights_in_resources_reach_iree() -> None:
+    """IREE compiles ``for-iree``'s output and adds the weights [1, 2] the resource holds."""
+    import iree.compiler as compiler
+    import iree.runtime as runtime
+
+    vmfb = compiler.compile_str(opt(RESOURCE, "for-iree"), target_backends=["llvm-cpu"], input_type="stablehlo",
+                                extra_args=["--iree-llvmcpu-target-cpu=generic"])
+    main = runtime.load_vm_flatbuffer(vmfb, driver="local-task")
+    got = np.asarray(main.main(np.zeros((3, 2), dtype=np.float32)).to_host())
+    np.testing.assert_array_equal(got, np.tile(np.array([1.0, 2.0], dtype=np.float32), (3, 1)))

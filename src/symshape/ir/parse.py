@@ -50,6 +50,8 @@ _NAMES: weakref.WeakKeyDictionary[ModuleOp, dict[SSAValue, str]] = weakref.WeakK
 _FOREIGN_PROPERTIES: weakref.WeakSet[Operation] = weakref.WeakSet()
 _OFFSETS: weakref.WeakKeyDictionary[ModuleOp, tuple[str, dict[Operation, int]]] = weakref.WeakKeyDictionary()
 _ATTRIBUTE_TEXTS: weakref.WeakKeyDictionary[ModuleOp, AttributeTexts] = weakref.WeakKeyDictionary()
+_METADATA: weakref.WeakKeyDictionary[ModuleOp, str] = weakref.WeakKeyDictionary()
+_METADATA_BLOCK = re.compile(r"^\{-#.*?^#-\}[ \t]*$", re.M | re.S)
 
 AttributeTexts = dict[int, tuple[Attribute, str]]
 """``id(attribute)`` -> (the attribute, the text it was read from). Keyed by identity, not by
@@ -232,7 +234,7 @@ def parse_module(text: str, ctx: Context | None = None, *, source: str = "<strin
     ctx = ctx or make_context()
     clean = clean_text(text)
     try:
-        return _parse(ctx, clean, source, opaque_quotes(text))
+        module = _parse(ctx, clean, source, opaque_quotes(text))
     except ParseError as err:
         generic = generic_text(text)
         if generic is None:
@@ -242,6 +244,9 @@ def parse_module(text: str, ctx: Context | None = None, *, source: str = "<strin
                 expected=_READS,
                 fix=f"{FIX_MODEL}, or print the module in generic form (mlir-opt --mlir-print-op-generic)",
             ) from None
+    else:
+        _keep_metadata(module, text)
+        return module
     try:
         module = _parse(ctx, clean_text(generic), source)
     except ParseError as err:
@@ -253,7 +258,21 @@ def parse_module(text: str, ctx: Context | None = None, *, source: str = "<strin
         ) from None
     _OFFSETS.pop(module, None)  # the generic text's lines are not the source's
     _rename_like_source(module, clean)
+    _keep_metadata(module, text)
     return module
+
+
+def _keep_metadata(module: ModuleOp, text: str) -> None:
+    """Keep the file's ``{-# ... #-}`` blocks (``dialect_resources``: the weights torch-mlir
+    writes as ``dense_resource`` blobs), which xDSL reads but does not print."""
+    blocks = _METADATA_BLOCK.findall(text)
+    if blocks:
+        _METADATA[module] = "\n".join(blocks)
+
+
+def source_metadata(module: ModuleOp) -> str:
+    """The ``{-# ... #-}`` blocks of the text ``module`` was read from ("" if none)."""
+    return _METADATA.get(module, "")
 
 
 def _parse(ctx: Context, text: str, source: str, quotes: dict[str, str] | None = None) -> ModuleOp:

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
-from symshape.ir.parse import AttributeTexts, has_foreign_properties, source_attribute_texts
+from symshape.ir.parse import AttributeTexts, has_foreign_properties, source_attribute_texts, source_metadata
 
 PRETTY_DIALECTS = frozenset({"builtin", "func", "arith", "tensor", "shape", "cf"})
 """Dialects that ship with MLIR and whose custom forms xDSL prints as MLIR reads them
@@ -79,11 +79,12 @@ class MlirCompatiblePrinter(SourcePrinter):
 def print_module(module: ModuleOp, *, generic: bool = False, custom: bool = False) -> str:
     """``module`` as text MLIR's tools read (the default), every op generic (``generic=True``), or
     every op in the custom form xDSL knows, symshape's assembly formats included (``custom=True``,
-    read back by symshape only)."""
+    read back by symshape only). The file's ``{-# ... #-}`` blocks (resources) follow as read."""
     stream = io.StringIO()
     texts = source_attribute_texts(module)
     if custom and not generic:
         SourcePrinter(stream=stream, source_texts=texts).print_op(module)
     else:
         MlirCompatiblePrinter(stream=stream, print_generic_format=generic, source_texts=texts).print_op(module)
-    return stream.getvalue() + "\n"
+    metadata = source_metadata(module)
+    return stream.getvalue() + "\n" + (f"\n{metadata}\n" if metadata else "")

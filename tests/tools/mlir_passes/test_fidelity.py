@@ -1,7 +1,7 @@
 """Value fidelity of ``symshape opt`` (issue 21): every attribute and constant of an op that no
 pass claims comes out exactly as it went in, on every MLIR input of the tests and on the
 checked-in sample of upstream test modules (tests/mlir_upstream_sample/), with no pass and with
-``shape-optimization``; and no input crashes, hangs or gets an internal error.
+``shape-optimization`` and with ``for-iree``; and no input crashes, hangs or gets an internal error.
 
 The comparison is tests/mlir_fidelity.py (both sides printed generically by iree-opt); the
 same check over the whole fetched upstream corpus is benchmarks/mlir_upstream_corpus.py. The
@@ -31,7 +31,8 @@ from tests.mlir_fidelity import (
 from tests.paths import TESTS
 
 SAMPLE = TESTS / "mlir_upstream_sample"
-PIPELINES = ("", "shape-optimization")
+PIPELINES = ("", "shape-optimization", "for-iree")
+IDS = ["round-trip", "shape-optimization", "for-iree"]
 INVALID_ON_PURPOSE = ("--verify-diagnostics", "expected-error")
 """A file whose RUN line or text says it holds invalid IR on purpose."""
 NEVER = ("crash", "hang", "internal", "reader-error")
@@ -189,7 +190,7 @@ def test_iree_opt_reads_the_upstream_sample() -> None:
 
 
 @pytest.mark.needs_iree
-@pytest.mark.parametrize("pipeline", PIPELINES, ids=["round-trip", "shape-optimization"])
+@pytest.mark.parametrize("pipeline", PIPELINES, ids=IDS)
 def test_opt_keeps_every_attribute_and_constant(pipeline: str) -> None:
     done = reports(pipeline)
     bad = [r for r in done if r.status in ("mismatch", "output-rejected")]
@@ -203,14 +204,14 @@ def test_opt_keeps_every_attribute_and_constant(pipeline: str) -> None:
 
 
 @pytest.mark.needs_iree
-@pytest.mark.parametrize("pipeline", PIPELINES, ids=["round-trip", "shape-optimization"])
+@pytest.mark.parametrize("pipeline", PIPELINES, ids=IDS)
 def test_opt_never_crashes_hangs_or_fails_internally(pipeline: str) -> None:
     bad = [r for r in reports(pipeline) if r.status in NEVER]
     assert not bad, _lines(bad)
 
 
 @pytest.mark.needs_iree
-@pytest.mark.parametrize("pipeline", PIPELINES, ids=["round-trip", "shape-optimization"])
+@pytest.mark.parametrize("pipeline", PIPELINES, ids=IDS)
 def test_opt_takes_every_valid_input(pipeline: str) -> None:
     refused = [r for r in reports(pipeline) if r.status == "refused"]
     assert not refused, _lines(refused)

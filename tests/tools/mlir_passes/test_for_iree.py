@@ -1,12 +1,14 @@
 """``for-iree`` end to end: each program of tests/iree_programs.py exported by ``jax.export``
 with symbolic shapes, rewritten by ``symshape opt -p for-iree``, compiled by IREE once, and run
 with ``iree.runtime`` at three sizes (the smallest legal one first) against ``Exported.call`` on
-the same random inputs (rtol 1e-4, atol 1e-5)."""
+the same random inputs (rtol 1e-4, atol 1e-5; integer outputs exactly). A program with several
+outputs (a pytree) is compared leaf by leaf."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
@@ -32,11 +34,37 @@ def compile_for_cpu(text: str) -> bytes:
                                 extra_args=["--iree-llvmcpu-target-cpu=generic"])
 
 
-def run(vmfb: bytes, args: list[np.ndarray]) -> np.ndarray:
+def leaves(tree: Any) -> list[Any]:
+    """A pytree's leaves in ``jax.tree_util`` order: IREE's flat arguments and results."""
+    import jax
+
+    return jax.tree_util.tree_leaves(tree)
+
+
+def results(module: Any, args: tuple[Any, ...]) -> list[np.ndarray]:
+    """The outputs of a loaded IREE module's ``main`` on the flattened ``args`` (IREE returns
+    several as a tuple)."""
+    got = module.main(*leaves(args))
+    return [np.asarray(r.to_host()) for r in (got if isinstance(got, tuple) else (got,))]
+
+
+def run(vmfb: bytes, args: tuple[Any, ...]) -> list[np.ndarray]:
     import iree.runtime as runtime
 
-    module = runtime.load_vm_flatbuffer(vmfb, driver="local-task")
-    return np.asarray(module.main(*args).to_host())
+    return results(runtime.load_vm_flatbuffer(vmfb, driver="local-task"), args)
+
+
+def assert_same(got: list[np.ndarray], want: Any, err_msg: str) -> None:
+    """``got`` (IREE's outputs) against the leaves of ``want`` (``Exported.call``'s pytree):
+    shapes and dtypes equal, integers exactly, floats to rtol 1e-4, atol 1e-5."""
+    expected = [np.asarray(w) for w in leaves(want)]
+    assert len(got) == len(expected), err_msg
+    for g, w in zip(got, expected, strict=True):
+        assert (g.shape, g.dtype) == (w.shape, w.dtype), (err_msg, g.shape, g.dtype, w.shape, w.dtype)
+        if np.issubdtype(w.dtype, np.floating):
+            np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5, err_msg=err_msg)
+        else:
+            np.testing.assert_array_equal(g, w, err_msg=err_msg)
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
@@ -48,10 +76,7 @@ def test_iree_compiles_the_rewritten_program_once_and_it_runs_right_at_every_siz
     vmfb = compile_for_cpu(text)
     for seed, sizes in enumerate(program.sizes()):
         args = program.inputs(sizes, seed)
-        want = np.asarray(exported.call(*args))
-        got = run(vmfb, args)
-        assert got.shape == want.shape, (sizes, got.shape, want.shape)
-        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5, err_msg=str(sizes))
+        assert_same(run(vmfb, args), exported.call(*args), str(sizes))
 
 
 def test_the_broadcasts_iree_needs_annotated_are_proven_not_guessed() -> None:

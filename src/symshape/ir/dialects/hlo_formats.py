@@ -18,7 +18,7 @@ from xdsl.irdl import traits_def
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.traits import IsTerminator
 
-from symshape.ir.dialects.hlo_syntax import Attrs, HloOp, i64_array, make_attr, parse_int_list, parse_word_list
+from symshape.ir.dialects.hlo_syntax import Attrs, HloOp, int_list, make_attr, parse_int_list, parse_word_list
 
 
 class ConstantFormat(HloOp):
@@ -76,7 +76,7 @@ class ReduceFormat(HloOp):
         if parser.parse_optional_keyword("across") is not None:
             parser.parse_keyword("dimensions")
             parser.parse_punctuation("=")
-            attrs["dimensions"] = make_attr(parser, i64_array(parse_int_list(parser)))
+            attrs["dimensions"] = make_attr(parser, int_list(parse_int_list(parser), cls.name))
         op = cls.finish(parser, inputs + inits, attrs)
         init_types = [v.type for v in op.operands[len(inputs):]]
         if applies is not None:
@@ -202,9 +202,8 @@ class ConvolutionFormat(HloOp):
                 flat = ", ".join(f"[{', '.join(str(v) for v in r)}]" for r in rows)
                 attrs["padding"] = make_attr(parser, f"dense<[{flat}]> : tensor<{len(rows)}x2xi64>")
             else:
-                values = parse_int_list(parser)
                 kind = "i1" if key == "reverse" else "i64"
-                text = f"array<{kind}{': ' if values else ''}{', '.join(str(v) for v in values)}>"
+                text = int_list(parse_int_list(parser), cls.name, kind)
                 attrs[cls.WINDOW.get(key, key)] = make_attr(parser, text)
         return attrs
 

@@ -61,6 +61,15 @@ def i64_array(values: list[int]) -> str:
     return f"array<i64{': ' if values else ''}{', '.join(str(v) for v in values)}>"
 
 
+def int_list(values: list[int], op_name: str, kind: str = "i64") -> str:
+    """A list attribute as the op's dialect keeps it: stablehlo an ``array<i64: 1, 2>``, mhlo
+    dense elements, ``dense<[1, 2]> : tensor<2xi64>`` (``kind`` i1: ``true``/``false``)."""
+    items = [("true" if v else "false") if kind == "i1" else str(v) for v in values]
+    if op_name.startswith("mhlo."):
+        return f"dense<[{', '.join(items)}]> : tensor<{len(items)}x{kind}>"
+    return f"array<{kind}{': ' if items else ''}{', '.join(items)}>"
+
+
 def parse_type_spec(parser: Parser) -> tuple[list[Attribute] | None, list[Attribute] | None, list[Attribute]]:
     """After ``:``: ``(A, B) -> R``, ``A, B -> R``, ``A -> (R1, R2)`` or a plain list ``A[, B]``.
 

@@ -18,15 +18,17 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from symshape.engine.userfacts import Fact
+from symshape.tools.mlir_passes.iree_conv import convolutions_as_linalg
 from symshape.tools.mlir_passes.iree_forms import (
     annotate_broadcasts,
-    gathers_as_slices,
-    gathers_without_index_dim,
     merge_broadcast_chains,
     pads_as_tensor_pad,
     reshapes_as_tensor_reshape,
 )
+from symshape.tools.mlir_passes.iree_gather import gathers_as_slices, gathers_without_index_dim
 from symshape.tools.mlir_passes.iree_matmul import dense_layers_as_matmuls
+from symshape.tools.mlir_passes.iree_update import updates_as_insert_slice
+from symshape.tools.mlir_passes.iree_witness import lower_constraints, proven_witnesses
 from symshape.tools.mlir_passes.materialize import scalarize
 from symshape.tools.mlir_passes.shape_optimization import ShapeOptimizationPass, optimize_module
 from symshape.tools.mlir_passes.signatures import finish_signatures
@@ -39,7 +41,9 @@ class ForIreePass(ModulePass):
     name = "for-iree"
 
     REWRITES: ClassVar[frozenset[str]] = ShapeOptimizationPass.REWRITES | frozenset(
-        {"*hlo.dynamic_pad", "*hlo.dynamic_gather", "*hlo.gather", "*hlo.dot_general"}
+        {"*hlo.dynamic_pad", "*hlo.dynamic_gather", "*hlo.gather", "*hlo.dot_general",
+         "*hlo.dynamic_conv", "*hlo.convolution",
+         "*hlo.dynamic_update_slice", "shape.*", "cf.assert"}
     )
     """The ops of ``shape-optimization`` (dynamic broadcasts gain their known_* dims, dynamic
     reshapes become ``tensor`` reshapes), and the pads, gathers and dense layers rewritten into
@@ -56,9 +60,13 @@ class ForIreePass(ModulePass):
             merge_broadcast_chains(fs, rewriter)
             annotate_broadcasts(fs)
             reshapes_as_tensor_reshape(fs, rewriter)
+            gathers_as_slices(fs, rewriter)
             gathers_without_index_dim(fs, rewriter)
             pads_as_tensor_pad(fs, rewriter)
-            gathers_as_slices(fs, rewriter)
+            convolutions_as_linalg(fs, rewriter)
             dense_layers_as_matmuls(fs, rewriter)
+            updates_as_insert_slice(fs, rewriter)
+            proven_witnesses(fs, rewriter)
+        lower_constraints(op)
         scalarize(ctx, op)
         finish_signatures(op, False)

@@ -7,9 +7,8 @@ IREE's stablehlo input conversion (upstream `StablehloLegalizeToLinalg`) refuses
   (`HloDynamicBroadcastInDimConverter`); and it merges a chain of two into one op without those
   attributes (`ChainedDynamicBroadcastInDimCanonicalization`), so chains are merged here first;
 * a ``gather`` with a trailing index dim of 1, which its preprocessing turns into a reshape to a
-  dynamic type;
+  dynamic type, and any ``dynamic_gather`` (no converter): `symshape.tools.mlir_passes.iree_gather`;
 * a ``dynamic_pad`` (no converter; ``tensor.pad`` lowers);
-* a ``dynamic_gather`` (no converter; one slice is a ``tensor.extract_slice``);
 * a ``dot_general`` of a rank-3 ``x`` by a matrix, which its preprocessing flattens through a
   ``dynamic_reshape`` (`symshape.tools.mlir_passes.iree_matmul`);
 * any ``dynamic_reshape`` (no converter): ``tensor.collapse_shape`` / ``expand_shape`` lower, and
@@ -28,15 +27,14 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     IndexType,
     IntegerAttr,
-    TensorType,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from symshape.algebra.expr import Dim, add, mul
-from symshape.frontends.mlir.attributes import attr_value, is_tensor
-from symshape.rules.shared.mlir_common import field_ints
+from symshape.algebra.expr import Dim, mul
+from symshape.frontends.mlir.attributes import is_tensor
+from symshape.ir.dialects.upstream import ReshapeOp  # xDSL's refuses counts that are not static
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
 from symshape.tools.mlir_passes.ir_utils import op_name
 from symshape.tools.mlir_passes.optimize import int_list
@@ -87,7 +85,7 @@ def merge_broadcast_chains(fs: FunctionShapes, rewriter: Rewriter) -> int:
     for op in function_ops(fs):
         if hlo_name(op) != "dynamic_broadcast_in_dim":
             continue
-        inner = op.operands[0].owner
+        inner = _through_identity_converts(op.operands[0]).owner
         if not isinstance(inner, Operation) or hlo_name(inner) != "dynamic_broadcast_in_dim":
             continue
         outer_dims, inner_dims = broadcast_dims(op), broadcast_dims(inner)
@@ -106,11 +104,24 @@ def merge_broadcast_chains(fs: FunctionShapes, rewriter: Rewriter) -> int:
             holder.pop(key, None)
         new.results[0].name_hint = op.results[0].name_hint
         fs.moved(op.results[0], new.results[0])
+        between = op.operands[0].owner
         rewriter.replace_op(op, new)
-        if not inner.results[0].uses:
-            rewriter.erase_op(inner)
+        while isinstance(between, Operation) and not between.results[0].uses:  # the converts, then the inner op
+            after = between.operands[0].owner if between is not inner else None
+            rewriter.erase_op(between)
+            between = after
         count += 1
     return count
+
+
+def _through_identity_converts(value: SSAValue) -> SSAValue:
+    """``value``, or what a chain of ``convert``s to the same type starts from (IREE folds such a
+    convert away, and then merges the broadcasts on either side of it)."""
+    owner = value.owner
+    while isinstance(owner, Operation) and hlo_name(owner) == "convert" and owner.operands[0].type == value.type:
+        value = owner.operands[0]
+        owner = value.owner
+    return value
 
 
 def annotate_broadcasts(fs: FunctionShapes) -> int:
@@ -143,7 +154,8 @@ def reshapes_as_tensor_reshape(fs: FunctionShapes, rewriter: Rewriter) -> int:
         if hlo_name(op) != "dynamic_reshape" or len(op.operands) != 2:
             continue
         src, shape, res = op.operands[0], op.operands[1], op.results[0]
-        new = _collapse_or_expand(fs, src, shape, res) or [tensor.ReshapeOp(src, shape, res.type)]
+        plain = ReshapeOp.create(operands=[src, shape], result_types=[res.type])
+        new = _collapse_or_expand(fs, src, shape, res) or [plain]
         replace_with(fs, rewriter, op, new)
         count += 1
     return count
@@ -161,17 +173,20 @@ def _collapse_or_expand(fs: FunctionShapes, src: SSAValue, shape: SSAValue, res:
     if groups is None:
         return None
     ops: list[Operation] = []
-    sizes = [_read_index(shape, j, ops) for j, n in enumerate(res.type.get_shape()) if n == DYNAMIC_INDEX]
+    sizes = [read_index(shape, j, ops) for j, n in enumerate(res.type.get_shape()) if n == DYNAMIC_INDEX]
     ops.append(tensor.ExpandShapeOp(src, sizes, reassociation(groups), res.type.get_shape(), res.type))
     return ops
 
 
-def _read_index(operand: SSAValue, j: int, into: list[Operation]) -> SSAValue:
+def read_index(operand: SSAValue, j: int, into: list[Operation]) -> SSAValue:
     """Element ``j`` of the 1-D integer tensor ``operand`` as an index, by ops appended to ``into``."""
     pos = arith.ConstantOp.from_int_and_width(j, IndexType())
     item = tensor.ExtractOp(operand, [pos.result], _element_type(operand))
+    into += [pos, item]
+    if isinstance(item.result.type, IndexType):  # torch-mlir's shapes are index tensors already
+        return item.result
     size = arith.IndexCastOp(item.result, IndexType())
-    into += [pos, item, size]
+    into.append(size)
     return size.result
 
 
@@ -207,35 +222,6 @@ def _groups(fs: FunctionShapes, wide: tuple[Dim, ...], narrow: tuple[Dim, ...]) 
 def reassociation(groups: list[list[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
     """The ``reassociation`` of a collapse or expand: the groups of dims that become one."""
     return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in groups])
-
-
-def gathers_without_index_dim(fs: FunctionShapes, rewriter: Rewriter) -> int:
-    """A ``gather`` whose indices end in a static index dim of 1 (jax's embedding lookup) takes
-    its indices with that dim collapsed into the one before, the index dim then implicit: IREE's
-    `GatherIsTorchIndexSelect` would otherwise rewrite it into a reshape to a dynamic type, which
-    it cannot lower. The same op on the same indices. How many."""
-    count = 0
-    for op in function_ops(fs):
-        if hlo_name(op) != "gather" or len(op.operands) != 2:
-            continue
-        indices = op.operands[1]
-        t = indices.type
-        nums = attr_value(op, "dimension_numbers")
-        index_dim = field_ints(nums, "index_vector_dim") or [0]
-        if not is_tensor(t) or t.get_num_dims() < 2 or t.get_shape()[-1] != 1 or index_dim[0] != t.get_num_dims() - 1:
-            continue
-        rank = t.get_num_dims()
-        shape = list(t.get_shape()[:-1])
-        groups = [[i] for i in range(rank - 2)] + [[rank - 2, rank - 1]]
-        collapse = tensor.CollapseShapeOp(
-            operands=[indices],
-            result_types=[TensorType(t.get_element_type(), shape)],
-            properties={"reassociation": reassociation(groups)},
-        )
-        rewriter.insert_op(collapse, InsertPoint.before(op))
-        op.operands[1] = collapse.results[0]
-        count += 1
-    return count
 
 
 def pads_as_tensor_pad(fs: FunctionShapes, rewriter: Rewriter) -> int:
@@ -282,61 +268,5 @@ def _indices(operand: SSAValue, amounts: tuple[Dim, ...], into: list[Operation])
             static.append(d)
             continue
         static.append(DYNAMIC_INDEX)
-        dynamic.append(_read_index(operand, j, into))
+        dynamic.append(read_index(operand, j, into))
     return static, dynamic
-
-
-def gathers_as_slices(fs: FunctionShapes, rewriter: Rewriter) -> int:
-    """A ``dynamic_gather`` that reads one slice (one start vector, every operand dim an offset
-    dim, none collapsed: what jax emits for ``x[1:]`` on a dynamic dim) as ``tensor.extract_slice``,
-    when the analysis proves the slice inside the operand (gather would clamp the start; the
-    slice does not need to). IREE has no lowering for ``dynamic_gather``. How many."""
-    count = 0
-    for op in function_ops(fs):
-        if hlo_name(op) != "dynamic_gather" or len(op.operands) != 3:
-            continue
-        src, starts, sizes = op.operands
-        res = op.results[0]
-        plan = _one_slice(fs, op, src, starts, sizes)
-        if plan is None or not is_tensor(res.type):
-            continue
-        before: list[Operation] = []
-        offsets = _mixed(starts, plan[0], before)
-        lengths = _mixed(sizes, plan[1], before)
-        cut = tensor.ExtractSliceOp(src, offsets, lengths, [1] * len(lengths), res.type)
-        replace_with(fs, rewriter, op, [*before, cut])
-        count += 1
-    return count
-
-
-def _one_slice(
-    fs: FunctionShapes, op: Operation, src: SSAValue, starts: SSAValue, sizes: SSAValue
-) -> tuple[tuple[Dim, ...], tuple[Dim, ...]] | None:
-    """(the offset of every operand dim, the slice sizes) when ``op`` reads one slice that the
-    analysis proves lies inside the operand; else None."""
-    nums = attr_value(op, "dimension_numbers")
-    dims, start, length = fs.dims(src), fs.elements.get(starts), fs.elements.get(sizes)
-    if dims is None or start is None or length is None or len(length) != len(dims):
-        return None
-    keep = field_ints(nums, "offset_dims")
-    dropped = [f for f in ("collapsed_slice_dims", "operand_batching_dims", "start_indices_batching_dims")
-               if field_ints(nums, f)]
-    index_map = field_ints(nums, "start_index_map")
-    one_vector = len(index_map) == len(start) and not field_ints(nums, "index_vector_dim")
-    if keep != list(range(len(dims))) or dropped or not one_vector:
-        return None
-    offsets: list[Dim] = [0] * len(dims)
-    for k, axis in enumerate(index_map):
-        offsets[axis] = start[k]
-    inside = all(
-        fs.prove(o, ">=", 0) is True and fs.prove(add(o, n), "<=", d) is True
-        for o, n, d in zip(offsets, length, dims, strict=True)
-    )
-    return (tuple(offsets), length) if inside else None
-
-
-def _mixed(operand: SSAValue, values: tuple[Dim, ...], into: list[Operation]) -> list[SSAValue | int]:
-    """Each of ``values`` as an int when constant, else the index read from ``operand``."""
-    static, dynamic = _indices(operand, values, into)
-    read = iter(dynamic)
-    return [next(read) if s == DYNAMIC_INDEX else s for s in static]

@@ -17,11 +17,12 @@ from symshape.tools.mlir_passes.ir_utils import op_name
 _DIALECTS: dict[str, Dialect] = {"stablehlo": StableHLO, "mhlo": MHLO}
 
 
-def _reshape_class(dialect: str) -> type[Operation] | None:
+def hlo_class(dialect: str, mnemonic: str) -> type[Operation] | None:
+    """The class symshape reads ``dialect.mnemonic`` (stablehlo or mhlo) with, to create such an op."""
     found = _DIALECTS.get(dialect)
     if found is None:
         return None
-    return next((op for op in found.operations if op.name == f"{dialect}.reshape"), None)
+    return next((op for op in found.operations if op.name == f"{dialect}.{mnemonic}"), None)
 
 
 def static_reshapes(fs: FunctionShapes, rewriter: Rewriter) -> int:
@@ -32,7 +33,7 @@ def static_reshapes(fs: FunctionShapes, rewriter: Rewriter) -> int:
         if short != "dynamic_reshape" or len(op.operands) != 2 or len(op.results) != 1:
             continue
         t = op.results[0].type
-        cls = _reshape_class(dialect)
+        cls = hlo_class(dialect, "reshape")
         if cls is None or not is_tensor(t) or DYNAMIC_INDEX in t.get_shape():
             continue
         new = cls.create(operands=[op.operands[0]], result_types=[t])
