@@ -3,11 +3,12 @@ opt -p for-iree`` (issue 23): for each program of tests/iree_programs.py, whethe
 3.13 (llvm-cpu) compiles it, the largest difference from ``Exported.call`` over three sizes, and
 the run time of the one dynamic module against a module compiled for a larger size alone
 (``jax.export`` with those static shapes), as a ratio. A program with several outputs counts its
-worst leaf.
+worst leaf. Then the same for torch-mlir 20261001's stablehlo of the torch models of
+tests/torch_iree_programs.py, against torch (``--no-torch`` leaves them out).
 
 Usage::
 
-    python benchmarks/for_iree.py [--repeat 50] [NAME ...]   # only programs whose name holds a NAME
+    python benchmarks/for_iree.py [--repeat 50] [--no-torch] [NAME ...]   # only programs whose name holds a NAME
 """
 
 from __future__ import annotations
@@ -89,11 +90,40 @@ def measure(name: str, program: Program, repeat: int) -> list[str]:
     all_sizes = program.sizes()
     for seed, sizes in enumerate(all_sizes):
         args = program.inputs(sizes, seed)
-        for got, want in zip(results(module, args), leaves(exported.call(*args)), strict=True):
-            diff = np.abs(got.astype(np.float64) - np.asarray(want, np.float64))
-            worst = max(worst, float(diff.max()) if diff.size else 0.0)
+        worst = max(worst, _worst(results(module, args), leaves(exported.call(*args))))
     mid, static_vmfb = _timed(program, all_sizes[1])
     args = program.inputs(mid, 7)
+    ratio = ""
+    if static_vmfb is not None:
+        ratio = f"{_seconds(module, args, repeat) / _seconds(_load(static_vmfb), args, repeat):.2f}"
+    shown = ", ".join(f"{s}={v}" for s, v in mid.items())
+    return [name, alone, after, f"{len(all_sizes)}", f"{worst:.1e}", f"{ratio} ({shown})"]
+
+
+def _worst(got: list[np.ndarray], want: list[Any]) -> float:
+    worst = 0.0
+    for g, w in zip(got, want, strict=True):
+        diff = np.abs(g.astype(np.float64) - np.asarray(w, np.float64))
+        worst = max(worst, float(diff.max()) if diff.size else 0.0)
+    return worst
+
+
+def measure_torch(name: str, program: Any, repeat: int) -> list[str]:
+    """The row of a torch model (`tests.torch_iree_programs.TorchProgram`)."""
+    text = program.stablehlo()
+    _, alone = _compiles(text)
+    vmfb, after = _compiles(for_iree(text))
+    if vmfb is None:
+        return [name, alone, after, "", "", ""]
+    module = _load(vmfb)
+    all_sizes = program.sizes()
+    worst = 0.0
+    for seed, sizes in enumerate(all_sizes):
+        args = program.inputs(sizes, seed)
+        worst = max(worst, _worst(results(module, args), program.reference(args)))
+    mid = program.mid()
+    args = program.inputs(mid, 7)
+    static_vmfb, _ = _compiles(program.static_stablehlo(mid))
     ratio = ""
     if static_vmfb is not None:
         ratio = f"{_seconds(module, args, repeat) / _seconds(_load(static_vmfb), args, repeat):.2f}"
@@ -104,16 +134,22 @@ def measure(name: str, program: Program, repeat: int) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=50, help="timed runs per module (the median counts)")
+    parser.add_argument("--no-torch", action="store_true", help="leave out the torch-mlir programs")
     parser.add_argument("names", nargs="*", help="only the programs whose name holds one of these")
     args = parser.parse_args()
     head = ["program", "IREE alone", "after for-iree", "sizes run", "max error", "dynamic/static at"]
     print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
     ratios: list[float] = []
-    for name, program in [*PROGRAMS.items(), *PENDING.items()]:
+    rows: list[tuple[str, Any, Any]] = [(n, p, measure) for n, p in [*PROGRAMS.items(), *PENDING.items()]]
+    if not args.no_torch:
+        from tests.torch_iree_programs import ALL
+
+        rows += [(f"torch: {n}", p, measure_torch) for n, p in ALL.items()]
+    for name, program, how in rows:
         if args.names and not any(n in name for n in args.names):
             continue
-        row = measure(name, program, args.repeat)
-        if row[5]:
+        row = how(name, program, args.repeat)
+        if row[5] and not row[5].startswith(" "):
             ratios.append(float(row[5].split()[0]))
         print("| " + " | ".join(row) + " |", flush=True)
     if ratios:

@@ -136,24 +136,22 @@ TORCH_PROGRAMS: dict[str, TorchProgram] = {
     "attention": TorchProgram(_model("Attention"), {"b": 1, "s": 1}, [(("b", "s", 16), F32)]),
     "encoder layer": TorchProgram(_model("EncoderLayer"), {"b": 1, "s": 1}, [(("b", "s", 16), F32)]),
     "softmax + concat": TorchProgram(_model("SoftmaxConcat"), {"n": 1, "m": 1}, [(("n", 8), F32), (("m", 8), F32)]),
+    # ``triu``'s iotas make the mask from ``torch.arange``'s float length
+    "causal attention": TorchProgram(_model("CausalAttention"), {"b": 1, "s": 1}, [(("b", "s", 16), F32)]),
+    # the positions' ``arange(s)`` against the tokens' ``b x s``
+    "embedding + layernorm": TorchProgram(_model("EmbedNorm"), {"b": 1, "s": 1}, [(("b", "s"), I64)]),
 }
 """Programs ``for-iree`` brings through IREE 3.13: compiled once, right at every size. IREE alone
 compiles none of torch-mlir's stablehlo ("failed to legalize 'stablehlo.dynamic_broadcast_in_dim'"
 or "... 'stablehlo.dynamic_reshape'", and 'stablehlo.convolution' for the convs). On the way,
 for-iree learned to keep the ``{-# dialect_resources #-}`` block (torch-mlir's weights), to read
-``tensor<Nxindex>`` shapes, and to settle torch-mlir's ``shape.cstr_broadcastable`` witnesses."""
+``tensor<Nxindex>`` shapes, and to settle torch-mlir's ``shape.cstr_broadcastable`` witnesses; the
+analysis learned sizes computed in floats: ``torch.arange(n)``'s length is
+``convert(ceil(f64(n - 0) / f64(1)))`` (`symshape.rules.hlo.float_sizes`)."""
 
 # What stops the others after for-iree:
-# [arange] ``torch.arange(n)``'s length is ``convert(ceil(f64(n - 0) / f64(1)))`` into
-#   ``dynamic_iota``: the analysis tracks integer values, not float ones, so it does not see it equal
-#   ``n``, and a broadcast against it stays unannotated ("failed to legalize
-#   'stablehlo.dynamic_broadcast_in_dim'").
 # [conv] IREE needs a convolution's spatial dims static (as for jax's conv in tests/iree_programs.py).
 TORCH_PENDING: dict[str, TorchProgram] = {
-    # [index], then [arange] (``triu``'s iotas make the mask; it meets the scores' ``t x t``)
-    "causal attention": TorchProgram(_model("CausalAttention"), {"b": 1, "s": 1}, [(("b", "s", 16), F32)]),
-    # [index], then [arange] (the positions' ``s`` against the tokens' ``b x s``)
-    "embedding + layernorm": TorchProgram(_model("EmbedNorm"), {"b": 1, "s": 1}, [(("b", "s"), I64)]),
     # [conv]; from h = w = 4: torch.export guards ``h // 2 != 1`` (the pool)
     "conv net": TorchProgram(_model("ConvNet"), {"h": 4, "w": 4}, [((2, 3, "h", "w"), F32)]),
     # [conv]; from h = w = 4: torch.export guards ``h - 2 != 1``

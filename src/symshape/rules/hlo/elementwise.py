@@ -13,6 +13,7 @@ import re
 
 from symshape.algebra.expr import Dim, smax, smin
 from symshape.engine.context import OpContext
+from symshape.rules.hlo.float_sizes import float_sizes
 from symshape.rules.hlo.table import hlo_family, hlo_rule
 from symshape.rules.shared.arith import (
     COMPARISON_DIRECTIONS,
@@ -38,7 +39,7 @@ def unary(ctx: OpContext) -> None:
     """
     els = ctx.elements(0)
     ok = els is not None and is_int_dtype(ctx.output_dtype(0))
-    ctx.set_output(0, ctx.shape(0), _unary_elements(ctx, els) if els is not None and ok else None)
+    ctx.set_output(0, ctx.shape(0), _unary_elements(ctx, els) if els is not None and ok else float_sizes(ctx))
     _record(ctx, 1)
 
 
@@ -69,6 +70,8 @@ def binary(ctx: OpContext) -> None:
     values = binary_elements(ctx, op, partial=True) if op is not None else None
     if values is None and ctx.op.op_type in ("and", "or"):
         values = _absorbed(ctx)
+    if values is None:
+        float_sizes(ctx)
     ctx.set_output(0, shape, values)
     _record(ctx, 2)
 

@@ -61,6 +61,11 @@ def float_limit(ctx: OpContext, inputs: list[int]) -> int | None:
     return None
 
 
+def tracked(ctx: OpContext, i: int) -> tuple[Rational, ...] | None:
+    """The rationals recorded for input ``i`` (None for a constant or an untracked value)."""
+    return _table(ctx).get(ctx.op.inputs[i]) if ctx.has_input(i) else None
+
+
 def rationals(ctx: OpContext, i: int, limit: int) -> tuple[Rational, ...] | None:
     """The rationals of float input ``i``: tracked ones, integer elements, or a float constant
     whose float value is an exact dyadic fraction (``0.5``, ``2.0``)."""
@@ -177,4 +182,5 @@ __all__ = [
     "record",
     "record_cast",
     "to_int",
+    "tracked",
 ]

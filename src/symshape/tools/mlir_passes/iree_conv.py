@@ -29,11 +29,13 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
     AnyFloat,
+    DenseArrayBase,
     FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
     TensorType,
+    i64,
 )
 from xdsl.dialects.linalg import IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -46,6 +48,7 @@ from symshape.rules.hlo.contract import conv_numbers
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
 from symshape.tools.mlir_passes.iree_forms import function_ops, hlo_name, replace_with
 from symshape.tools.mlir_passes.optimize import int_list
+from symshape.tools.mlir_passes.static_reshape import hlo_class
 
 
 @dataclass(frozen=True)
@@ -164,30 +167,58 @@ def _body_ops(element: Attribute) -> tuple[_Binary, _Binary] | None:
 
 
 def _lower(fs: FunctionShapes, op: Operation, conv: _Conv) -> list[Operation]:
-    """The ops that replace ``op`` (the last one gives its result)."""
-    x, w, res = op.operands[0], op.operands[1], op.results[0]
+    """The ops that replace ``op`` (the last one gives its result): the operands transposed to
+    channels-last (where they are not), the convolution, its result transposed back."""
+    res = op.results[0]
     assert is_tensor(res.type)
+    nums, n = conv.nums, conv.spatial
     element = res.type.get_element_type()
     ops: list[Operation] = []
+    x = _transposed(op, op.operands[0], [*nums["input_batch_dimension"], *nums["input_spatial_dimensions"],
+                                         *nums["input_feature_dimension"]], ops)
+    w = _transposed(op, op.operands[1], [*nums["kernel_spatial_dimensions"], *nums["kernel_input_feature_dimension"],
+                                         *nums["kernel_output_feature_dimension"]], ops)
+    order = [*nums["output_batch_dimension"], *nums["output_spatial_dimensions"], *nums["output_feature_dimension"]]
+    shape = [res.type.get_shape()[a] for a in order]
     zero = _zero(element, ops)
-    padded = _pad(op, conv, zero, ops)
+    padded = _pad(x, op.operands[2] if len(op.operands) == 3 else None, conv, zero, ops)
     sizes: list[SSAValue] = []
     out_dims = fs.dims(res)
-    for axis, size in enumerate(res.type.get_shape()):
+    for j, size in enumerate(shape):
         if size != DYNAMIC_INDEX:
             continue
-        if axis == conv.nums["output_batch_dimension"][0]:
-            sizes.append(_dim(x, conv.nums["input_batch_dimension"][0], ops))
-        elif axis == conv.nums["output_feature_dimension"][0]:
-            sizes.append(_dim(w, conv.nums["kernel_output_feature_dimension"][0], ops))
+        if j == 0:
+            sizes.append(_dim(x, 0, ops))
+        elif j == n + 1:
+            sizes.append(_dim(w, n + 1, ops))
         else:
-            k = conv.nums["output_spatial_dimensions"].index(axis)
-            fits = out_dims is not None and fs.prove(out_dims[axis], ">=", 1) is True
-            sizes.append(_windows(padded, conv, k, fits, ops))
-    empty = tensor.EmptyOp(sizes, res.type)
-    fill = linalg.FillOp([zero], [empty.tensor], [res.type])
+            fits = out_dims is not None and fs.prove(out_dims[order[j]], ">=", 1) is True
+            sizes.append(_windows(padded, conv, j - 1, fits, ops))
+    out_type = TensorType(element, shape)
+    empty = tensor.EmptyOp(sizes, out_type)
+    fill = linalg.FillOp([zero], [empty.tensor], [out_type])
     ops += [empty, fill, _generic(padded, w, fill.results[0], conv)]
+    back = [order.index(a) for a in range(n + 2)]
+    _transposed(op, ops[-1].results[0], back, ops)
     return ops
+
+
+def _transposed(op: Operation, value: SSAValue, perm: list[int], into: list[Operation]) -> SSAValue:
+    """``value`` transposed by ``perm`` (result dim ``i`` is dim ``perm[i]``) with the ``transpose``
+    of ``op``'s dialect; ``value`` itself when ``perm`` is the identity."""
+    if perm == sorted(perm):
+        return value
+    t = value.type
+    assert is_tensor(t)
+    transpose = hlo_class(op.name.partition(".")[0], "transpose")
+    assert transpose is not None
+    moved = transpose.create(
+        operands=[value],
+        result_types=[TensorType(t.get_element_type(), [t.get_shape()[a] for a in perm])],
+        attributes={"permutation": DenseArrayBase.from_list(i64, perm)},
+    )
+    into.append(moved)
+    return moved.results[0]
 
 
 def _zero(element: Attribute, into: list[Operation]) -> SSAValue:
@@ -198,10 +229,9 @@ def _zero(element: Attribute, into: list[Operation]) -> SSAValue:
     return const.result
 
 
-def _pad(op: Operation, conv: _Conv, zero: SSAValue, into: list[Operation]) -> SSAValue:
-    """The input padded with zeros by the amounts of ``conv`` (itself when they are all 0); a
-    non-constant amount is read from ``op``'s padding operand."""
-    x = op.operands[0]
+def _pad(x: SSAValue, padding: SSAValue | None, conv: _Conv, zero: SSAValue, into: list[Operation]) -> SSAValue:
+    """The channels-last input ``x`` padded with zeros by the amounts of ``conv`` (``x`` itself
+    when they are all 0); a non-constant amount is read from the ``padding`` operand."""
     t = x.type
     assert is_tensor(t)
     if all(p == 0 for p in conv.pads):
@@ -210,7 +240,8 @@ def _pad(op: Operation, conv: _Conv, zero: SSAValue, into: list[Operation]) -> S
     static: list[list[int]] = [[0] * rank, [0] * rank]
     dynamic: list[list[SSAValue]] = [[], []]
     shape = list(t.get_shape())
-    for k, axis in enumerate(conv.nums["input_spatial_dimensions"]):
+    for k in range(conv.spatial):
+        axis = k + 1
         for side in (0, 1):
             amount = conv.pads[2 * k + side]
             if isinstance(amount, int):
@@ -218,9 +249,10 @@ def _pad(op: Operation, conv: _Conv, zero: SSAValue, into: list[Operation]) -> S
                 if shape[axis] != DYNAMIC_INDEX:
                     shape[axis] += amount
                 continue
+            assert padding is not None
             static[side][axis] = DYNAMIC_INDEX
             shape[axis] = DYNAMIC_INDEX
-            dynamic[side].append(_read(op.operands[2], k, side, into))
+            dynamic[side].append(_read(padding, k, side, into))
     block = Block(arg_types=[IndexType()] * rank)
     block.add_op(tensor.YieldOp(zero))
     pad = tensor.PadOp(x, dynamic[0], dynamic[1], Region(block), static[0], static[1],
@@ -259,7 +291,7 @@ def _dim(value: SSAValue, axis: int, into: list[Operation]) -> SSAValue:
 def _windows(padded: SSAValue, conv: _Conv, k: int, fits: bool, into: list[Operation]) -> SSAValue:
     """``floor((padded - window) / stride) + 1`` along spatial dim ``k``, at least 0 (the
     ``max`` left out when ``fits``: the analysis proves the result dim >= 1)."""
-    size = _dim(padded, conv.nums["input_spatial_dimensions"][k], into)
+    size = _dim(padded, k + 1, into)
     window = arith.ConstantOp.from_int_and_width(conv.window(k), IndexType())
     one = arith.ConstantOp.from_int_and_width(1, IndexType())
     span = arith.SubiOp(size, window.result)
@@ -281,27 +313,18 @@ def _windows(padded: SSAValue, conv: _Conv, k: int, fits: bool, into: list[Opera
 
 
 def _generic(x: SSAValue, w: SSAValue, init: SSAValue, conv: _Conv) -> linalg.GenericOp:
-    """``init[o] += x[in(o, k, c)] * w[k, c, f]`` over the output dims, then the kernel's spatial
-    dims and the input features (reduced), each operand indexed in its own layout."""
+    """``init[b, o.., f] += x[b, o * stride + k * dilation.., c] * w[k.., c, f]`` (all three
+    channels-last), over ``b, o.., f`` then the reduced ``k.., c``."""
     t = init.type
     assert is_tensor(t)
-    nums, n = conv.nums, conv.spatial
-    rank = n + 2
-    loops = rank + n + 1
+    n = conv.spatial
+    loops = 2 * n + 3
     d = [AffineExpr.dimension(i) for i in range(loops)]
-    window, channel = d[rank : rank + n], d[rank + n]
-    read_x: list[AffineExpr] = [d[0]] * rank
-    read_x[nums["input_batch_dimension"][0]] = d[nums["output_batch_dimension"][0]]
-    read_x[nums["input_feature_dimension"][0]] = channel
-    read_w: list[AffineExpr] = [d[0]] * rank
-    read_w[nums["kernel_input_feature_dimension"][0]] = channel
-    read_w[nums["kernel_output_feature_dimension"][0]] = d[nums["output_feature_dimension"][0]]
-    for k in range(n):
-        out = d[nums["output_spatial_dimensions"][k]]
-        read_x[nums["input_spatial_dimensions"][k]] = out * conv.strides[k] + window[k] * conv.dilations[k]
-        read_w[nums["kernel_spatial_dimensions"][k]] = window[k]
-    maps = [AffineMap(loops, 0, tuple(r)) for r in (read_x, read_w, d[:rank])]
-    iterators = [IteratorTypeAttr.parallel()] * rank + [IteratorTypeAttr.reduction()] * (n + 1)
+    out, window, channel = d[1 : n + 1], d[n + 2 : 2 * n + 2], d[2 * n + 2]
+    moved = [o * s + k * dil for o, k, s, dil in zip(out, window, conv.strides, conv.dilations, strict=True)]
+    reads = [(d[0], *moved, channel), (*window, channel, d[n + 1]), tuple(d[: n + 2])]
+    maps = [AffineMapAttr(AffineMap(loops, 0, r)) for r in reads]
+    iterators = [IteratorTypeAttr.parallel()] * (n + 2) + [IteratorTypeAttr.reduction()] * (n + 1)
     element = t.get_element_type()
     block = Block(arg_types=[element] * 3)
     body = _body_ops(element)
@@ -309,4 +332,4 @@ def _generic(x: SSAValue, w: SSAValue, init: SSAValue, conv: _Conv) -> linalg.Ge
     product = body[0](block.args[0], block.args[1])
     total = body[1](block.args[2], product.results[0])
     block.add_ops([product, total, linalg.YieldOp(total.results[0])])
-    return linalg.GenericOp([x, w], [init], Region(block), [AffineMapAttr(m) for m in maps], iterators, [t])
+    return linalg.GenericOp([x, w], [init], Region(block), maps, iterators, [t])
