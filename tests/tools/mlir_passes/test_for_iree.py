@@ -94,3 +94,17 @@ def test_the_example_goes_from_jax_to_one_iree_module_that_runs_at_every_size() 
                           timeout=600, check=True)
     lines = [ln for ln in done.stdout.splitlines() if ln.startswith("b=")]
     assert len(lines) == 3 and all(float(ln.rsplit(" ", 1)[1]) < 1e-5 for ln in lines), done.stdout
+
+
+def test_a_shape_assertion_fails_at_run_time_with_jaxs_message() -> None:
+    """IREE compiles jax's ``shape_assertion`` calls and never runs them (the module ran at
+    ``s = 70`` and returned clamped gathers); for-iree makes each a ``cf.assert``."""
+    program: Program = PROGRAMS["GPT-2, embeddings to tied head"]  # exported for s <= 64
+    exported = program.exported()
+    vmfb = compile_for_cpu(for_iree(exported.mlir_module()))
+    inside = program.inputs({"b": 2, "s": 64}, 0)
+    assert_same(run(vmfb, inside), exported.call(*inside), "s=64")
+    with pytest.raises(Exception, match="symbolic shape constraint s <= 64"):
+        exported.call(*program.inputs({"b": 2, "s": 70}, 0))
+    with pytest.raises(Exception, match="symbolic shape constraint s <= 64"):
+        run(vmfb, program.inputs({"b": 2, "s": 70}, 0))

@@ -28,7 +28,7 @@ from symshape.tools.mlir_passes.iree_forms import (
 from symshape.tools.mlir_passes.iree_gather import gathers_as_slices, gathers_without_index_dim
 from symshape.tools.mlir_passes.iree_matmul import dense_layers_as_matmuls
 from symshape.tools.mlir_passes.iree_update import updates_as_insert_slice
-from symshape.tools.mlir_passes.iree_witness import lower_constraints, proven_witnesses
+from symshape.tools.mlir_passes.iree_witness import lower_constraints, proven_witnesses, shape_assertions_as_asserts
 from symshape.tools.mlir_passes.materialize import scalarize
 from symshape.tools.mlir_passes.shape_optimization import ShapeOptimizationPass, optimize_module
 from symshape.tools.mlir_passes.signatures import finish_signatures
@@ -43,7 +43,7 @@ class ForIreePass(ModulePass):
     REWRITES: ClassVar[frozenset[str]] = ShapeOptimizationPass.REWRITES | frozenset(
         {"*hlo.dynamic_pad", "*hlo.dynamic_gather", "*hlo.gather", "*hlo.dot_general",
          "*hlo.dynamic_conv", "*hlo.convolution",
-         "*hlo.dynamic_update_slice", "shape.*", "cf.assert"}
+         "*hlo.dynamic_update_slice", "shape.*", "cf.assert", "*hlo.custom_call"}
     )
     """The ops of ``shape-optimization`` (dynamic broadcasts gain their known_* dims, dynamic
     reshapes become ``tensor`` reshapes), and the pads, gathers and dense layers rewritten into
@@ -68,5 +68,6 @@ class ForIreePass(ModulePass):
             updates_as_insert_slice(fs, rewriter)
             proven_witnesses(fs, rewriter)
         lower_constraints(op)
+        shape_assertions_as_asserts(op)
         scalarize(ctx, op)
         finish_signatures(op, False)

@@ -1,5 +1,11 @@
-"""The ``shape`` dialect's constraints (torch-mlir wraps each broadcasting op in
-``shape.cstr_broadcastable`` + ``shape.assuming``) in a form IREE 3.13 compiles.
+"""The checks of a module in a form IREE 3.13 compiles and runs: the ``shape`` dialect's constraints
+(torch-mlir wraps each broadcasting op in ``shape.cstr_broadcastable`` + ``shape.assuming``) and
+jax's ``shape_assertion`` calls.
+
+IREE compiles a ``custom_call @shape_assertion`` and never runs it: a module jax exported for
+``s <= 64`` runs at ``s = 70`` and returns what the out-of-range gathers clamp to. Each becomes a
+``cf.assert`` of its condition with jax's message, which IREE checks at run time
+(`shape_assertions_as_asserts`).
 
 IREE's input conversion leaves ``shape.cstr_*`` and ``shape.assuming`` illegal. A constraint the
 analysis proves becomes ``shape.const_witness true``; then every ``assuming`` region is inlined
@@ -12,13 +18,15 @@ from __future__ import annotations
 
 from itertools import zip_longest
 
-from xdsl.dialects import func
+from xdsl.dialects import cf, func, tensor
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i1
 from xdsl.rewriter import Rewriter
 
 from symshape.algebra.expr import Dim
+from symshape.frontends.mlir.attributes import attr_value, is_tensor
 from symshape.ir.dialects.shape import AssumingOp, ConstWitnessOp, CstrBroadcastableOp, CstrEqOp
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
+from symshape.tools.mlir_passes.ir_utils import op_name
 from symshape.tools.mlir_passes.iree_forms import function_ops
 from symshape.tools.mlir_passes.shape_lower_cstr_to_assert import lower_to_asserts
 from symshape.tools.mlir_passes.shape_lower_meet import WITNESS_OPS
@@ -62,3 +70,20 @@ def lower_constraints(module: ModuleOp) -> None:
     for fn in module.ops:
         if isinstance(fn, func.FuncOp) and any(isinstance(o, (*WITNESS_OPS, AssumingOp)) for o in fn.walk()):
             lower_to_asserts(fn)
+
+
+def shape_assertions_as_asserts(module: ModuleOp) -> int:
+    """Each ``custom_call @shape_assertion(%ok, ...)`` as ``cf.assert`` of ``%ok`` with jax's
+    ``error_message`` (its ``{k}`` placeholders name the sizes jax would print); how many."""
+    count = 0
+    for op in [o for o in module.walk() if op_name(o).endswith(".custom_call")]:
+        target, message = attr_value(op, "call_target_name"), attr_value(op, "error_message")
+        if target != "shape_assertion" or not op.operands or op.results:
+            continue
+        ok = op.operands[0]
+        if not is_tensor(ok.type) or ok.type.get_num_dims() != 0:
+            continue
+        flag = tensor.ExtractOp(ok, [], ok.type.get_element_type())
+        Rewriter.replace_op(op, [flag, cf.AssertOp(flag.result, str(message or "shape assertion failed"))], [])
+        count += 1
+    return count
