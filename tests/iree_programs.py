@@ -456,6 +456,13 @@ def _shape_idioms(x: Any) -> Any:
     return kept + halves, pairs * jnp.arange(n // 2), jnp.full((b,), n, jnp.int32)
 
 
+def _same_max_pool(x: Any) -> Any:
+    import jax
+    import jax.numpy as jnp
+
+    return jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
+
+
 def _write_past_end(x: Any, row: Any) -> Any:
     """A ``dynamic_update_slice`` of a ``1 x n`` row at start ``t``: the spec clamps it to ``t - 1``."""
     import jax
@@ -541,24 +548,29 @@ PROGRAMS: dict[str, Program] = {
     "Swin patch merging": Program(
         _patch_merging, {"b": 1, "k": 1, "m": 1}, [(("b", "2*k", "2*m", 8), F32), ((32, 16), F32)]
     ),
-    "write a row past the end": Program(_write_past_end, {"t": 1, "n": 1}, [(("t", "n"), F32), ((1, "n"), F32)]),
-}
-
-PENDING: dict[str, Program] = {
+    # a convolution with dynamic spatial dims as tensor.pad + linalg.generic (IREE needs them static)
     "strided conv, SAME padding": Program(
         _conv_same, {"b": 1, "h": 1, "w": 1}, [(("b", "h", "w", 3), F32), ((3, 3, 3, 8), F32)]
     ),
-    # dynamic spatial dims: "failed to legalize operation 'stablehlo.convolution'"
+    # a convolution with dynamic spatial dims as tensor.pad + linalg.generic (IREE needs them static)
     "VALID conv net": Program(
         _valid_conv_net, {"b": 1, "h": 5, "w": 5}, [(("b", "h", "w", 3), F32), ((3, 3, 3, 8), F32), ((3, 3, 8, 8), F32)]
     ),
-    # SAME padding computed from h, w: "failed to legalize operation 'stablehlo.dynamic_conv'"
-    "ResNet stem": Program(_resnet_stem, {"b": 1, "h": 1, "w": 1}, [(("b", "h", "w", 3), F32), ((7, 7, 3, 8), F32)]),
-    # "failed to legalize operation 'stablehlo.convolution'" (dynamic spatial dims)
+    # a convolution with dynamic spatial dims as tensor.pad + linalg.generic (IREE needs them static)
     "U-Net": Program(
         _unet, {"b": 1, "k": 1, "m": 1},
         [(("b", "2*k", "2*m", 3), F32), ((3, 3, 3, 8), F32), ((3, 3, 8, 8), F32), ((1, 1, 16, 2), F32)],
     ),
+    # padding from h and w parity: jax's custom_call @stablehlo.dynamic_reduce_window, as tensor.pad
+    # with the init value and a reduce_window without padding
+    "3x3 stride-2 SAME max pool": Program(_same_max_pool, {"b": 1, "h": 1, "w": 1}, [(("b", "h", "w", 3), F32)]),
+    "write a row past the end": Program(_write_past_end, {"t": 1, "n": 1}, [(("t", "n"), F32), ((1, "n"), F32)]),
+}
+
+PENDING: dict[str, Program] = {
+    # the conv runs; the SAME pool after it pads by floor((floor((h+1)/2)+1)/2) - floor((h+1)/4), which
+    # the analysis cannot prove >= 0 (nested floors), so its dynamic_reduce_window custom_call stays
+    "ResNet stem": Program(_resnet_stem, {"b": 1, "h": 1, "w": 1}, [(("b", "h", "w", 3), F32), ((7, 7, 3, 8), F32)]),
 }
 """Programs ``for-iree`` does not yet bring through IREE (benchmarks/for_iree.py reports them):
-a convolution with dynamic spatial dims (IREE needs them static)."""
+a pool whose padding the analysis cannot prove non-negative."""

@@ -140,6 +140,9 @@ TORCH_PROGRAMS: dict[str, TorchProgram] = {
     "causal attention": TorchProgram(_model("CausalAttention"), {"b": 1, "s": 1}, [(("b", "s", 16), F32)]),
     # the positions' ``arange(s)`` against the tokens' ``b x s``
     "embedding + layernorm": TorchProgram(_model("EmbedNorm"), {"b": 1, "s": 1}, [(("b", "s"), I64)]),
+    # NCHW / OIHW, as linalg (`symshape.tools.mlir_passes.iree_conv`); from h = w = 4: torch.export
+    # guards ``h - 2 != 1``
+    "valid conv": TorchProgram(_model("ValidConv"), {"h": 4, "w": 4}, [((2, 3, "h", "w"), F32)]),
 }
 """Programs ``for-iree`` brings through IREE 3.13: compiled once, right at every size. IREE alone
 compiles none of torch-mlir's stablehlo ("failed to legalize 'stablehlo.dynamic_broadcast_in_dim'"
@@ -150,12 +153,11 @@ analysis learned sizes computed in floats: ``torch.arange(n)``'s length is
 ``convert(ceil(f64(n - 0) / f64(1)))`` (`symshape.rules.hlo.float_sizes`)."""
 
 # What stops the others after for-iree:
-# [conv] IREE needs a convolution's spatial dims static (as for jax's conv in tests/iree_programs.py).
+# [pool] IREE needs a reduce_window's (max pool's) spatial dims static: 'failed to legalize
+# operation 'stablehlo.reduce_window'' (its convs are rewritten, `symshape.tools.mlir_passes.iree_conv`).
 TORCH_PENDING: dict[str, TorchProgram] = {
-    # [conv]; from h = w = 4: torch.export guards ``h // 2 != 1`` (the pool)
+    # [pool]; from h = w = 4: torch.export guards ``h // 2 != 1`` (the pool)
     "conv net": TorchProgram(_model("ConvNet"), {"h": 4, "w": 4}, [((2, 3, "h", "w"), F32)]),
-    # [conv]; from h = w = 4: torch.export guards ``h - 2 != 1``
-    "valid conv": TorchProgram(_model("ValidConv"), {"h": 4, "w": 4}, [((2, 3, "h", "w"), F32)]),
 }
 """Programs ``for-iree`` does not yet bring through IREE (the comments say what stops each)."""
 

@@ -27,6 +27,7 @@ from symshape.tools.mlir_passes.iree_forms import (
 )
 from symshape.tools.mlir_passes.iree_gather import gathers_as_slices, gathers_without_index_dim
 from symshape.tools.mlir_passes.iree_matmul import dense_layers_as_matmuls
+from symshape.tools.mlir_passes.iree_pool import dynamic_reduce_windows
 from symshape.tools.mlir_passes.iree_update import updates_as_insert_slice
 from symshape.tools.mlir_passes.iree_witness import lower_constraints, proven_witnesses, shape_assertions_as_asserts
 from symshape.tools.mlir_passes.materialize import scalarize
@@ -42,7 +43,7 @@ class ForIreePass(ModulePass):
 
     REWRITES: ClassVar[frozenset[str]] = ShapeOptimizationPass.REWRITES | frozenset(
         {"*hlo.dynamic_pad", "*hlo.dynamic_gather", "*hlo.gather", "*hlo.dot_general",
-         "*hlo.dynamic_conv", "*hlo.convolution",
+         "*hlo.dynamic_conv", "*hlo.convolution", "*hlo.reduce_window",
          "*hlo.dynamic_update_slice", "shape.*", "cf.assert", "*hlo.custom_call"}
     )
     """The ops of ``shape-optimization`` (dynamic broadcasts gain their known_* dims, dynamic
@@ -64,6 +65,7 @@ class ForIreePass(ModulePass):
             gathers_without_index_dim(fs, rewriter)
             pads_as_tensor_pad(fs, rewriter)
             convolutions_as_linalg(fs, rewriter)
+            dynamic_reduce_windows(fs, op, rewriter)
             dense_layers_as_matmuls(fs, rewriter)
             updates_as_insert_slice(fs, rewriter)
             proven_witnesses(fs, rewriter)
