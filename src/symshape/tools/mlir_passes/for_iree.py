@@ -43,7 +43,7 @@ class ForIreePass(ModulePass):
 
     REWRITES: ClassVar[frozenset[str]] = ShapeOptimizationPass.REWRITES | frozenset(
         {"*hlo.dynamic_pad", "*hlo.dynamic_gather", "*hlo.gather", "*hlo.dot_general",
-         "*hlo.dynamic_conv", "*hlo.convolution", "*hlo.reduce_window",
+         "*hlo.dynamic_conv", "*hlo.convolution", "*hlo.reduce_window", "linalg.*",
          "*hlo.dynamic_update_slice", "shape.*", "cf.assert", "*hlo.custom_call"}
     )
     """The ops of ``shape-optimization`` (dynamic broadcasts gain their known_* dims, dynamic
