@@ -51,7 +51,7 @@ from symshape.algebra.expr import Dim
 from symshape.frontends.mlir.attributes import attr_of, attr_value, is_tensor
 from symshape.rules.hlo.contract import conv_numbers
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
-from symshape.tools.mlir_passes.iree_forms import function_ops, hlo_name, replace_with
+from symshape.tools.mlir_passes.iree_forms import function_ops, hlo_name, index_dim, replace_with
 from symshape.tools.mlir_passes.optimize import int_list
 
 
@@ -185,9 +185,9 @@ def _lower(fs: FunctionShapes, op: Operation, conv: _Conv) -> list[Operation]:
         if size != DYNAMIC_INDEX:
             continue
         if axis == nums["output_batch_dimension"][0]:
-            sizes.append(_dim(x, nums["input_batch_dimension"][0], ops))
+            sizes.append(index_dim(x, nums["input_batch_dimension"][0], ops))
         elif axis == nums["output_feature_dimension"][0]:
-            sizes.append(_dim(w, nums["kernel_output_feature_dimension"][0], ops))
+            sizes.append(index_dim(w, nums["kernel_output_feature_dimension"][0], ops))
         else:
             k = nums["output_spatial_dimensions"].index(axis)
             fits = out_dims is not None and fs.prove(out_dims[axis], ">=", 1) is True
@@ -249,25 +249,10 @@ def read_amount(padding: SSAValue, k: int, side: int, into: list[Operation]) -> 
     return index.result
 
 
-def _dim(value: SSAValue, axis: int, into: list[Operation]) -> SSAValue:
-    """Dim ``axis`` of ``value`` as an index (a constant when static)."""
-    t = value.type
-    assert is_tensor(t)
-    size = t.get_shape()[axis]
-    if size != DYNAMIC_INDEX:
-        const = arith.ConstantOp.from_int_and_width(size, IndexType())
-        into.append(const)
-        return const.result
-    pos = arith.ConstantOp.from_int_and_width(axis, IndexType())
-    dim = tensor.DimOp(value, pos)
-    into += [pos, dim]
-    return dim.result
-
-
 def _windows(padded: SSAValue, conv: _Conv, k: int, fits: bool, into: list[Operation]) -> SSAValue:
     """``floor((padded - window) / stride) + 1`` along spatial dim ``k``, at least 0 (the
     ``max`` left out when ``fits``: the analysis proves the result dim >= 1)."""
-    size = _dim(padded, conv.nums["input_spatial_dimensions"][k], into)
+    size = index_dim(padded, conv.nums["input_spatial_dimensions"][k], into)
     window = arith.ConstantOp.from_int_and_width(conv.window(k), IndexType())
     one = arith.ConstantOp.from_int_and_width(1, IndexType())
     span = arith.SubiOp(size, window.result)

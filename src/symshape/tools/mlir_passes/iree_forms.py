@@ -73,6 +73,21 @@ def replace_with(fs: FunctionShapes, rewriter: Rewriter, op: Operation, new: lis
     rewriter.erase_op(op)
 
 
+def index_dim(value: SSAValue, axis: int, into: list[Operation]) -> SSAValue:
+    """Dim ``axis`` of ``value`` as an index (a constant when static)."""
+    t = value.type
+    assert is_tensor(t)
+    size = t.get_shape()[axis]
+    if size != DYNAMIC_INDEX:
+        const = arith.ConstantOp.from_int_and_width(size, IndexType())
+        into.append(const)
+        return const.result
+    pos = arith.ConstantOp.from_int_and_width(axis, IndexType())
+    dim = tensor.DimOp(value, pos)
+    into += [pos, dim]
+    return dim.result
+
+
 def broadcast_dims(op: Operation) -> list[int] | None:
     """The ``broadcast_dimensions`` of a (dynamic_)broadcast_in_dim."""
     return int_list(attributes_holding(op, BROADCAST_DIMS).get(BROADCAST_DIMS))

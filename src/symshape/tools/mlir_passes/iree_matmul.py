@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import (
     UnregisteredAttr,
     i64,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from symshape.frontends.mlir.attributes import is_tensor
@@ -52,15 +52,24 @@ def dense_layers_as_matmuls(fs: FunctionShapes, rewriter: Rewriter) -> int:
     return count
 
 
-def _dense_layer(op: Operation) -> UnregisteredAttr | None:
-    """The dimension numbers of a ``dot_general`` of a rank >= 3 ``x`` (a dynamic leading dim)
-    by a matrix, contracting ``x``'s last dim with the matrix's first, no batch dims; else None."""
+def _dot(op: Operation) -> tuple[TensorType[Attribute], TensorType[Attribute], UnregisteredAttr] | None:
+    """The operand types and the (opaque) dimension numbers of a ``dot_general``; else None."""
     if hlo_name(op) != "dot_general" or len(op.operands) != 2:
         return None
     lhs, rhs = op.operands[0].type, op.operands[1].type
     numbers = attributes_holding(op, NUMBERS).get(NUMBERS)
     if not (is_tensor(lhs) and is_tensor(rhs) and isinstance(numbers, UnregisteredAttr)):
         return None
+    return lhs, rhs, numbers
+
+
+def _dense_layer(op: Operation) -> UnregisteredAttr | None:
+    """The dimension numbers of a ``dot_general`` of a rank >= 3 ``x`` (a dynamic leading dim)
+    by a matrix, contracting ``x``'s last dim with the matrix's first, no batch dims; else None."""
+    found = _dot(op)
+    if found is None:
+        return None
+    lhs, rhs, numbers = found
     rank = lhs.get_num_dims()
     plain = f"lhs_contracting_dimensions = [{rank - 1}], rhs_contracting_dimensions = [0]"
     dense = rank >= 3 and rhs.get_num_dims() == 2 and numbers.value.data.strip() == plain
@@ -104,12 +113,10 @@ def _by_weights(op: Operation) -> tuple[UnregisteredAttr, int] | None:
     with dynamic rows by a static ``w`` of rank >= 3 (``td,edh->teh``), contracting ``x``'s last
     dim, no batch dims; else None. IREE flattens ``w``'s free dims, and its result through a
     ``dynamic_reshape``."""
-    if hlo_name(op) != "dot_general" or len(op.operands) != 2:
+    found = _dot(op)
+    if found is None:
         return None
-    lhs, rhs = op.operands[0].type, op.operands[1].type
-    numbers = attributes_holding(op, NUMBERS).get(NUMBERS)
-    if not (is_tensor(lhs) and is_tensor(rhs) and isinstance(numbers, UnregisteredAttr)):
-        return None
+    lhs, rhs, numbers = found
     if lhs.get_num_dims() != 2 or lhs.get_shape()[0] != DYNAMIC_INDEX or DYNAMIC_INDEX in rhs.get_shape():
         return None
     for c in range(rhs.get_num_dims()):

@@ -18,7 +18,7 @@ from xdsl.rewriter import Rewriter
 
 from symshape.frontends.mlir.attributes import is_tensor
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
-from symshape.tools.mlir_passes.iree_forms import function_ops, hlo_name, replace_with
+from symshape.tools.mlir_passes.iree_forms import function_ops, hlo_name, index_dim, replace_with
 
 
 def updates_as_insert_slice(fs: FunctionShapes, rewriter: Rewriter) -> int:
@@ -35,8 +35,8 @@ def updates_as_insert_slice(fs: FunctionShapes, rewriter: Rewriter) -> int:
         if len(starts) != u.get_num_dims() or not all(_signless_scalar(s) for s in starts):
             continue
         before: list[Operation] = []
-        sizes = [_dim(update, axis, before) for axis in range(u.get_num_dims())]
-        offsets = [_clamped(start, _dim(operand, axis, before), size, before)
+        sizes = [index_dim(update, axis, before) for axis in range(u.get_num_dims())]
+        offsets = [_clamped(start, index_dim(operand, axis, before), size, before)
                    for axis, (start, size) in enumerate(zip(starts, sizes, strict=True))]
         static = u.get_shape()  # a static size must be in the op's static sizes, for the types to agree
         insert = tensor.InsertSliceOp.get(
@@ -54,21 +54,6 @@ def _signless_scalar(value: SSAValue) -> bool:
     if not is_tensor(t) or t.get_num_dims() != 0:
         return False
     return re.fullmatch(r"i\d+", str(t.get_element_type())) is not None  # i32, not si32/ui32
-
-
-def _dim(value: SSAValue, axis: int, into: list[Operation]) -> SSAValue:
-    """Dim ``axis`` of ``value`` as an index (a constant when static)."""
-    t = value.type
-    assert is_tensor(t)
-    size = t.get_shape()[axis]
-    if size != DYNAMIC_INDEX:
-        const = arith.ConstantOp.from_int_and_width(size, IndexType())
-        into.append(const)
-        return const.result
-    pos = arith.ConstantOp.from_int_and_width(axis, IndexType())
-    dim = tensor.DimOp(value, pos)
-    into += [pos, dim]
-    return dim.result
 
 
 def _clamped(start: SSAValue, dim: SSAValue, size: SSAValue, into: list[Operation]) -> SSAValue:
