@@ -18,6 +18,7 @@ import dataclasses
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.iree_programs import PENDING, PROGRAMS, Program  # noqa: E402 - after the path
-from tests.tools.mlir_passes.test_for_iree import compile_for_cpu, for_iree, leaves, results  # noqa: E402
+from tests.tools.mlir_passes.test_for_iree import compile_for_cpu, for_iree, leaves, load, results  # noqa: E402
 
 _LARGEST_INPUT = 1 << 22  # elements of the largest argument at the timed size
 
@@ -38,12 +39,6 @@ def _compiles(text: str) -> tuple[bytes | None, str]:
     except Exception as err:  # noqa: BLE001 - IREE's refusal is the figure
         line = next((ln for ln in str(err).splitlines() if "error:" in ln), str(err).splitlines()[0])
         return None, "no: " + line.split("error:", 1)[-1].strip()[:70]
-
-
-def _load(vmfb: bytes) -> Any:
-    import iree.runtime as runtime
-
-    return runtime.load_vm_flatbuffer(vmfb, driver="local-task")
 
 
 def _seconds(module: Any, args: tuple[Any, ...], repeat: int) -> float:
@@ -78,57 +73,45 @@ def _timed(program: Program, larger: dict[str, int]) -> tuple[dict[str, int], by
     return sizes, None
 
 
-def measure(name: str, program: Program, repeat: int) -> list[str]:
-    exported = program.exported()
-    text = exported.mlir_module()
+def _row(
+    name: str, text: str, program: Any, reference: Callable[[tuple[Any, ...]], list[Any]],
+    timed: Callable[[], tuple[dict[str, int], bytes | None]], repeat: int,
+) -> list[str]:
+    """One table row: ``text`` compiled alone and after for-iree, run at ``program.sizes()``
+    against ``reference``, then timed against the static module ``timed`` compiles."""
     _, alone = _compiles(text)
     vmfb, after = _compiles(for_iree(text))
     if vmfb is None:
         return [name, alone, after, "", "", ""]
-    module = _load(vmfb)
+    module = load(vmfb)
     worst = 0.0
     all_sizes = program.sizes()
     for seed, sizes in enumerate(all_sizes):
         args = program.inputs(sizes, seed)
-        worst = max(worst, _worst(results(module, args), leaves(exported.call(*args))))
-    mid, static_vmfb = _timed(program, all_sizes[1])
+        for got, want in zip(results(module, args), reference(args), strict=True):
+            diff = np.abs(got.astype(np.float64) - np.asarray(want, np.float64))
+            worst = max(worst, float(diff.max()) if diff.size else 0.0)
+    mid, static_vmfb = timed()
     args = program.inputs(mid, 7)
     ratio = ""
     if static_vmfb is not None:
-        ratio = f"{_seconds(module, args, repeat) / _seconds(_load(static_vmfb), args, repeat):.2f}"
+        ratio = f"{_seconds(module, args, repeat) / _seconds(load(static_vmfb), args, repeat):.2f}"
     shown = ", ".join(f"{s}={v}" for s, v in mid.items())
     return [name, alone, after, f"{len(all_sizes)}", f"{worst:.1e}", f"{ratio} ({shown})"]
 
 
-def _worst(got: list[np.ndarray], want: list[Any]) -> float:
-    worst = 0.0
-    for g, w in zip(got, want, strict=True):
-        diff = np.abs(g.astype(np.float64) - np.asarray(w, np.float64))
-        worst = max(worst, float(diff.max()) if diff.size else 0.0)
-    return worst
+def measure(name: str, program: Program, repeat: int) -> list[str]:
+    """The row of a jax program, against ``Exported.call``."""
+    exported = program.exported()
+    return _row(name, exported.mlir_module(), program, lambda args: leaves(exported.call(*args)),
+                lambda: _timed(program, program.sizes()[1]), repeat)
 
 
 def measure_torch(name: str, program: Any, repeat: int) -> list[str]:
-    """The row of a torch model (`tests.torch_iree_programs.TorchProgram`)."""
-    text = program.stablehlo()
-    _, alone = _compiles(text)
-    vmfb, after = _compiles(for_iree(text))
-    if vmfb is None:
-        return [name, alone, after, "", "", ""]
-    module = _load(vmfb)
-    all_sizes = program.sizes()
-    worst = 0.0
-    for seed, sizes in enumerate(all_sizes):
-        args = program.inputs(sizes, seed)
-        worst = max(worst, _worst(results(module, args), program.reference(args)))
+    """The row of a torch model (`tests.torch_iree_programs.TorchProgram`), against torch."""
     mid = program.mid()
-    args = program.inputs(mid, 7)
-    static_vmfb, _ = _compiles(program.static_stablehlo(mid))
-    ratio = ""
-    if static_vmfb is not None:
-        ratio = f"{_seconds(module, args, repeat) / _seconds(_load(static_vmfb), args, repeat):.2f}"
-    shown = ", ".join(f"{s}={v}" for s, v in mid.items())
-    return [name, alone, after, f"{len(all_sizes)}", f"{worst:.1e}", f"{ratio} ({shown})"]
+    return _row(name, program.stablehlo(), program, program.reference,
+                lambda: (mid, _compiles(program.static_stablehlo(mid))[0]), repeat)
 
 
 def main() -> int:

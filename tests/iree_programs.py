@@ -22,6 +22,22 @@ from symshape.algebra.parse import parse_dim
 Spec = tuple[tuple[str | int, ...], str]
 
 
+def random_arrays(shapes: Sequence[tuple[int, ...]], dtypes: Sequence[str], seed: int) -> list[np.ndarray]:
+    """One random array per shape: integers in [0, 64) (valid indices of the tables), booleans
+    half true, floats of scale 0.25 (sums of products stay small, so float32 rounding stays under
+    atol)."""
+    rng = np.random.default_rng(seed)
+    out: list[np.ndarray] = []
+    for dims, dtype in zip(shapes, dtypes, strict=True):
+        if np.dtype(dtype) == np.bool_:
+            out.append(rng.integers(0, 2, size=dims).astype(bool))
+        elif np.issubdtype(np.dtype(dtype), np.integer):
+            out.append(rng.integers(0, 64, size=dims).astype(dtype))
+        else:
+            out.append((0.25 * rng.standard_normal(dims)).astype(dtype))
+    return out
+
+
 @dataclass(frozen=True)
 class Program:
     """One program: the function, each symbol's smallest legal size, its argument specs; when the
@@ -64,16 +80,7 @@ class Program:
         """Random arguments of ``fn`` at ``sizes``: integers in [0, 64) (valid indices of the
         tables), booleans half true, floats of scale 0.25 (sums of products stay small, so float32
         rounding stays under atol). IREE takes them as ``jax.tree_util.tree_leaves``."""
-        rng = np.random.default_rng(seed)
-        out: list[np.ndarray] = []
-        for dims, (_, dtype) in zip(self.shapes(sizes), self.specs, strict=True):
-            if np.dtype(dtype) == np.bool_:
-                out.append(rng.integers(0, 2, size=dims).astype(bool))
-            elif np.issubdtype(np.dtype(dtype), np.integer):
-                out.append(rng.integers(0, 64, size=dims).astype(dtype))
-            else:
-                out.append((0.25 * rng.standard_normal(dims)).astype(dtype))
-        return self.arguments(out)
+        return self.arguments(random_arrays(self.shapes(sizes), [dtype for _, dtype in self.specs], seed))
 
     def sizes(self) -> list[dict[str, int]]:
         """Three assignments: the smallest legal sizes, then two larger, each symbol different."""

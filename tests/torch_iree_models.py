@@ -6,6 +6,8 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F  # noqa: N812
 
+from tests.torch_mlir_models import Attention as Attention  # the same two-head attention
+
 _POSITIONS = 512  # as many as the largest sequence tests/torch_iree_programs.py exports for
 
 
@@ -18,20 +20,6 @@ class MLP(torch.nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.l2(F.gelu(self.l1(x)))
-
-
-class Attention(torch.nn.Module):
-    """Two heads of 8 over a dynamic sequence, heads split and merged with view/reshape."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.qkv, self.o = torch.nn.Linear(16, 48), torch.nn.Linear(16, 16)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        b, t, _ = x.shape
-        q, k, v = (p.view(b, t, 2, 8).transpose(1, 2) for p in self.qkv(x).split(16, dim=-1))
-        a = torch.softmax(q @ k.transpose(-2, -1) / 8**0.5, dim=-1)
-        return self.o((a @ v).transpose(1, 2).reshape(b, t, 16))
 
 
 class CausalAttention(torch.nn.Module):

@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from tests.iree_programs import random_arrays
+
 Spec = tuple[tuple[str | int, ...], str]
 
 _LARGEST = 512  # every symbol's upper bound in torch.export
@@ -47,16 +49,7 @@ class TorchProgram:
     def inputs(self, sizes: Mapping[str, int], seed: int) -> tuple[np.ndarray, ...]:
         """Random arguments at ``sizes``, as numpy arrays (IREE's flat arguments): integers in
         [0, 64) (valid indices of the tables), booleans half true, floats of scale 0.25."""
-        rng = np.random.default_rng(seed)
-        out: list[np.ndarray] = []
-        for dims, (_, dtype) in zip(self.shapes(sizes), self.specs, strict=True):
-            if np.dtype(dtype) == np.bool_:
-                out.append(rng.integers(0, 2, size=dims).astype(bool))
-            elif np.issubdtype(np.dtype(dtype), np.integer):
-                out.append(rng.integers(0, 64, size=dims).astype(dtype))
-            else:
-                out.append((0.25 * rng.standard_normal(dims)).astype(dtype))
-        return tuple(out)
+        return tuple(random_arrays(self.shapes(sizes), [dtype for _, dtype in self.specs], seed))
 
     def reference(self, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         """The model's outputs, run by torch on ``args``, flat (a tuple's items in order)."""

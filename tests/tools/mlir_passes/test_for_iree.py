@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -41,23 +42,35 @@ def leaves(tree: Any) -> list[Any]:
     return jax.tree_util.tree_leaves(tree)
 
 
-def results(module: Any, args: tuple[Any, ...]) -> list[np.ndarray]:
-    """The outputs of a loaded IREE module's ``main`` on the flattened ``args`` (IREE returns
-    several as a tuple)."""
-    got = module.main(*leaves(args))
+def load(vmfb: bytes) -> Any:
+    import iree.runtime as runtime
+
+    return runtime.load_vm_flatbuffer(vmfb, driver="local-task")
+
+
+def outputs(module: Any, flat: Sequence[Any]) -> list[np.ndarray]:
+    """The outputs of a loaded IREE module's ``main`` on flat arguments (IREE returns several
+    as a tuple)."""
+    got = module.main(*flat)
     return [np.asarray(r.to_host()) for r in (got if isinstance(got, tuple) else (got,))]
 
 
-def run(vmfb: bytes, args: tuple[Any, ...]) -> list[np.ndarray]:
-    import iree.runtime as runtime
+def results(module: Any, args: tuple[Any, ...]) -> list[np.ndarray]:
+    """`outputs` on the flattened pytree ``args``."""
+    return outputs(module, leaves(args))
 
-    return results(runtime.load_vm_flatbuffer(vmfb, driver="local-task"), args)
+
+def run(vmfb: bytes, args: tuple[Any, ...]) -> list[np.ndarray]:
+    return results(load(vmfb), args)
 
 
 def assert_same(got: list[np.ndarray], want: Any, err_msg: str) -> None:
-    """``got`` (IREE's outputs) against the leaves of ``want`` (``Exported.call``'s pytree):
-    shapes and dtypes equal, integers exactly, floats to rtol 1e-4, atol 1e-5."""
-    expected = [np.asarray(w) for w in leaves(want)]
+    """``got`` (IREE's outputs) against the leaves of ``want`` (``Exported.call``'s pytree)."""
+    assert_outputs(got, [np.asarray(w) for w in leaves(want)], err_msg)
+
+
+def assert_outputs(got: list[np.ndarray], expected: list[np.ndarray], err_msg: str) -> None:
+    """Shapes and dtypes equal, integers exactly, floats to rtol 1e-4, atol 1e-5."""
     assert len(got) == len(expected), err_msg
     for g, w in zip(got, expected, strict=True):
         assert (g.shape, g.dtype) == (w.shape, w.dtype), (err_msg, g.shape, g.dtype, w.shape, w.dtype)

@@ -9,48 +9,21 @@ The static-shape export a benchmark times against is checked at the mid size of 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
-import numpy as np
 import pytest
 
-from tests.tools.mlir_passes.test_for_iree import compile_for_cpu, for_iree
+from tests.tools.mlir_passes.test_for_iree import assert_outputs, compile_for_cpu, for_iree, load, outputs
 from tests.torch_iree_programs import ALL, TORCH_PENDING, TORCH_PROGRAMS, TorchProgram
 
 pytestmark = [pytest.mark.needs_torch_export, pytest.mark.needs_torch_mlir, pytest.mark.needs_iree_runtime]
 
 
-def _load(vmfb: bytes) -> Any:
-    import iree.runtime as runtime
-
-    return runtime.load_vm_flatbuffer(vmfb, driver="local-task")
-
-
-def _results(module: Any, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    got = module.main(*args)
-    return [np.asarray(r.to_host()) for r in (got if isinstance(got, tuple) else (got,))]
-
-
-def _assert_same(got: list[np.ndarray], want: list[np.ndarray], err_msg: str) -> None:
-    """IREE's outputs against torch's: shapes and dtypes equal, integers exactly, floats to rtol
-    1e-4, atol 1e-5."""
-    assert len(got) == len(want), err_msg
-    for g, w in zip(got, want, strict=True):
-        assert (g.shape, g.dtype) == (w.shape, w.dtype), (err_msg, g.shape, g.dtype, w.shape, w.dtype)
-        if np.issubdtype(w.dtype, np.floating):
-            np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5, err_msg=err_msg)
-        else:
-            np.testing.assert_array_equal(g, w, err_msg=err_msg)
-
-
 def _compiled_once_right_at_every_size(program: TorchProgram) -> None:
     text = for_iree(program.stablehlo())
     assert "symshape" not in text  # no op, attribute or encoding of symshape's own
-    module = _load(compile_for_cpu(text))
+    module = load(compile_for_cpu(text))
     for seed, sizes in enumerate(program.sizes()):
         args = program.inputs(sizes, seed)
-        _assert_same(_results(module, args), program.reference(args), str(sizes))
+        assert_outputs(outputs(module, args), program.reference(args), str(sizes))
 
 
 @pytest.mark.parametrize("name", sorted(TORCH_PROGRAMS))
@@ -76,4 +49,4 @@ def test_the_static_export_at_the_mid_size_compiles_and_matches_torch(name: str)
     text = program.static_stablehlo(sizes)
     assert "?" not in text.split("{-#")[0]
     args = program.inputs(sizes, 7)
-    _assert_same(_results(_load(compile_for_cpu(text)), args), program.reference(args), str(sizes))
+    assert_outputs(outputs(load(compile_for_cpu(text)), args), program.reference(args), str(sizes))
