@@ -115,22 +115,26 @@ class FunctionShapes:
         """``d`` in the constraint graph's own symbol names (for fact queries)."""
         return self.analysis.private(d)
 
-    def _graph(self, *dims: Dim) -> ConstraintGraph:
-        """The graph to decide about ``dims`` on: the main one, or for dims of a loop body or
-        branch (a symbol only a region's scratch graph has) the region graph that has them all."""
+    def _graph(self, *private: Dim) -> ConstraintGraph:
+        """The graph to decide about ``private`` dims on: the main one, or for dims of a loop body
+        or branch (a symbol only a region's scratch graph has) the region graph that has them all."""
         main = self.analysis.graph
-        free = {s for d in dims for s in free_symbols(self.private(d))}
-        if not self._region_graphs or free <= main.symbols.keys():
+        if not self._region_graphs:
+            return main
+        free = {s for d in private for s in free_symbols(d)}
+        if free <= main.symbols.keys():
             return main
         return next((g for g in self._region_graphs.values() if free <= g.symbols.keys()), main)
 
     def _nonneg(self, d: Dim) -> bool:
-        return self._graph(d).facts.prove_ge(self.private(d), 0)
+        p = self.private(d)
+        return self._graph(p).facts.prove_ge(p, 0)
 
     def prove(self, a: Dim, rel: Rel, b: Dim) -> bool | None:
         """Decide ``a rel b`` with the analysis' constraint graph (`ConstraintGraph.decide`, the
         decider the rules used), or a region's for dims of a loop body or branch; None if unknown."""
-        return self._graph(a, b).decide(self.private(a), rel, self.private(b))
+        pa, pb = self.private(a), self.private(b)
+        return self._graph(pa, pb).decide(pa, rel, pb)
 
     # ------------------------------------------------------------ updates
     def moved(self, old: SSAValue, new: SSAValue) -> None:
