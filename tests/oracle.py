@@ -170,6 +170,7 @@ def check(
     report = Report(analysis if analysis is not None else analyze_onnx(model, facts=facts))
     for sample in samples:
         feeds, env = _feeds_and_env(model, sample, feed)
+        _bind_input_symbols(report.analysis, feeds, env)
         skipped: list[str] = []
         arrays = run(model, feeds, skipped)
         claimed = (s for s in skipped if report.analysis.shape(s) is not None)  # sequences are no tensors
@@ -197,10 +198,22 @@ def _feeds_and_env(model: onnx.ModelProto, sample: Env | Feeds, feed: FeedFn | N
         if vi.name not in feeds:
             continue
         for axis, d in enumerate(vi.type.tensor_type.shape.dim):
-            if d.HasField("dim_param"):
+            if d.HasField("dim_param") and d.dim_param.isidentifier():
                 size = int(feeds[vi.name].shape[axis])
                 assert env.setdefault(d.dim_param, size) == size, f"inconsistent sample for {d.dim_param}"
     return feeds, env
+
+
+def _bind_input_symbols(analysis: Analysis, feeds: Feeds, env: dict[str, int]) -> None:
+    """Bind each symbol an input dim is (a label such as ``?`` or ``p2o.DynamicDimension.1`` read
+    as the analysis spells it) to the size fed; two dims the analysis read as one symbol must
+    then have been fed the same size, or the sample refutes the merge."""
+    for name, array in feeds.items():
+        for axis, d in enumerate(analysis.shape(name) or ()):
+            s = as_symbol(d)
+            if s is not None and axis < array.ndim:
+                size = int(array.shape[axis])
+                assert env.setdefault(s, size) == size, f"input dims read as one symbol '{s}' were fed different sizes"
 
 
 def _bind_data_symbols(analysis: Analysis, shapes: Mapping[str, tuple[int, ...]], env: dict[str, int]) -> None:

@@ -60,20 +60,6 @@ def parse_dim(text: str) -> Dim:
         parser.fail("it is nested too deeply", "an expression of moderate depth (write a flatter one)")
 
 
-def declared_dim(label: str) -> Dim:
-    """A declared dim label (an ONNX ``dim_param``, an MLIR dim name) as a dim: a name is its
-    symbol, an expression its value, and any other label (``"sequence length"``) the symbol named
-    by its characters with the others replaced by ``_``. The analysis and the feeds that test it
-    read labels through this one function, so both use the same symbols."""
-    if is_identifier(label):
-        return sym(label)
-    try:
-        return parse_dim(label)
-    except Exception:  # noqa: BLE001 - any label that is no expression is a name
-        safe = "".join(c if c.isalnum() or c == "_" else "_" for c in label)
-        return sym(safe if safe and not safe[0].isdigit() else f"d_{safe}")
-
-
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text

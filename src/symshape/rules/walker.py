@@ -18,11 +18,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from symshape.algebra.expr import Dim, free_symbols
-from symshape.algebra.parse import declared_dim
 from symshape.engine.causes import Cause
 from symshape.engine.constraints import ConstraintGraph, Origin
 from symshape.engine.context import GiveUp, OpContext, State
 from symshape.engine.facts import SymbolFacts
+from symshape.engine.inputs import input_dims
 from symshape.engine.program import Op, Program
 from symshape.engine.provenance import Guard
 from symshape.engine.result import Analysis, Unresolved, Warning_
@@ -36,38 +36,34 @@ ProgressFn = Callable[[int, int], None]
 
 
 def input_symbols(program: Program, graph: ConstraintGraph, state: State) -> None:
-    """Give each graph input its dims: ints, declared names (or expressions), or ``<input>_d<axis>``."""
-    for name in program.inputs:
-        value = program.values[name]
-        if value.type is None or value.type.dims is None:
+    """Give each graph input its dims (`input_dims`: ints, declared names or expressions, or
+    ``<input>_d<axis>``), their symbols added to ``graph`` as inputs."""
+    declared = input_dims(program)
+    for name, dims in declared.dims.items():
+        if dims is None:
             state.unresolved.append(Unresolved(name, -1, "the input has no declared rank"))
             continue
-        dims: list[Dim] = []
-        for axis, d in enumerate(value.type.dims):
-            origin = Origin("input", name, f"dim {axis}")
-            if isinstance(d, int) and d >= 0:
-                dims.append(d)
-                continue
-            label = d if isinstance(d, str) and d.strip() else f"{name}_d{axis}"
-            dims.append(_declared_dim(label, graph, origin))
-        state.shapes[name] = tuple(dims)
+        for axis, d in enumerate(dims):
+            _add_symbols(d, graph, Origin("input", name, f"dim {axis}"))
+        state.shapes[name] = dims
+        value = program.values[name]
         if value.const is not None:
             state.elements[name] = value.const
+    for name, axis, note in declared.notes:
+        state.warnings.append(Warning_(name, "input", f"dim {axis}: {note}"))
 
 
-def _declared_dim(label: str, graph: ConstraintGraph, origin: Origin) -> Dim:
-    """``label`` as `declared_dim` reads it, its symbols added to ``graph`` as inputs."""
-    d = declared_dim(label)
+def _add_symbols(d: Dim, graph: ConstraintGraph, origin: Origin) -> None:
+    """Add ``d``'s symbols to ``graph``; ModelError when the declared label is a negative size."""
     if isinstance(d, int) and d < 0:
         raise ModelError(
             where=where_input(origin.op_name, origin.rule),
-            found=f"the declared size '{label}' is negative",
+            found=f"the declared size '{d}' is negative",
             expected="a size >= 0 or a symbol name",
             fix="fix the input's declared shape",
         )
     for free in sorted(free_symbols(d)):
         graph.add_symbol(free, "input", origin)
-    return d
 
 
 def analyze(
