@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass, field
 
 import numpy as np
+import onnxruntime as ort
 import pytest
 from onnx import TensorProto as T
 from onnx import helper as h
@@ -421,3 +422,30 @@ def test_the_oracle_reports_a_wrong_dim() -> None:
     assert report.mismatches == ["{'N': 1, 'C': 2, 'H': 3, 'W': 4}: 'y' dim 3 = 'W' = 4, observed 5"]
     with pytest.raises(AssertionError, match="observed 5"):
         assert_exact(report)
+
+
+@pytest.mark.parametrize("attr", [{"output_padding": [0]}, {"output_padding": [1, 1, 1]}, {"output_shape": [9]},
+                                  {"output_shape": [1, 2, 9, 11]}])
+def test_conv_transpose_per_axis_attribute_of_the_wrong_length_is_a_model_error(attr: dict[str, list[int]]) -> None:
+    """onnxruntime refuses these models ("Attribute output_padding has incorrect size"); symshape
+    raised an IndexError on ``output_padding=[0]``."""
+    model = build([node("ConvTranspose", ["x", "w"], strides=[2, 2], **attr)], X3, {"w": w(3, 2, 3, 3)})
+    model.graph.output[0].type.tensor_type.elem_type = F
+    with pytest.raises(Exception, match="incorrect size"):
+        ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    name = next(iter(attr))
+    with pytest.raises(ModelError, match=rf"attribute '{name}' has {len(attr[name])} values.*2, one per spatial axis"):
+        analyze_onnx(model)
+
+
+def test_conv_transpose_output_shape_bounds_the_input_as_onnxruntime_checks() -> None:
+    """With ``output_shape=[9, 7]``, stride 2 and a 3x3 kernel, onnxruntime runs at H >= 4 (and
+    refuses H = 3: "inconsistent with input spatial dimensions"); the fact is H >= 4."""
+    model = build([node("ConvTranspose", ["x", "w"], strides=[2, 1], output_shape=[9, 7])], X3, {"w": w(3, 2, 3, 3)})
+    model.graph.output[0].type.tensor_type.elem_type = F
+    report = assert_exact(check(model, [env(N=1, H=4, W=5), env(N=2, H=9, W=7), env(N=1, H=4, W=6)]))
+    assert report.analysis.shape("y") == (sym("N"), 2, 9, 7)
+    assert report.analysis.symbols()["H"]["range"][0] == 4
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    with pytest.raises(Exception, match="inconsistent with input spatial dimensions"):
+        session.run(None, {"x": np.zeros((1, 3, 3, 5), np.float32)})

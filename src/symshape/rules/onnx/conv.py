@@ -231,13 +231,36 @@ def conv_transpose(ctx: OpContext) -> None:
     if ctx.has_input(2):
         ctx.eq(ctx.shape(2)[0], channels, "bias length", (ctx.dim_name(2, 0), "the output channels"))
     w = window(ctx, _kernel(ctx, wshape[2:], 1))
-    output_padding = tuple(ctx.attr("output_padding") or (0,) * n)
-    output_shape = ctx.attr("output_shape")
+    output_padding = _per_axis(ctx, "output_padding", n) or (0,) * n
+    output_shape = _per_axis(ctx, "output_shape", n)
     if output_shape is not None:
-        spatial: list[Dim] = [int(d) for d in list(output_shape)[-n:]]
+        spatial: list[Dim] = list(output_shape)
+        for i, out in enumerate(output_shape):
+            _output_shape_fits(ctx, x[2 + i], i, w, output_padding[i], out)
     else:
         spatial = [_transpose_out(ctx, x[2 + i], i, w, output_padding[i]) for i in range(n)]
     ctx.set_output(0, [x[0], channels, *spatial])
+
+
+def _output_shape_fits(ctx: OpContext, x: Dim, i: int, w: Window, output_padding: int, out: int) -> None:
+    """Facts onnxruntime checks at run time ("Explicit output_shape is inconsistent with input
+    spatial dimensions"), measured: ``1 <= out <= s*(in - 1) + ek + max(output_padding, s - 1)``."""
+    s = w.strides[i]
+    largest = add(add(mul(s, add(x, -1)), w.effective(i)), max(output_padding, s - 1))
+    require_ge(ctx, out, 1, "output_shape >= 1", f"output_shape on spatial axis {i}")
+    require_ge(ctx, add(largest, -out), 0, "output_shape fits the input", f"the largest output size on axis {i}")
+
+
+def _per_axis(ctx: OpContext, name: str, n: int) -> tuple[int, ...] | None:
+    """An attribute with one int per spatial axis (None when absent); onnxruntime refuses
+    another length ("Attribute output_padding has incorrect size")."""
+    value = ctx.attr(name)
+    if not value:
+        return None
+    if len(value) != n:
+        raise ctx.invalid(f"attribute '{name}' has {len(value)} values", f"{n}, one per spatial axis",
+                          f"give '{name}' one value per spatial axis of the input")
+    return tuple(int(v) for v in value)
 
 
 def _transpose_out(ctx: OpContext, x: Dim, i: int, w: Window, output_padding: int) -> Dim:
