@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 from onnx import TensorProto, helper
 
-from tests.oracle import array, const, tensor
+from symshape.api import analyze_onnx
+from symshape.errors import ModelError
+from tests.oracle import array, const, make_model, tensor
 from tests.rules.onnx.test_op_coverage import MS, Row, row, run_row
 
 F, I32, I64, U8 = TensorProto.FLOAT, TensorProto.INT32, TensorProto.INT64, TensorProto.UINT8
@@ -108,6 +110,11 @@ GQA = [
     gqa_row("GroupQueryAttention-static-cache-local-window", True,
             [{"b": 2, "s": 1, "p": 8, "t": 5}, {"b": 1, "s": 1, "p": 1, "t": 1}, {"b": 1, "s": 1, "p": 4, "t": 4}],
             local_window_size=2),
+    # a window-sized cache (onnx-shape-inference's sliding-window case: past [1, 2, 16, 32], 7 new
+    # tokens): the presents keep the capacity p, not t rows; onnxruntime requires p >= the window
+    gqa_row("GroupQueryAttention-sliding-window-cache", True,
+            [{"b": 1, "s": 7, "p": 16, "t": 23}, {"b": 1, "s": 1, "p": 16, "t": 17}, {"b": 2, "s": 1, "p": 20, "t": 30},
+             {"b": 1, "s": 84, "p": 16, "t": 100}], local_window_size=16, sliding_window_cache=1),
     row("DecoderMaskedMultiHeadAttention-self-shared-cache",
         [ms("DecoderMaskedMultiHeadAttention", ["q", "k", "v", "", "", "pk", "pv", "plen"], ["y", "present_k",
                                                                                              "present_v"],
@@ -197,3 +204,19 @@ def test_attention_family(r: Row) -> None:
 @pytest.mark.parametrize("r", LAYERS + MATMUL)
 def test_layers_and_matmuls(r: Row) -> None:
     run_row(r)
+
+
+def test_sliding_window_cache_needs_a_window_and_a_past() -> None:
+    """onnxruntime refuses both at session creation or run ("sliding_window_cache=1 requires
+    local_window_size > 0", "... requires past_key and past_value to be present")."""
+    for kv, attrs, match in ((["pk", "pv"], {}, "local_window_size > 0"),
+                             (["", ""], {"local_window_size": 16}, "without past_key and past_value")):
+        node = ms("GroupQueryAttention", ["q", "k", "v", *kv, "sl", "tot"], ["y", "pk_out", "pv_out"], num_heads=4,
+                  kv_num_heads=2, sliding_window_cache=1, **attrs)
+        ins = [tensor("q", ["b", "s", 4 * GQA_HEAD]), tensor("k", ["b", "s", 2 * GQA_HEAD]),
+               tensor("v", ["b", "s", 2 * GQA_HEAD]), tensor("pk", ["b", 2, "p", GQA_HEAD]),
+               tensor("pv", ["b", 2, "p", GQA_HEAD]), tensor("sl", ["b"], I32), tensor("tot", [], I32)]
+        model = make_model([node], ins if kv[0] else ins[:3] + ins[5:], outputs=["y"])
+        model.opset_import.append(helper.make_opsetid(MS, 1))
+        with pytest.raises(ModelError, match=match):
+            analyze_onnx(model)

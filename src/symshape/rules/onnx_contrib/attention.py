@@ -23,6 +23,7 @@ from symshape.rules.onnx_contrib.layers import (
     shape_of_rank,
 )
 from symshape.rules.registry import register
+from symshape.rules.shared.fit import require_ge
 
 
 def _mask_facts(ctx: OpContext, i: int, batch: Dim, seq: Dim, total: Dim) -> None:
@@ -193,7 +194,8 @@ def _mha_kv(
 def group_query_attention(ctx: OpContext) -> None:
     """Grouped-query attention with a BNSH KV cache: ``output (B, S, N*H)``, ``present_key`` and
     ``present_value (B, N_kv, Max(P, t), H)``, with ``t`` the value of ``total_sequence_length``
-    (the kernel accepts ``t == P + S``, a growing cache, or ``t <= P``, a static one).
+    (the kernel accepts ``t == P + S``, a growing cache, or ``t <= P``, a static one); with
+    ``sliding_window_cache=1``, ``P`` (a window-sized cache the op evicts inside).
 
     Query ``(B, S, N*H)`` or packed ``(B, S, (N + 2*N_kv)*H)``; key and value ``(B, S, N_kv*H)``;
     seqlens_k ``(B)``. Facts: the head-size divisions and the cache layout.
@@ -220,12 +222,27 @@ def group_query_attention(ctx: OpContext) -> None:
     eq_vector(ctx, 5, batch, "seqlens_k shape", "batch_size")
     els = ctx.elements(6)
     total = els[0] if els is not None and len(els) == 1 else ctx.fresh("total_sequence_length", kind="data")
-    present = ctx.canon(smax(past_len, total))
+    present = _sliding_window_capacity(ctx, past_len) if ctx.attr("sliding_window_cache", 0) else smax(past_len, total)
+    present = ctx.canon(present)
     _bias_facts(ctx, 10, seq, total)
     ctx.set_output(0, (batch, seq, q_width if ctx.has_input(1) else mul(head, heads)))
     ctx.set_output(1, (batch, kv_heads, present, head))
     ctx.set_output(2, (batch, kv_heads, present, head))
     ctx.set_output(3, (batch, heads, seq, total))
+
+
+def _sliding_window_capacity(ctx: OpContext, past_len: Dim) -> Dim:
+    """``sliding_window_cache=1``: the presents keep the past's capacity ``P`` (the op evicts
+    inside it), which the kernel requires to hold the window: ``P >= local_window_size``."""
+    window = int(ctx.attr("local_window_size", -1))
+    if window <= 0:
+        raise ctx.invalid(f"sliding_window_cache=1 with local_window_size {window}", "local_window_size > 0",
+                          FIX_CONTRACT)
+    if not (ctx.has_input(3) and ctx.has_input(4)):
+        raise ctx.invalid("sliding_window_cache=1 without past_key and past_value", "both past inputs", FIX_CONTRACT)
+    require_ge(ctx, past_len, window, "sliding-window cache capacity >= local_window_size",
+               "the past's length (the cache capacity)")
+    return past_len
 
 
 @register(MS, "DecoderMaskedMultiHeadAttention")
