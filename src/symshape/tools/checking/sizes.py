@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from symshape.algebra.expr import Dim, as_symbol, evaluate, free_symbols, sym
-from symshape.algebra.parse import is_identifier
+from symshape.engine.inputs import declared_input_dims
 from symshape.errors import UserFactError, where_input, where_option, where_symbol
 from symshape.tools.checking.items import BINDING, SHAPE, Analysis, Violation
 
@@ -137,10 +137,10 @@ def _ranked_inputs(analysis: Analysis) -> dict[str, tuple[Dim, ...]]:
         value, dims = analysis.program.values[name], analysis.shape(name)
         if dims is None or value.type is None or value.type.dims is None:
             continue
-        labels = value.type.dims
+        labels, declared = value.type.dims, declared_input_dims(analysis.program, name) or dims
         out[name] = tuple(
-            sym(label) if isinstance(label, str) and is_identifier(label) else d
-            for label, d in zip(labels, dims, strict=True)
+            named if isinstance(label, str) and as_symbol(named) is not None else d
+            for label, named, d in zip(labels, declared, dims, strict=True)
         )
     return out
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from symshape.algebra.expr import Dim, evaluate, free_symbols, sym
+from symshape.algebra.expr import Dim, atoms_deep, evaluate, free_symbols, sym
 from symshape.engine.inputs import declared_input_dims, input_symbol_names
 from symshape.engine.program import Program
 from symshape.engine.provenance import holds
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 Env = dict[str, int]
 _POOL = (2, 3, 5, 7, 11, 13, 6, 10, 14, 9, 15, 4, 17, 8, 12, 16, 19, 18, 20, 22)
+_TRIES = 100  # assignments tried per one wanted
+_MAX_MODULUS = 4096
 
 
 def input_dims(program: Program, name: str) -> tuple[Dim, ...]:
@@ -101,9 +104,11 @@ def assignments(
     declared = input_symbol_names(analysis.program)
     base = sorted({s for name in declared for s in free_symbols(graph.canon(sym(name)))}, key=_order(declared))
     chosen = values or {}
+    modulus = _modulus(analysis)
+    steps = {s: _candidates(graph.facts.get(s), modulus) for s in base if s not in (values or {})}
     out: list[Env] = []
     spare: list[Env] = []  # admitted, but a derived size repeats another size
-    for k in range(n * 20):
+    for k in range(n * _TRIES):
         if len(out) == n:
             break
         used: set[int] = set()
@@ -113,7 +118,7 @@ def assignments(
                 options = list(chosen[s])
                 env[s] = options[len(out) % len(options)]
             else:
-                env[s] = _pick(s, graph.facts.get(s), i + k * len(base), used)
+                env[s] = _pick(s, graph.facts.get(s), steps[s], i + k * len(base), used)
             used.add(env[s])
         full = complete(analysis, declared, env)
         derived = [v for name, v in full.items() if name not in env]
@@ -169,16 +174,11 @@ def _order(declared: list[str]) -> Callable[[str], tuple[int, str]]:
     return lambda s: (declared.index(s) if s in declared else len(declared), s)
 
 
-def _pick(name: str, facts: Any, start: int, used: set[int]) -> int:
-    """A size from the pool (multiples of the divisor) that the facts admit and is unused."""
-    steps = _POOL if facts.divisor == 1 else tuple(range(1, 41))
+def _pick(name: str, facts: Any, steps: list[int], start: int, used: set[int]) -> int:
+    """An unused size of ``steps`` (`_candidates`); ``start`` rotates the choice between assignments."""
     for j in range(len(steps)):
-        v = steps[(start + j) % len(steps)] * facts.divisor
-        if v != 1 and v not in used and facts.admits(v):
-            return v
-    lo = max(facts.lo if facts.lo is not None else 0, 2)
-    for v in range(lo, lo + 100 * facts.divisor + 100):
-        if v not in used and facts.admits(v):
+        v = steps[(start + j) % len(steps)]
+        if v not in used:
             return v
     raise OracleError(
         where=where_symbol(name),
@@ -186,6 +186,32 @@ def _pick(name: str, facts: Any, start: int, used: set[int]) -> int:
         expected="a size the facts admit",
         fix="pass values= for this symbol",
     )
+
+
+def _candidates(facts: Any, modulus: int) -> list[int]:
+    """The sizes the facts admit, but 1: the pool of small sizes (multiples of the divisor) first,
+    then a window above the lower bound wide enough to hold every residue of ``modulus`` (the
+    model's own divisors: ``floor((h + 15)/16) == 2*floor((h + 31)/32)`` holds for some residues
+    of 32 only)."""
+    pool = [k * facts.divisor for k in (_POOL if facts.divisor == 1 else range(1, 41))]
+    lo = max(facts.lo if facts.lo is not None else 0, 2)
+    lo += -lo % facts.divisor
+    window = range(lo, lo + facts.divisor * max(100, 2 * modulus), facts.divisor)
+    return [v for v in dict.fromkeys([*pool, *window]) if v != 1 and facts.admits(v)]
+
+
+def _modulus(analysis: Analysis) -> int:
+    """The least common multiple of the constant divisors in the equations and predicates the
+    inputs must meet (capped: a residue search beyond a few thousand sizes is not tried)."""
+    graph = analysis.graph
+    exprs = [r.expr for r in graph.residuals] + [e for p in graph.predicates for e in (p.lhs, p.rhs)]
+    out = 1
+    for d in exprs:
+        for atom in atoms_deep(analysis.public(d)):
+            den = getattr(atom, "den", None)
+            if isinstance(den, int) and den > 1 and math.lcm(out, den) <= _MAX_MODULUS:
+                out = math.lcm(out, den)
+    return out
 
 
 def _base_env(env: Env, base: list[str]) -> Env:

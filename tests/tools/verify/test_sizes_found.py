@@ -1,0 +1,65 @@
+"""The size picker of ``verify`` and ``optimize --verify`` finds sizes for equations only some
+residues meet (detection heads: ``floor((h+15)/16) == 2*floor((h+31)/32)``, which holds for
+``h % 32`` in ``{0} | [17, 31]``), also above a lower bound; and a check that ran nothing fails.
+onnxruntime is the oracle: every size picked must run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import onnx
+import pytest
+from click.testing import CliRunner
+from onnx import TensorProto, helper
+
+from symshape.api import analyze_onnx
+from symshape.app.cli import main
+from symshape.tools.optimize.compare import compare_models
+from symshape.tools.verify import OracleError, assignments
+from tests.oracle import const, make_model, tensor
+
+
+def strided_heads() -> onnx.ModelProto:
+    """``x[..., ::16]`` beside ``x[..., ::32]`` twice, concatenated on the channel axis (so the
+    lengths must be equal)."""
+    nodes = [
+        helper.make_node("Slice", ["x", "z", "big", "ax", "s16"], ["a"]),
+        helper.make_node("Slice", ["x", "z", "big", "ax", "s32"], ["b1"]),
+        helper.make_node("Concat", ["b1", "b1"], ["b"], axis=2),
+        helper.make_node("Concat", ["a", "b"], ["y"], axis=1),
+    ]
+    inits = [const("z", [0]), const("big", [1 << 30]), const("ax", [2]), const("s16", [16]), const("s32", [32])]
+    return make_model(nodes, [tensor("x", [1, 3, "h"])], [tensor("y", None)], initializers=inits)
+
+
+def meets(h: int) -> bool:
+    return (h + 15) // 16 == 2 * ((h + 31) // 32)
+
+
+@pytest.mark.parametrize("assume", [(), ("h >= 64",), ("h >= 1000",)])
+def test_sizes_meet_a_residue_equation_and_run(assume: tuple[str, ...], tmp_path: Path) -> None:
+    model = strided_heads()
+    analysis = analyze_onnx(model, facts=list(assume))
+    envs = assignments(analysis, n=3)
+    assert len(envs) >= 3 and all(meets(env["h"]) for env in envs), envs
+    path = tmp_path / "m.onnx"
+    onnx.save(model, path)
+    args = [a for fact in assume for a in ("--assume", fact)]
+    verify = CliRunner().invoke(main, ["verify", str(path), *args])
+    assert verify.exit_code == 0 and "0 wrong" in verify.output and "refuses" not in verify.output, verify.output
+    report = compare_models(model, model, analysis)
+    assert report.ran >= 3 and not report.differed and not report.refused, report.lines
+
+
+def test_optimize_verify_that_ran_nothing_fails(tmp_path: Path) -> None:
+    """The Reshape target is an input named ``*mask*``, which the feeds fill with ones: onnxruntime
+    refuses ``[1, 1, 1]`` for ``3*h`` elements at every size, a constraint on data symshape
+    cannot see."""
+    reshape = helper.make_node("Reshape", ["x", "shape_mask"], ["y"])
+    model = make_model([reshape], [tensor("x", [1, 3, "h"]), tensor("shape_mask", [3], TensorProto.INT64)],
+                       [tensor("y", None)])
+    path = tmp_path / "m.onnx"
+    onnx.save(model, path)
+    result = CliRunner().invoke(main, ["optimize", str(path), "-o", str(tmp_path / "o.onnx"), "--verify"])
+    assert result.exit_code != 0
+    assert isinstance(result.exception, OracleError) and "nothing was compared" in str(result.exception)
