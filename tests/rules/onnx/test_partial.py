@@ -10,7 +10,8 @@ import onnx
 from onnx import TensorProto, helper
 
 from symshape.algebra.expr import Dim
-from tests.oracle import check_model, make_model, rand, tensor
+from symshape.api import analyze_onnx
+from tests.oracle import check_model, make_model, rand, run, tensor
 
 I64 = TensorProto.INT64
 
@@ -178,3 +179,19 @@ def test_reshape_to_one_computed_dim_is_the_element_count() -> None:
     ]
     result, _ = check_model(model, samples, allow_warnings=True)
     assert _text(result.shape("y")) == ["a*b"]
+
+
+def test_reshape_to_a_constant_target_of_an_input_with_no_shape() -> None:
+    """The target alone gives the rank and every dim but the ``-1`` (and a copied ``0``)."""
+    nodes = [helper.make_node("Reshape", ["x", "t"], ["y"]), helper.make_node("Reshape", ["x", "t0"], ["z"])]
+    inits = [onnx.numpy_helper.from_array(_ints(2, -1, 3), "t"), onnx.numpy_helper.from_array(_ints(2, 0, -1), "t0")]
+    model = make_model(nodes, [tensor("x", None)], [tensor("y", None), tensor("z", None)], inits)
+    result = analyze_onnx(model)  # the oracle's check wants a claim for x itself, which has none
+    assert _known(result.shape("y"), set()) == ["2", None, "3"]
+    assert _known(result.shape("z"), set()) == ["2", None, None]
+    for x in (rand(2, 5, 3), rand(6, 1), rand(4, 3, 2), rand(2, 1, 3, 1)):
+        observed = run(model, {"x": x})
+        for name in ("y", "z"):
+            claimed = result.shape(name)
+            assert claimed is not None and len(claimed) == observed[name].ndim
+            assert all(d == n for d, n in zip(claimed, observed[name].shape, strict=True) if isinstance(d, int))

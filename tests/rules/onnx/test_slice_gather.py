@@ -218,3 +218,16 @@ def test_gather_with_known_indices_needs_the_axis_to_cover_them(index: int) -> N
     run(model, {"x": np.zeros((2, low), np.float32)})
     with pytest.raises(Exception, match="out of data bounds|indices"):
         run(model, {"x": np.zeros((2, low - 1), np.float32)})
+
+
+def test_slice_by_a_symbolic_step_keeps_the_other_axes_and_sizes_the_sliced_one() -> None:
+    """``x[:, :100:h]`` with the step read from the shape (onnxruntime refuses a step of 0, so
+    ``h >= 1`` is a fact): ``floor((Min(100, c) - 1)/h) + 1``, and n and h untouched."""
+    nodes = [node("Shape", ["x"], ["step"], start=2, end=3), node("Slice", ["x", "st", "en", "ax", "step"], ["y"])]
+    samples = [{"n": 2, "c": 7, "h": 3}, {"n": 1, "c": 1, "h": 1}, {"n": 0, "c": 9, "h": 2}, {"n": 3, "c": 0, "h": 4},
+               {"n": 1, "c": 130, "h": 7}]
+    param = row("Slice-symbolic-step", nodes, X, samples, [const("st", [0]), const("en", [100]), const("ax", [1])])
+    r = run_row(param.values[0])
+    n, _, h = r.analysis.shape("x")
+    y = r.analysis.shape("y")
+    assert y[0] is n and y[2] is h and r.analysis.symbols()["h"]["range"][0] == 1

@@ -36,8 +36,11 @@ def reshape(ctx: OpContext) -> None:
     """Target dims from input 1: ``0`` copies the input dim (unless ``allowzero``), ``-1`` is
     inferred from the element count. https://onnx.ai/onnx/operators/onnx__Reshape.html
     """
-    dims = ctx.shape(0)
     els = ctx.elements(1)
+    if ctx.shape_or_none(0) is None and els is not None:
+        _target_alone(ctx, els)
+        return
+    dims = ctx.shape(0)
     if (not els or not isinstance(els[0], int)) and ctx.shape(1) == (1,):
         # one target dim whatever its value (-1, a copy, the count itself): the element count
         ctx.set_output(0, [ctx.canon(product(dims))], ctx.elements(0))
@@ -59,6 +62,16 @@ def reshape(ctx: OpContext) -> None:
     else:
         ctx.eq(product(target), numel, "reshape element count", ("the target element count", "the input element count"))
     ctx.set_output(0, [ctx.canon(t) for t in target], ctx.elements(0))
+
+
+def _target_alone(ctx: OpContext, target: tuple[Dim, ...]) -> None:
+    """The input's shape is unknown: the target alone gives the rank and every dim but a ``-1``
+    or a copied ``0``."""
+    allowzero = bool(ctx.attr("allowzero", 0))
+    dims: list[Dim | None] = [
+        None if isinstance(t, int) and (t == -1 or t == 0 and not allowzero) else t for t in target
+    ]
+    set_partial(ctx, 0, dims, "reshape", "the input's shape is unknown (the -1 or the copied 0 needs it)")
 
 
 def _require_others_nonzero(

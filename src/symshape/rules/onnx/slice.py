@@ -19,6 +19,7 @@ from symshape.engine.nonneg import prove_nonneg
 from symshape.rules.onnx.partial import set_partial
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import element_array, flat, normalize_axis
+from symshape.rules.shared.fit import require_ge
 from symshape.rules.shared.relations import tidy
 
 INT_MAX_ENDS = (2**31 - 1, 2**63 - 1)  # an end of exactly these means "to the end" (onnxruntime)
@@ -39,16 +40,24 @@ def _index(ctx: OpContext, v: Dim, n: Dim, lo: Dim, hi: Dim) -> Dim:
     return clamp(min(forms, key=lambda f: len(str(f))), lo, hi)
 
 
-def slice_length(ctx: OpContext, n: Dim, start: Dim, end: Dim, step: int, axis: int) -> tuple[Dim, Dim]:
-    """``(length, clamped start)`` of ``[start:end:step]`` on a dim of size ``n``.
+def slice_length(ctx: OpContext, n: Dim, start: Dim, end: Dim, step: Dim, axis: int) -> tuple[Dim, Dim] | None:
+    """``(length, clamped start)`` of ``[start:end:step]`` on a dim of size ``n``; None when the
+    sign of a symbolic step is not proven.
 
     With ``n = 0`` and a negative step both clamps give ``-1`` (``Min(Max(v, 0), -1)``), so the
     length is 0 there too, as onnxruntime answers.
     """
     if step == 0:
         raise ctx.invalid(f"the slice step on axis {axis} is 0", "a non-zero step", "fix the steps input")
+    if not isinstance(step, int) and prove_nonneg(ctx, step):  # onnxruntime refuses a step of 0
+        require_ge(ctx, step, 1, "slice step != 0", f"the slice step on axis {axis}")
+    forward = step > 0 if isinstance(step, int) else True if ctx.facts.prove_ge(step, 1) else None
+    if forward is None and ctx.facts.prove_le(step, -1):
+        forward = False
+    if forward is None:
+        return None
     last = add(n, -1)
-    if step > 0:
+    if forward:
         s = _index(ctx, start, n, 0, n)
         e = n if isinstance(end, int) and end in INT_MAX_ENDS else _index(ctx, end, n, 0, n)
         span = add(e, mul(s, -1))
@@ -57,7 +66,7 @@ def slice_length(ctx: OpContext, n: Dim, start: Dim, end: Dim, step: int, axis: 
         e = -1 if isinstance(end, int) and end in INT_MAX_ENDS else _index(ctx, end, n, -1, last)
         span = add(s, mul(e, -1))
     s, span = tidy(ctx, s), tidy(ctx, span)
-    length = ceildiv(span, abs(step))
+    length = ceildiv(span, step if forward else mul(step, -1))
     if not prove_nonneg(ctx, span):
         length = smax(length, 0)
     return tidy(ctx, length), s
@@ -77,12 +86,12 @@ def slice_op(ctx: OpContext) -> None:
         starts: tuple[Dim, ...] | None = tuple(ctx.attr("starts"))
         ends: tuple[Dim, ...] | None = tuple(ctx.attr("ends"))
         axes: list[int] | None = ctx.attr("axes", list(range(len(starts))))
-        steps: tuple[int, ...] | None = (1,) * len(starts)
+        steps: tuple[Dim, ...] | None = (1,) * len(starts)
     else:
         starts, ends = ctx.elements(1), ctx.elements(2)
         count = _count(ctx, starts, ends)
         axes = _axes(ctx, count)
-        steps = ctx.const_ints(4) if ctx.has_input(4) else None if count is None else (1,) * count
+        steps = ctx.elements(4) if ctx.has_input(4) else None if count is None else (1,) * count
     if axes is None:
         set_partial(ctx, 0, [None] * len(dims), "slice", "the slice axes are not known")
         return
@@ -99,13 +108,23 @@ def slice_op(ctx: OpContext) -> None:
             "give axes, starts, ends and steps the same length",
         )
     src = element_array(ctx, 0) if ctx.elements(0) is not None else None
+    unknown: list[int] = []
     for axis, s, e, k in zip(picked, starts, ends, steps, strict=True):
-        length, begin = slice_length(ctx, dims[axis], s, e, k, axis)
-        if src is not None and isinstance(begin, int) and isinstance(length, int):
+        found = slice_length(ctx, dims[axis], s, e, k, axis)
+        if found is None:
+            unknown.append(axis)
+            src = None
+            continue
+        length, begin = found
+        if src is not None and isinstance(begin, int) and isinstance(length, int) and isinstance(k, int):
             src = np.take(src, np.array([begin + i * k for i in range(length)], dtype=np.int64), axis=axis)
         else:
             src = None
         dims[axis] = length
+    if unknown:
+        partial: list[Dim | None] = [None if a in unknown else d for a, d in enumerate(dims)]
+        set_partial(ctx, 0, partial, "slice", "the sign of a symbolic slice step is not proven")
+        return
     ctx.set_output(0, dims, None if src is None else flat(src))
 
 
