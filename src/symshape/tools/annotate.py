@@ -75,9 +75,11 @@ def annotate_model(model: onnx.ModelProto, result: Analysis, types: dict[str, in
     kept = [vi for vi in graph.value_info if result.shape(vi.name) is None]
     del graph.value_info[:]
     graph.value_info.extend(kept)
+    # the values inside inlined function bodies (`model_to_program` inlines them) are not the graph's
+    outside = {o for n in graph.node for o in n.output} if model.functions else None
     count = 0
     for name in result.value_names():
-        if name in inputs:
+        if name in inputs or outside is not None and name not in outside:
             continue
         dims = result.shape(name)
         assert dims is not None

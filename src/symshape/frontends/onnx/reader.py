@@ -240,10 +240,30 @@ def model_to_program(model: onnx.ModelProto) -> Program:
         )
     check_opsets(model, "the model")
     check_text(model.graph)
+    if model.functions:
+        model = inline_functions(model)
     opset = {("" if o.domain == "ai.onnx" else o.domain): int(o.version) for o in model.opset_import}
     program = graph_to_program(model.graph, opset)
     _check_order(program, set())
     return program
+
+
+def inline_functions(model: onnx.ModelProto) -> onnx.ModelProto:
+    """The model with every call of a model-local function (``FunctionProto``) replaced by its body,
+    as onnx's own inliner does it (nested functions, attribute references, overloads): values
+    inside a body are named as inlined (``t__1``), the call sites' inputs and outputs keep theirs."""
+    from onnx import inliner
+
+    try:
+        return inliner.inline_local_functions(model, convert_version=False)
+    except Exception as err:  # noqa: BLE001 - onnx's C++ inliner raises plain exceptions
+        first = (str(err).strip().splitlines() or [type(err).__name__])[0][:200]
+        raise ModelError(
+            where="the model's local functions",
+            found=f"onnx's inliner refuses them ({first})",
+            expected="functions whose bodies, attributes and opsets are well formed",
+            fix="check the model with onnx.checker.check_model(model, full_check=True)",
+        ) from None
 
 
 def _check_order(program: Program, outer: set[str], scope: str = "") -> None:
