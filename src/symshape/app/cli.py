@@ -21,15 +21,21 @@ if TYPE_CHECKING:
 FACT_HELP = "A fact about input symbols, e.g. 'a + b == 1024', 'seq <= 4096', 'h % 8 == 0'. Repeatable."
 
 
-def collect_facts(assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> list[Fact]:
+def collect_facts(
+    assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...], value: tuple[str, ...] = ()
+) -> list[Fact]:
     """The fact options' values (`symshape.engine.userfacts.from_options`)."""
     from symshape.engine.userfacts import from_options
 
-    return from_options(assume, dim, likely)
+    return from_options(assume, dim, likely, value)
 
 
 def fact_options(fn: click.decorators.FC) -> click.decorators.FC:
     """The user-fact options shared by every command that analyzes."""
+    fn = click.option(
+        "--value", multiple=True, metavar="INPUT=V1,V2",
+        help="The contents of an integer graph input (e.g. sr=16000): decides the paths taken on it.",
+    )(fn)
     fn = click.option("--likely", multiple=True, metavar="NAME=V1,V2", help="Likely values of a symbol.")(fn)
     fn = click.option(
         "--dim", multiple=True, metavar="NAME=LO..HI", help="Range of a symbol (either end may be empty)."
@@ -90,6 +96,7 @@ def analyze(
     assume: tuple[str, ...],
     dim: tuple[str, ...],
     likely: tuple[str, ...],
+    value: tuple[str, ...],
     jobs: int = 1,
     json_dir: Path | None = None,
 ) -> None:
@@ -107,12 +114,12 @@ def analyze(
     if is_sweep(model) or json_dir is not None:
         if json_out is not None or fmt != "summary":
             raise click.UsageError("a sweep prints its table; write the JSON documents with --json-dir")
-        sys.exit(sweep_command(model, jobs, json_dir, (assume, dim, likely)))
+        sys.exit(sweep_command(model, jobs, json_dir, (assume, dim, likely, value)))
     to_stdout = json_out is not None and str(json_out) == "-"
     if to_stdout and fmt not in ("summary", "json"):
         raise click.UsageError(f"--json - and --format {fmt} both write to standard output; choose one")
     with progress_bar() as progress:
-        result = analyze_file(model, facts=collect_facts(assume, dim, likely), progress=progress)
+        result = analyze_file(model, facts=collect_facts(assume, dim, likely, value), progress=progress)
     if json_out is not None and not to_stdout:
         guard_input(json_out, model)
         write_output(json_out, render(result, "json"))
@@ -130,7 +137,8 @@ def analyze(
 )
 @fact_options
 def annotate(
-    model: Path, out: Path, guards: bool, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]
+    model: Path, out: Path, guards: bool, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...],
+    value: tuple[str, ...],
 ) -> None:
     """Write MODEL with every value's shape as value_info (ints or sympy-syntax dim_params)."""
     from symshape.tools.annotate import annotate_file
@@ -138,7 +146,8 @@ def annotate(
 
     guard_input(out, model)
     with progress_bar() as progress:
-        summary = annotate_file(model, out, facts=collect_facts(assume, dim, likely), progress=progress, guards=guards)
+        facts = collect_facts(assume, dim, likely, value)
+        summary = annotate_file(model, out, facts=facts, progress=progress, guards=guards)
     click.echo(summary)
 
 
@@ -185,6 +194,7 @@ def opt(
     assume: tuple[str, ...],
     dim: tuple[str, ...],
     likely: tuple[str, ...],
+    value: tuple[str, ...],
 ) -> None:
     """Run symshape's MLIR passes over FILE (mlir-opt style; '-' reads standard input)."""
     from symshape.tools.mlir_passes.opt import run_opt
@@ -192,7 +202,7 @@ def opt(
     pipeline = passes.strip()
     options = {"generic": generic, "custom": custom, "split_input_file": split_input_file,
                "verify_diagnostics": verify_diagnostics}
-    facts = collect_facts(assume, dim, likely)
+    facts = collect_facts(assume, dim, likely, value)
     if str(file) == "-":
         with tempfile.TemporaryDirectory() as tmp:
             source = Path(tmp) / "stdin.mlir"
@@ -231,7 +241,8 @@ def check_command(model: Path, shapes: tuple[str, ...], npz: Path | None, fmt: s
 
     if not shapes and npz is None:
         raise click.UsageError("give the input shapes with --shapes or --inputs")
-    sys.exit(run_check(model, shapes, npz, fmt, collect_facts(given["assume"], given["dim"], given["likely"])))
+    facts = collect_facts(given["assume"], given["dim"], given["likely"], given["value"])
+    sys.exit(run_check(model, shapes, npz, fmt, facts))
 
 
 def run() -> None:

@@ -20,7 +20,13 @@ VERIFY_HELP = (
 @output_option("Where to write the optimized model (never the input).")
 @click.option("--verify", "verify_outputs", is_flag=True, help=VERIFY_HELP)
 def optimize(
-    model: Path, out: Path, verify_outputs: bool, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]
+    model: Path,
+    out: Path,
+    verify_outputs: bool,
+    assume: tuple[str, ...],
+    dim: tuple[str, ...],
+    likely: tuple[str, ...],
+    value: tuple[str, ...],
 ) -> None:
     """Write MODEL with its shape computation folded away and proven no-op nodes removed."""
     from symshape.app.optimize_run import finish_optimize
@@ -28,7 +34,7 @@ def optimize(
     from symshape.tools.optimize.model import analyze_file
     from symshape.tools.outputs.progress import progress_bar
 
-    facts = from_options(assume, dim, likely)
+    facts = from_options(assume, dim, likely, value)
     with progress_bar() as progress:  # the analysis only: its refresh thread ends before the passes fork
         analyzed = analyze_file(model, out, facts=facts, progress=progress)
     lines, same = finish_optimize(analyzed, out, verify=verify_outputs)

@@ -12,7 +12,10 @@ from symshape.app.options import output_option
 
 @click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
 @output_option("Where to write the HTML page (never the input).")
-def report(model: Path, out: Path, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...]) -> None:
+def report(
+    model: Path, out: Path, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...],
+    value: tuple[str, ...],
+) -> None:
     """Write a self-contained HTML report of MODEL: summary, symbols, classes, guards, every
     value's dims (searchable) and a graph coloured by equivalence class."""
     from symshape.api import analyze_file
@@ -23,6 +26,6 @@ def report(model: Path, out: Path, assume: tuple[str, ...], dim: tuple[str, ...]
 
     guard_input(out, model)
     with progress_bar() as progress:
-        result = analyze_file(model, facts=from_options(assume, dim, likely), progress=progress)
+        result = analyze_file(model, facts=from_options(assume, dim, likely, value), progress=progress)
     write_output(out, report_html(result))
     click.echo(f"wrote {out}: {len(result.value_names())} values, {len(result.program.ops)} ops")

@@ -32,7 +32,7 @@ __all__ = ["SUFFIXES", "Outcome", "analyze_one", "find_models", "is_sweep", "jso
 
 SUFFIXES = sweep_suffixes()  # not .bin: external weights are often named so
 _GLOB_CHARS = "*?["
-Options = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # --assume, --dim, --likely
+Options = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # --assume --dim --likely --value
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def json_names(models: Sequence[Path]) -> dict[Path, str]:
     return out
 
 
-def analyze_one(model: str, json_path: str | None = None, options: Options = ((), (), ())) -> Outcome:
+def analyze_one(model: str, json_path: str | None = None, options: Options = ((), (), (), ())) -> Outcome:
     """Analyze ``model`` (facts from the command line's ``--assume``/``--dim``/``--likely``
     texts), write its JSON document to ``json_path`` atomically, and return the counts; any
     failure is returned as the outcome's one-line error, never raised."""
@@ -115,8 +115,8 @@ def _internal(err: BaseException) -> str:
     return " ".join(text.split())
 
 
-def run_sweep(models: Sequence[Path], *, jobs: int = 1, json_dir: Path | None = None, options: Options = ((), (), ()),
-              done: Callable[[Outcome], None] = lambda o: None) -> list[Outcome]:
+def run_sweep(models: Sequence[Path], *, jobs: int = 1, json_dir: Path | None = None,
+              options: Options = ((), (), (), ()), done: Callable[[Outcome], None] = lambda o: None) -> list[Outcome]:
     """`analyze_one` of every model, ``jobs`` at a time in worker processes (1: here, in
     order); ``done`` is told of each outcome as it finishes. The outcomes in ``models``' order.
 

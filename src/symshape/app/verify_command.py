@@ -42,6 +42,7 @@ def verify(
     assume: tuple[str, ...],
     dim: tuple[str, ...],
     likely: tuple[str, ...],
+    value: tuple[str, ...],
 ) -> None:
     """Run MODEL with onnxruntime at several input sizes and check every analyzed dim.
 
@@ -51,12 +52,14 @@ def verify(
     from symshape.api import analyze_onnx
     from symshape.engine.userfacts import from_options
     from symshape.tools.verify import OracleError, assignments, check, make_feeds
+    from symshape.tools.verify.inputs import given_values
     from symshape.tools.verify.run import attempt
 
-    result = analyze_onnx(model, facts=from_options(assume, dim, likely))
+    result = analyze_onnx(model, facts=from_options(assume, dim, likely, value))
     values = parse_sizes(sizes, result)
     report = None
     envs = assignments(result, n=samples, edge=not no_edge, values=values or None)
+    given = given_values(result)
     if not envs:
         raise UserFactError(
             where="symshape verify",
@@ -66,7 +69,7 @@ def verify(
         )
     ran: list[dict[str, int]] = []
     for env in envs:
-        observed = attempt(model, make_feeds(result.program, env))
+        observed = attempt(model, make_feeds(result.program, env, overrides=given))
         if isinstance(observed, str):
             click.echo(f"{_env_text(env)}: onnxruntime refuses these sizes ({observed})")
             continue

@@ -17,7 +17,7 @@ from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from symshape.algebra.expr import Dim, free_symbols
+from symshape.algebra.expr import Dim, free_symbols, product
 from symshape.engine.causes import Cause
 from symshape.engine.constraints import ConstraintGraph, Origin
 from symshape.engine.context import GiveUp, OpContext, State
@@ -26,8 +26,8 @@ from symshape.engine.inputs import input_dims
 from symshape.engine.program import Op, Program
 from symshape.engine.provenance import Guard
 from symshape.engine.result import Analysis, Unresolved, Warning_
-from symshape.engine.userfacts import Fact, apply, as_facts
-from symshape.errors import ModelError, SymshapeError, op_kind, where_input
+from symshape.engine.userfacts import Fact, InputValue, apply, as_facts
+from symshape.errors import ModelError, SymshapeError, UserFactError, op_kind, where_input, where_option
 from symshape.rules.registry import lookup
 
 MAX_WALKS = 3
@@ -51,6 +51,30 @@ def input_symbols(program: Program, graph: ConstraintGraph, state: State) -> Non
             state.elements[name] = value.const
     for name, axis, note in declared.notes:
         state.warnings.append(Warning_(name, "input", f"dim {axis}: {note}"))
+
+
+def input_values(program: Program, state: State, given: Sequence[InputValue]) -> None:
+    """The contents of graph inputs the user gave (``--value sr=16000``), tracked from the start;
+    UserFactError for an input the program lacks, of a non-integer type or of another size."""
+    for fact in given:
+        where = where_option("--value", f"{fact.input}={','.join(map(str, fact.values))}")
+        value = program.values.get(fact.input)
+        if fact.input not in program.inputs or value is None:
+            raise UserFactError(where=where, found="the program has no such input",
+                                expected=f"one of its inputs: {', '.join(program.inputs) or 'none'}",
+                                fix="name a graph input")
+        dtype = value.type.dtype if value.type is not None else ""
+        if not (dtype.startswith(("int", "uint")) or dtype == "bool"):
+            raise UserFactError(where=where, found=f"the input's element type is {dtype or 'unknown'}",
+                                expected="an integer or bool input (values decide paths, sizes and indices)",
+                                fix="give --value for an integer input")
+        dims = state.shapes.get(fact.input)
+        count = product(dims) if dims is not None else None
+        if not isinstance(count, int) or count != len(fact.values):
+            raise UserFactError(where=where, found=f"{len(fact.values)} values for an input of shape {dims}",
+                                expected="one value per element of an input of static shape",
+                                fix="give every element, in row-major order (a scalar takes one)")
+        state.elements[fact.input] = fact.values
 
 
 def _add_symbols(d: Dim, graph: ConstraintGraph, origin: Origin) -> None:
@@ -105,6 +129,7 @@ def _analyze(
     input_symbols(program, graph, state)
     for fact in facts:
         apply(graph, fact)
+    input_values(program, state, [f for f in facts if isinstance(f, InputValue)])
     _constants(program, state)
     records = _walk(program, state, progress)
     for _ in range(MAX_WALKS - 1):

@@ -64,10 +64,15 @@ def test_if_branch_facts_do_not_leak() -> None:
     assert result.symbols()["a"]["range"] == [0, None]
 
 
+DECIDED_BY_C = ("output #0 dims {axes} differ between the branches; the branch taken is not known: the values of "
+                "'c' decide (give them: --value c=...)")
+
+
 def test_if_branches_that_differ_get_a_fresh_symbol() -> None:
     then_nodes = [helper.make_node("Concat", ["x", "x"], ["t"], axis=0)]
     model = _if_model(then_nodes, "t", [helper.make_node("Identity", ["x"], ["e"])], "e")
-    result, obs = check_model(model, [_feeds(2, 3, True), _feeds(5, 3, False)])
+    result, obs = check_model(model, [_feeds(2, 3, True), _feeds(5, 3, False)], allow_warnings=True)
+    assert [w.message for w in result.warnings] == [DECIDED_BY_C.format(axes="0")]
     d0, d1 = result.shape("y")
     assert str(d1) == "b"
     name = as_symbol(d0)
@@ -87,7 +92,8 @@ def test_if_differing_static_branches_are_bounded() -> None:
         helper.make_node("Reshape", ["x", "se"], ["e"]),
     ]
     model = _if_model(then_nodes, "t", else_nodes, "e")
-    result, _ = check_model(model, [_feeds(2, 3, True), _feeds(3, 2, False)])
+    result, _ = check_model(model, [_feeds(2, 3, True), _feeds(3, 2, False)], allow_warnings=True)
+    assert [w.message for w in result.warnings] == [DECIDED_BY_C.format(axes="0, 1")]
     d0, d1 = result.shape("y")
     assert result.symbols()[str(d0)]["range"] == [3, 6]
     assert result.symbols()[str(d1)]["range"] == [1, 2]
@@ -385,7 +391,9 @@ def test_subgraph_data_symbols_stay_apart_from_the_main_graph() -> None:
         nodes, [tensor("x", ["a"]), tensor("c", [], B)], [tensor("nz", None, I64), tensor("y", None, I64)]
     )
     x = np.array([1.0, -2.0, 0.0, 3.0], np.float32)
-    result, obs = check_model(model, [{"x": x, "c": np.array(True)}, {"x": -x, "c": np.array(False)}])
+    result, obs = check_model(model, [{"x": x, "c": np.array(True)}, {"x": -x, "c": np.array(False)}],
+                              allow_warnings=True)
+    assert [w.message for w in result.warnings] == [DECIDED_BY_C.format(axes="1")]
     assert result.shape("nz")[1] is not result.shape("y")[1]
     assert result.shape("y")[0] == 1
 

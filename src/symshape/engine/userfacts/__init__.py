@@ -13,4 +13,5 @@ from symshape.engine.userfacts.syntax import from_options as from_options
 from symshape.engine.userfacts.syntax import parse_fact as parse_fact
 from symshape.engine.userfacts.syntax import parse_likely as parse_likely
 from symshape.engine.userfacts.syntax import parse_range as parse_range
+from symshape.engine.userfacts.syntax import parse_value as parse_value
 from symshape.engine.userfacts.values import *  # noqa: F403 - a new kind is public here once values.py lists it

@@ -16,7 +16,7 @@ from symshape.algebra.parse import is_identifier
 from symshape.engine.constraints import ConstraintGraph
 from symshape.engine.provenance import Origin
 from symshape.engine.userfacts.syntax import parse_fact
-from symshape.engine.userfacts.values import Divisible, Fact, Likely, Range, Relation, relation
+from symshape.engine.userfacts.values import Divisible, Fact, InputValue, Likely, Range, Relation, relation
 from symshape.errors import UserFactError, where_fact
 
 
@@ -32,6 +32,8 @@ def apply(graph: ConstraintGraph, fact: Fact, origin: Origin | None = None) -> N
         _apply_divisible(graph, fact, origin)
     elif isinstance(fact, Likely):
         graph.facts.restrict(fact.symbol, likely=fact.values)
+    elif isinstance(fact, InputValue):
+        return  # about a value, not a symbol: the walk records it (`symshape.rules.walker.input_values`)
     else:
         _apply_relation(graph, fact, origin, fact)
 

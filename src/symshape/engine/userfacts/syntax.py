@@ -19,6 +19,7 @@ from symshape.engine.userfacts.values import (
     LIKELY_FACT,
     LIKELY_OPTION,
     Fact,
+    InputValue,
     Likely,
     Range,
     bad_likely,
@@ -32,6 +33,7 @@ _NAME = r"([A-Za-z_][A-Za-z0-9_.]*)"
 _RANGE = re.compile(rf"^\s*{_NAME}\s*=\s*(-?\d+)?\s*\.\.\s*(-?\d+)?\s*$")
 _LIKELY = re.compile(rf"^\s*{_NAME}\s*~=\s*([\d,\s]+)$")
 _LIKELY_OPTION = re.compile(rf"^\s*{_NAME}\s*=\s*([\d,\s]+)$")
+_VALUE_OPTION = re.compile(r"^\s*([^=\s][^=]*?)\s*=\s*(-?\d+(?:\s*,\s*-?\d+)*)\s*$")
 
 
 def as_facts(items: Iterable[Fact | str]) -> list[Fact]:
@@ -87,6 +89,20 @@ def parse_likely(text: str) -> Likely:
     return Likely(m.group(1), values)
 
 
+def parse_value(text: str) -> InputValue:
+    """``INPUT=V1,V2,...`` (``--value``): the flattened contents of an integer graph input."""
+    m = _VALUE_OPTION.match(text)
+    if not m:
+        raise UserFactError(
+            where=where_option("--value", text),
+            found="not an input's value",
+            expected="INPUT=V or INPUT=V1,V2,... (integers, the input's elements in row-major order)",
+            fix="write e.g. --value sr=16000",
+        )
+    where = where_option("--value", text)
+    return InputValue(m.group(1), tuple(_int(v.strip(), where) for v in m.group(2).split(",")))
+
+
 def _sizes(text: str, where: str) -> tuple[int, ...]:
     return tuple(_int(v, where) for v in re.sub(r"\s", "", text).split(",") if v)
 
@@ -132,11 +148,13 @@ def _side(part: str, text: str, which: str) -> Dim:
         ) from None
 
 
-__all__ = ["as_facts", "parse_fact", "parse_likely", "parse_range"]
+__all__ = ["as_facts", "parse_fact", "parse_likely", "parse_range", "parse_value"]
 
 
-def from_options(assume: Sequence[str], dim: Sequence[str], likely: Sequence[str]) -> list[Fact]:
-    """``--assume FACT``, ``--dim NAME=LO..HI`` and ``--likely NAME=V,..`` read into fact values
-    (the one place the command lines read fact text)."""
+def from_options(
+    assume: Sequence[str], dim: Sequence[str], likely: Sequence[str], value: Sequence[str] = ()
+) -> list[Fact]:
+    """``--assume FACT``, ``--dim NAME=LO..HI``, ``--likely NAME=V,..`` and ``--value INPUT=V,..``
+    read into fact values (the one place the command lines read fact text)."""
     return [*(parse_fact(item) for item in assume), *(parse_range(item) for item in dim),
-            *(parse_likely(item) for item in likely)]
+            *(parse_likely(item) for item in likely), *(parse_value(item) for item in value)]

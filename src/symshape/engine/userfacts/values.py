@@ -6,7 +6,10 @@ Four kinds, frozen and hashable, over `symshape.algebra.expr.Dim` expressions:
 * `Range` ``lo <= symbol <= hi`` (``seq=1..4096``),
 * `Divisible` ``k | expr`` (``Mod(h, 8) == 0``),
 * `Likely` values of a symbol (``seq~=128,512``), a hint for verification and printing,
-* `Relation` ``lhs op rhs`` (``a + b == 1024``, ``seq <= 4096``).
+* `Relation` ``lhs op rhs`` (``a + b == 1024``, ``seq <= 4096``);
+
+and `InputValue`, the contents of an integer graph input (``--value sr=16000``), which decides
+the path a model takes on that value (an ``If`` on ``sr == 16000``).
 
 Inside symshape facts travel as these values. ``str(fact)`` prints the ``--assume`` syntax for
 messages and JSON only; `symshape.engine.userfacts.syntax` is the one reader of that syntax, used at the
@@ -118,7 +121,23 @@ class Relation:
         return free_symbols(self.lhs) | free_symbols(self.rhs)
 
 
-Fact = Range | Divisible | Likely | Relation
+@dataclass(frozen=True)
+class InputValue:
+    """The contents of graph input ``input``, flattened (``--value sr=16000``)."""
+
+    input: str
+    values: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"--value {self.input}={','.join(str(v) for v in self.values)}"
+
+    @property
+    def symbols(self) -> frozenset[str]:
+        """No symbol: the fact is about a value, recorded by the walk (`symshape.rules.walker`)."""
+        return frozenset()
+
+
+Fact = Range | Divisible | Likely | Relation | InputValue
 """Any fact value; `symshape.engine.userfacts.record.apply` records one in a constraint graph."""
 
 
@@ -161,4 +180,4 @@ def _end(bound: int | None) -> str:
     return "" if bound is None else str(bound)
 
 
-__all__ = ["OPS", "Divisible", "Fact", "Likely", "Range", "Relation", "relation"]
+__all__ = ["OPS", "Divisible", "Fact", "InputValue", "Likely", "Range", "Relation", "relation"]

@@ -27,7 +27,8 @@ from symshape.rules.onnx.data_dependent import record_le
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
 from symshape.rules.shared.loops import growth, rank_only, settle_stepped
-from symshape.rules.shared.piecewise import condition
+from symshape.rules.shared.piecewise import condition, equality
+from symshape.rules.shared.producers import upstream_inputs
 from symshape.rules.shared.subgraph import (
     Tensor,
     declared_fallback,
@@ -54,9 +55,9 @@ def if_op(ctx: OpContext) -> None:
             "a branch has {got} outputs, the node {n}",
             "branches with one output per node output",
         )
-    cond = ctx.const_ints(0)
-    if cond is not None and len(cond) == 1:
-        take_branch(ctx, branches[0 if cond[0] else 1], "then_branch" if cond[0] else "else_branch")
+    taken = _proven_condition(ctx)
+    if taken is not None:
+        take_branch(ctx, branches[0 if taken else 1], "then_branch" if taken else "else_branch")
         return
     then_res, else_res = (
         run_subgraph(ctx, sub, tag, (), scratch=True)
@@ -72,7 +73,41 @@ def if_op(ctx: OpContext) -> None:
     if then_res.dead or else_res.dead:  # the dead branch is never taken: the live one always is
         take_branch(ctx, branches[1 if then_res.dead else 0], "else_branch" if then_res.dead else "then_branch")
         return
-    merge_branches(ctx, [then_res, else_res], condition(ctx, ctx.op.inputs[0] if ctx.num_inputs else ""))
+    cond = condition(ctx, ctx.op.inputs[0] if ctx.num_inputs else "")
+    merge_branches(ctx, [then_res, else_res], cond, f"the branch taken is not known: {_what_decides(ctx, cond)}")
+
+
+def _proven_condition(ctx: OpContext) -> bool | None:
+    """The condition's value when it is a tracked constant, or a comparison (``a > 5``) or
+    equality of sizes (``Shape(x)[1] == 1``) the facts decide."""
+    known = ctx.const_ints(0)
+    if known is not None and len(known) == 1:
+        return bool(known[0])
+    name = ctx.op.inputs[0] if ctx.num_inputs else ""
+    p = condition(ctx, name)
+    if p is not None:
+        return True if ctx.prove_ge(p, 0) else False if ctx.prove_ge(mul(p, -1), 1) else None
+    d = equality(ctx, name)
+    if d is not None:
+        if ctx.prove_eq(d, 0) is True:
+            return True
+        if ctx.prove_ge(d, 1) or ctx.prove_ge(mul(d, -1), 1):
+            return False
+    return None
+
+
+def _what_decides(ctx: OpContext, cond: Dim | None) -> str:
+    """The fact that would settle the branch: a relation of sizes, or the value of an input."""
+    name = ctx.op.inputs[0] if ctx.num_inputs else ""
+    d = None if cond is not None else equality(ctx, name)
+    if cond is not None or d is not None:
+        text = f"{cond} >= 0" if cond is not None else f"{d} == 0"
+        return f"the condition '{text}' decides (state it or its negation with --assume or --dim)"
+    inputs = upstream_inputs(ctx, name)
+    if inputs:
+        values = " ".join(f"--value {n}=..." for n in inputs)
+        return f"the values of {', '.join(repr(n) for n in inputs)} decide (give them: {values})"
+    return f"the condition '{name}' is computed from data"
 
 
 @register(ONNX, "Loop")

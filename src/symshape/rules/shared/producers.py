@@ -18,3 +18,26 @@ def producer(ctx: OpContext, name: str) -> Op | None:
 
 def _index(ctx: OpContext) -> dict[str, Op]:
     return {out: op for op in ctx.program.ops for out in op.outputs if out}
+
+
+def upstream_inputs(ctx: OpContext, name: str) -> list[str]:
+    """The integer graph inputs whose values ``name`` is computed from, with no tracked contents
+    (what ``--value`` would give), in the program's input order."""
+    seen: set[str] = set()
+    stack = [name]
+    while stack:
+        current = stack.pop()
+        if current in seen or not current:
+            continue
+        seen.add(current)
+        made_by = producer(ctx, current)
+        if made_by is not None and made_by.op_type not in ("Shape", "Size"):  # those read sizes, not values
+            stack.extend(made_by.inputs)
+    inputs = ctx.program.inputs
+    return [n for n in inputs if n in seen and ctx.state.elements.get(n) is None and _integer(ctx, n)]
+
+
+def _integer(ctx: OpContext, name: str) -> bool:
+    value = ctx.program.values.get(name)
+    dtype = value.type.dtype if value is not None and value.type is not None else ""
+    return dtype.startswith(("int", "uint")) or dtype == "bool"

@@ -192,7 +192,9 @@ def take_branch(ctx: OpContext, sub: Program, tag: str) -> None:
             ctx.set_output(i, [ctx.canon(d) for d in out[0]], out[1])
 
 
-def merge_branches(ctx: OpContext, results: Sequence[SubResult], cond: Dim | None = None) -> None:
+def merge_branches(
+    ctx: OpContext, results: Sequence[SubResult], cond: Dim | None = None, why: str = "the branch taken is not known"
+) -> None:
     """Outputs of an op running exactly one of several live branches (each ran on a scratch
     graph): a dim all branches provably agree on, else (two branches, the first taken exactly
     when ``cond >= 0``) the piecewise value, else a fresh ``data`` symbol within their bounds;
@@ -202,13 +204,16 @@ def merge_branches(ctx: OpContext, results: Sequence[SubResult], cond: Dim | Non
         outs = [r.outputs[i] if i < len(r.outputs) else None for r in results]
         ranks = {len(o[0]) for o in outs if o is not None}
         if any(o is None for o in outs) or len(ranks) != 1:
-            declared_fallback(ctx, i, "the branches' output ranks differ or are unknown")
+            declared_fallback(ctx, i, f"the branches' output ranks differ or are unknown; {why}")
             continue
         tensors = [o for o in outs if o is not None]
         dims = [
             merge_dim(ctx, [(r, t[0][axis]) for r, t in zip(results, tensors, strict=True)], f"out{i}_d{axis}", cond)
             for axis in range(ranks.pop())
         ]
+        unknown = [str(axis) for axis, (_, exact) in enumerate(dims) if not exact]
+        if unknown:
+            ctx.warn(f"output #{i} dims {', '.join(unknown)} differ between the branches; {why}")
         els = merge_elements(ctx, [(r, t[1]) for r, t in zip(results, tensors, strict=True)])
         adopted = adopted or els is not None or any(exact for _, exact in dims)
         ctx.set_output(i, [d for d, _ in dims], els)

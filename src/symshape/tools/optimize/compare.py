@@ -22,7 +22,7 @@ import onnx
 
 from symshape.engine.result import Analysis
 from symshape.tools.verify import OracleError, assignments, make_feeds
-from symshape.tools.verify.inputs import admitted, complete, input_symbol_names
+from symshape.tools.verify.inputs import admitted, complete, given_values, input_symbol_names
 
 Env = dict[str, int]
 
@@ -68,8 +68,9 @@ def compare_models(
                                                                           (optimized, "optimized"))]
     report = Comparison()
     envs = sizes(analysis, samples)
+    given = given_values(analysis)
     for env in envs:
-        feeds = make_feeds(analysis.program, env)
+        feeds = make_feeds(analysis.program, env, overrides=given)
         label = ", ".join(f"{k}={v}" for k, v in sorted(env.items())) or "(static)"
         try:
             want = first.run(None, feeds)

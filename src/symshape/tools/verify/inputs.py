@@ -71,6 +71,19 @@ def make_feeds(
     return feeds
 
 
+def given_values(analysis: Analysis) -> dict[str, np.ndarray]:
+    """The graph inputs whose contents the user gave (``--value sr=16000``), as feeds: a run at
+    other values would take another path than the one analyzed."""
+    program = analysis.program
+    out: dict[str, np.ndarray] = {}
+    for name in program.inputs:
+        value, els, dims = program.values[name], analysis.elements(name), analysis.shape(name)
+        if value.const is None and els is not None and dims is not None and all(isinstance(e, int) for e in els):
+            dtype = np.dtype(value.type.dtype if value.type else "int64")
+            out[name] = np.array(els, dtype=dtype).reshape([int(d) for d in dims if isinstance(d, int)])
+    return out
+
+
 def _random_input(rng: np.random.Generator, name: str, dtype: np.dtype, shape: Shape, high: int) -> np.ndarray:
     if dtype == np.bool_:
         return np.ones(shape, dtype=np.bool_)
