@@ -46,7 +46,7 @@ def test_user_facts_change_the_result(small_model: Path):
 
 def test_unknown_symbol_in_fact_is_a_clear_error(small_model: Path):
     proc = run_cli("analyze", str(small_model), "--assume", "bogus >= 1")
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert (
         "names 'bogus', which is not a symbol of this program, expected one of the known input symbols: batch, n, seq"
         in proc.stderr
@@ -56,11 +56,11 @@ def test_unknown_symbol_in_fact_is_a_clear_error(small_model: Path):
 
 def test_missing_file_and_garbage_file(tmp_path: Path):
     proc = run_cli("analyze", str(tmp_path / "nope.onnx"))
-    assert proc.returncode == 1 and "does not exist" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.returncode == 2 and "does not exist" in proc.stderr and "Traceback" not in proc.stderr
     bad = tmp_path / "bad.onnx"
     bad.write_bytes(b"not a model at all")
     proc = run_cli("analyze", str(bad))
-    assert proc.returncode == 1 and "cannot read" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.returncode == 2 and "cannot read" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_annotate_writes_value_info_and_never_overwrites_input(small_model: Path, tmp_path: Path):

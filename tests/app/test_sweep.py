@@ -147,7 +147,7 @@ def test_a_sweep_refuses_single_model_outputs_and_an_empty_match(models_dir: Pat
     assert alone.returncode == 0 and alone.stdout.splitlines()[-1].startswith("1 model: 1 analyzed, 0 failed")
     assert [p.name for p in (tmp_path / "one").iterdir()] == ["bert_ts.json"]
     empty = run_cli("analyze", f"{tmp_path}/*.onnx")
-    assert empty.returncode == 1 and "matches no model file" in empty.stderr
+    assert empty.returncode == 2 and "matches no model file" in empty.stderr
     assert empty.stderr.count("\n") == 1
 
 

@@ -35,7 +35,7 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
 def assert_clean_error(proc: subprocess.CompletedProcess[str], message: str) -> None:
     """Exit status 1, one ``error:`` line containing ``message``, no traceback."""
     assert "Traceback" not in proc.stderr, proc.stderr
-    assert proc.returncode == 1, (proc.returncode, proc.stdout, proc.stderr)
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
     assert message in lines[0], proc.stderr
@@ -385,7 +385,7 @@ def test_annotate_api_refuses_to_overwrite_through_a_symlink(small: Path, tmp_pa
 )
 def test_cli_verify_bad_sizes(small: Path, size: str, message: str) -> None:
     proc = run_cli("verify", str(small), "--size", size, "--dim", "seq=4..")
-    assert "Traceback" not in proc.stderr and proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr and proc.returncode == 2, proc.stderr
     assert re.search(message, proc.stderr), proc.stderr
 
 
@@ -488,7 +488,7 @@ def test_mlir_file_that_is_not_utf8(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "symshape", "opt", "-"], input=path.read_bytes(), capture_output=True, timeout=120
     )
-    assert proc.returncode == 1 and b"is not UTF-8 text" in proc.stderr and b"Traceback" not in proc.stderr
+    assert proc.returncode == 2 and b"is not UTF-8 text" in proc.stderr and b"Traceback" not in proc.stderr
 
 
 def test_opt_unknown_pass_and_empty_pipeline(tmp_path: Path) -> None:
@@ -515,7 +515,7 @@ def test_python_m_opt_never_overwrites_its_input(tmp_path: Path) -> None:
         [sys.executable, "-m", "symshape.tools.mlir_passes.opt", str(path), "-o", f"{tmp_path}/./m.mlir"],
         capture_output=True, text=True, timeout=120,
     )
-    assert proc.returncode == 1 and "refusing to overwrite the input file" in proc.stderr
+    assert proc.returncode == 2 and "refusing to overwrite the input file" in proc.stderr
     assert path.read_text() == _ADD
 
 

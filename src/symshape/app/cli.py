@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from symshape.app.options import output_option
+from symshape.app.options import model_argument, output_option
 from symshape.errors import SymshapeError
 from symshape.frontends import readable_files
 from symshape.io import guard_input, write_output
@@ -127,7 +127,7 @@ def analyze(
 
 
 @main.command()
-@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
+@model_argument
 @output_option("Where to write the annotated model.")
 @click.option(
     "--guards",
@@ -227,10 +227,11 @@ main.command("report")(fact_options(report_command))
 
 
 @main.command("check")
-@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
+@model_argument
 @click.option("--shapes", multiple=True, metavar="INPUT=D1xD2,...", help="Input shapes, e.g. input_ids=2x7.")
 @click.option("--inputs", "npz", type=click.Path(dir_okay=False, path_type=Path), help="An .npz of inputs (shapes).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["summary", "json"]), default="summary", show_default=True,
+              help="What to print: the summary, or the JSON document.")
 @fact_options
 def check_command(model: Path, shapes: tuple[str, ...], npz: Path | None, fmt: str, **given: tuple[str, ...]) -> None:
     """Check every requirement of MODEL at concrete input shapes; print the output shapes.
@@ -245,8 +246,14 @@ def check_command(model: Path, shapes: tuple[str, ...], npz: Path | None, fmt: s
     sys.exit(run_check(model, shapes, npz, fmt, facts))
 
 
+EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+"""Every command's exit status: 0 ok; 1 findings (a violated requirement, a wrong dim, outputs that
+differ); 2 bad input or usage (a model, fact, option or file that cannot be used: one error line);
+3 a symshape bug (one line; SYMSHAPE_DEBUG=1 shows the traceback)."""
+
+
 def run() -> None:
-    """Entry point that turns symshape errors into one clear line and exit code 1."""
+    """Entry point that turns symshape errors into one clear line and the exit status above."""
     try:
         main(standalone_mode=False)
     except click.exceptions.Abort:
@@ -256,12 +263,12 @@ def run() -> None:
         sys.exit(err.exit_code)
     except SymshapeError as err:
         click.secho(f"error: {err}", fg="red", err=True)
-        sys.exit(1)
+        sys.exit(EXIT_BAD_INPUT)
     except Exception as err:  # noqa: BLE001 - last resort: a bug, reported on one line
         if os.environ.get("SYMSHAPE_DEBUG"):
             raise
         click.secho(f"error: {internal_error_text(err)}", fg="red", err=True)
-        sys.exit(1)
+        sys.exit(EXIT_INTERNAL)
 
 
 def internal_error_text(err: BaseException) -> str:

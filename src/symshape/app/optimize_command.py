@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from symshape.app.options import output_option
+from symshape.app.options import model_argument, output_option
 
 VERIFY_HELP = (
     "Run both models in onnxruntime at several input sizes (1 and 0 included where legal) with the same "
@@ -16,7 +16,7 @@ VERIFY_HELP = (
 )
 
 
-@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
+@model_argument
 @output_option("Where to write the optimized model (never the input).")
 @click.option("--verify", "verify_outputs", is_flag=True, help=VERIFY_HELP)
 def optimize(

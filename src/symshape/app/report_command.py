@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from symshape.app.options import output_option
+from symshape.app.options import model_argument, output_option
 
 
-@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
+@model_argument
 @output_option("Where to write the HTML page (never the input).")
 def report(
     model: Path, out: Path, assume: tuple[str, ...], dim: tuple[str, ...], likely: tuple[str, ...],

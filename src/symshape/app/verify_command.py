@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING
 
 import click
 
+from symshape.app.options import model_argument
 from symshape.errors import UserFactError, where_option
 
 if TYPE_CHECKING:
     from symshape.engine.result import Analysis
 
 
-@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
+@model_argument
 @click.option(
     "-n",
     "--samples",

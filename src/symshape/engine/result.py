@@ -6,6 +6,7 @@ gives the same output bytes.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -85,6 +86,7 @@ class Analysis:
         self._raw_shapes = shapes
         self._raw_elements = elements
         self._names: list[str] | None = None
+        self._every_name: set[str] | None = None
         self._rename: dict[str, Dim] = {}
         self._shapes: dict[str, tuple[Dim, ...]] = {}
         self._symbol_causes = causes or {}
@@ -214,8 +216,33 @@ class Analysis:
 
     # --------------------------------------------------------- questions
     def shape(self, value: str) -> tuple[Dim, ...] | None:
-        """The dims of ``value`` (ints and expressions over input symbols), or None."""
-        return self._shapes.get(value)
+        """The dims of ``value`` (ints and expressions over input symbols), or None when the
+        analysis could not tell them; KeyError, with the closest names, when the program has no
+        value of that name (a typo must not read as "unknown")."""
+        found = self._shapes.get(value)
+        if found is None and value not in self._all_names():
+            close = difflib.get_close_matches(value, sorted(self._all_names()), n=3)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise KeyError(f"no value named {value!r} in the program{hint}")
+        return found
+
+    def has_value(self, value: str) -> bool:
+        """Whether the program (or one of its subgraphs) has a value of that name."""
+        return value in self._all_names()
+
+    def _all_names(self) -> set[str]:
+        if self._every_name is None:
+            names: set[str] = set()
+            stack = [self.program]
+            while stack:
+                program = stack.pop()
+                names.update(program.values, program.inputs, program.outputs)
+                for op in program.ops:
+                    names.update(o for o in op.outputs if o)
+                    stack.extend(op.subgraphs.values())
+            names.update(self._shapes)
+            self._every_name = names
+        return self._every_name
 
     def region_shape(self, value: str) -> Region | None:
         """The dims and elements of a value inside a loop body or branch, with public names, and

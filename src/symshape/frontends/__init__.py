@@ -62,9 +62,23 @@ def frontend_for(path: Path) -> Frontend:
 
 
 def analyze_path(path: str | Path, facts: Sequence[Fact | str] = (), progress: ProgressFn | None = None) -> Analysis:
-    """Analyze the file ``path`` with the frontend of its suffix."""
+    """Analyze the file ``path`` with the frontend of its suffix; a file of another suffix is read
+    as ONNX, and when it is not one the error lists every kind of file symshape reads."""
+    from symshape.errors import ModelError, where_file
+
     path = Path(path)
-    return frontend_for(path).analyze(path, facts, progress)
+    if not path.exists():
+        raise ModelError(where=where_file(path), found="the file does not exist",
+                         expected=f"the path of {readable_files()}", fix="check the path")
+    frontend = frontend_for(path)
+    if path.suffix in frontend.suffixes:
+        return frontend.analyze(path, facts, progress)
+    try:
+        return frontend.analyze(path, facts, progress)
+    except ModelError as err:
+        raise ModelError(where=err.where, found=f"{err.found} (read as ONNX: '{path.suffix}' names no other kind)",
+                         expected=f"one of: {readable_files()}",
+                         fix="give the file the suffix of its kind") from None
 
 
 def sweep_suffixes() -> tuple[str, ...]:

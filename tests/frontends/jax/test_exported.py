@@ -115,7 +115,7 @@ def test_a_file_that_is_not_an_export_is_one_line_error(tmp_path: Path, models_d
         analyze_file(path)
     done = subprocess.run([sys.executable, "-m", "symshape", "analyze", str(path)], capture_output=True, text=True,
                           check=False)
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "not a serialized jax.export.Exported" in done.stderr
 
 
@@ -125,6 +125,6 @@ def test_without_jax_the_error_says_how_to_install_it(tmp_path: Path) -> None:
     hide_jax = ("import sys; sys.modules['jax'] = None; sys.modules['jax.export'] = None; "
                 f"sys.argv = ['symshape', 'analyze', {str(path)!r}]; from symshape.app.cli import run; run()")
     done = subprocess.run([sys.executable, "-c", hide_jax], capture_output=True, text=True, check=False)
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert done.stderr.count("\n") == 1, done.stderr
     assert "needs jax, which is not installed" in done.stderr and "pip install 'symshape[jax]'" in done.stderr

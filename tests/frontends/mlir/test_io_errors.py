@@ -147,7 +147,7 @@ def _file(tmp_path: Path, text: str) -> Path:
 
 def assert_one_line_error(done: subprocess.CompletedProcess[str], must: str) -> None:
     assert "Traceback" not in done.stderr, done.stderr
-    assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
     assert must in lines[0], lines[0]

@@ -169,16 +169,21 @@ def test_cli_check_exit_codes_and_output(tmp_path: Path) -> None:
     bad = _cli("check", model, "--shapes", "input_ids=2x600,attention_mask=2x600,token_type_ids=2x600")
     assert bad.returncode == 1
     assert "FAIL range seq <= 64: 600 <= 64 (Add (node '/model/embeddings/Add_1'))" in bad.stdout
-    np.savez(tmp_path / "in.npz", input_ids=np.zeros((3, 5), np.int64), attention_mask=np.ones((3, 5), np.int64))
+    np.savez(tmp_path / "in.npz", input_ids=np.zeros((3, 5), np.int64), attention_mask=np.ones((3, 5), np.int64),
+             token_type_ids=np.zeros((3, 5), np.int64))
     as_json = _cli("check", model, "--inputs", str(tmp_path / "in.npz"), "--format", "json")
     doc = json.loads(as_json.stdout)
     assert (as_json.returncode, doc["ok"], doc["sizes"]) == (0, True, {"batch": 3, "seq": 5})
     assert doc["outputs"]["last_hidden_state"] == [3, 5, 32]
-    user = _cli("check", model, "--shapes", "input_ids=2x7", "--assume", "seq <= 6")
+    rest = "attention_mask=2x7,token_type_ids=2x7"
+    user = _cli("check", model, "--shapes", "input_ids=2x7", "--shapes", rest, "--assume", "seq <= 6")
     assert user.returncode == 1 and "FAIL user fact seq <= 6: 7 <= 6" in user.stdout
     for args, message in [
-        (("--shapes", "input_ids=2x7x1"), "error: input 'input_ids': the shape given has rank 3, expected rank 2"),
-        (("--shapes", "ids=2x7"), "error: input 'ids': the model has no input of that name"),
+        (("--shapes", "input_ids=2x7x1", "--shapes", rest),
+         "error: input 'input_ids': the shape given has rank 3, expected rank 2"),
+        (("--shapes", "ids=2x7", "--shapes", rest), "error: input 'ids': the model has no input of that name"),
+        (("--shapes", "input_ids=2x7"), "error: --shapes 'attention_mask=..., token_type_ids=...': no shape for 2 of "
+                                        "the 3 inputs: attention_mask, token_type_ids"),
         (("--shapes", "input_ids=2x7.5"), "error: --shapes 'input_ids=2x7.5': not an input shape"),
         (("--inputs", str(tmp_path / "missing.npz")), "error: --inputs"),
     ]:

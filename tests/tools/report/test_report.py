@@ -105,7 +105,7 @@ def test_cli_writes_the_report_and_never_the_input(tmp_path: Path):
     model = tmp_path / "bert.onnx"
     model.write_bytes(BERT.read_bytes())
     proc = run_cli("report", str(model), "-o", str(model))
-    assert proc.returncode == 1 and "refusing to overwrite" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.returncode == 2 and "refusing to overwrite" in proc.stderr and "Traceback" not in proc.stderr
     assert model.read_bytes() == BERT.read_bytes()
     out = tmp_path / "out" / "report.html"
     proc = run_cli("report", str(model), "-o", str(out), "--dim", "seq=1..64")
@@ -115,7 +115,7 @@ def test_cli_writes_the_report_and_never_the_input(tmp_path: Path):
         "seq",
     ]
     proc = run_cli("report", str(tmp_path / "nope.onnx"), "-o", str(out))
-    assert proc.returncode == 1 and "does not exist" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.returncode == 2 and "does not exist" in proc.stderr and "Traceback" not in proc.stderr
 
 
 # ---- in the browser ----
