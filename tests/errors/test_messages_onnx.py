@@ -310,7 +310,7 @@ def test_oracle_without_onnxruntime(monkeypatch: pytest.MonkeyPatch) -> None:
     model = make_model([N("Relu", ["x"], ["y"])], [tensor("x", [2])])
     expected = (
         "onnxruntime: it is not installed, expected onnxruntime, which the execution oracle runs the model with; "
-        "pip install 'symshape[test]' (or onnxruntime) (see docs/errors.md#oracleerror)"
+        "pip install 'symshape[verify]' (onnxruntime alone) (see docs/errors.md#oracleerror)"
     )
     with pytest.raises(OracleError) as info:
         run_shapes(model, {"x": np.zeros(2, np.float32)})

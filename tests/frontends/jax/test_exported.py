@@ -128,3 +128,13 @@ def test_without_jax_the_error_says_how_to_install_it(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1, done.stderr
     assert "needs jax, which is not installed" in done.stderr and "pip install 'symshape[jax]'" in done.stderr
+
+
+def test_without_flatbuffers_the_error_names_the_missing_module(tmp_path: Path) -> None:
+    path = tmp_path / "model.jaxexp"
+    path.write_bytes(b"anything")
+    script = ("import sys; sys.modules['flatbuffers'] = None; "
+              f"sys.argv = ['symshape', 'analyze', {str(path)!r}]; from symshape.app.cli import run; run()")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "needs the module 'flatbuffers'" in done.stderr and "pip install 'symshape[jax]'" in done.stderr

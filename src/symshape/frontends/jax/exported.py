@@ -38,6 +38,15 @@ def load_exported(path: str | Path) -> Any:
     data = read_file_bytes(path, "a readable file written by jax.export.Exported.serialize()")
     try:
         return export.deserialize(bytearray(data))
+    except ImportError as err:  # jax reads the flatbuffer with a package of its own
+        named = re.search(r"'([A-Za-z_][\w.]*)'", str(err))
+        missing = err.name or (named.group(1) if named else "flatbuffers")
+        raise ModelError(
+            where=where_file(path),
+            found=f"jax needs the module '{missing}' to read a serialized export, which is not installed ({err})",
+            expected="jax with its serialization dependency (the optional extra symshape[jax])",
+            fix=f"pip install 'symshape[jax]' (or pip install {missing.split('.')[0]})",
+        ) from None
     except Exception as err:  # noqa: BLE001 - the flatbuffer reader fails with any exception type
         raise ModelError(
             where=where_file(path),

@@ -170,5 +170,5 @@ def _onnxruntime() -> Any:
             where="symshape optimize --verify",
             found="onnxruntime is not installed",
             expected="onnxruntime, which runs the original and the optimized model",
-            fix="pip install onnxruntime (or 'symshape[test]'), or leave out --verify",
+            fix="pip install 'symshape[verify]' (onnxruntime alone), or leave out --verify",
         ) from None

@@ -37,7 +37,7 @@ def _onnxruntime() -> Any:
             where=_ORT,
             found="it is not installed",
             expected="onnxruntime, which the execution oracle runs the model with",
-            fix="pip install 'symshape[test]' (or onnxruntime)",
+            fix="pip install 'symshape[verify]' (onnxruntime alone)",
         ) from None
     return onnxruntime
 
