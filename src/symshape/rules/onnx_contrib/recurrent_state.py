@@ -1,0 +1,466 @@
+"""com.microsoft state-space and linear-attention ops: LinearAttention, LinearAttentionGate,
+GatedDeltaNet, CausalConvWithState, VarlenCausalConvWithState, Mamba2Verify and the two
+state-replay ops.
+
+The contract is the onnxruntime 1.32 schema (its doc and its shape inference) plus what the CPU
+kernels reject (``linear_attention.cc``, ``gated_delta_net.cc``, ``causal_conv_with_state.cc``,
+``varlen_causal_conv_with_state.cc``): every such rejection is a fact. A packed batch's request
+count is the length of ``cu_seqlens`` minus one, a shape, never a value.
+https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from symshape.algebra.expr import Dim, add, mul, product
+from symshape.engine.context import GiveUp, OpContext
+from symshape.rules.onnx_contrib.layers import (
+    FIX_CONTRACT,
+    MS,
+    div_exact,
+    eq_dims,
+    eq_shape,
+    eq_vector,
+    required_int,
+    shape_of_rank,
+)
+from symshape.rules.registry import register
+from symshape.rules.shared.fit import require_ge
+
+MAX_CAPACITY = 8  # state_update_capacity and state_window are in [0, 8]
+DELTA_RULES = ("linear", "gated", "delta", "gated_delta")
+
+
+# ------------------------------------------------------------------------------ helpers
+def one_of(ctx: OpContext, i: int, axis: int, options: Sequence[tuple[Dim, str]], rule: str) -> int | None:
+    """Dim ``axis`` of input ``i`` is one of ``options`` (size, description): the index of the
+    one it is proven to be; the one left when the others are refuted (recorded as a fact); a
+    ModelError when all are refuted; None while more than one is possible."""
+    got = ctx.shape(i)[axis]
+    open_: list[int] = []
+    for k, (want, _) in enumerate(options):
+        same = ctx.prove_eq(got, want)
+        if same:
+            return k
+        if same is None:
+            open_.append(k)
+    if not open_:
+        allowed = " or ".join(what for _, what in options)
+        raise ctx.invalid(f"{ctx.dim_name(i, axis)} is {got}", allowed, FIX_CONTRACT)
+    if len(open_) == 1:
+        eq_dims(ctx, got, options[open_[0]][0], rule, i, axis, options[open_[0]][1])
+        return open_[0]
+    return None
+
+
+def int_attr(ctx: OpContext, name: str, default: int, lo: int, hi: int | None = None) -> int:
+    """An integer attribute in ``[lo, hi]`` (ModelError otherwise)."""
+    value = ctx.attr(name, default)
+    if not isinstance(value, int) or value < lo or (hi is not None and value > hi):
+        expected = f"an integer >= {lo}" if hi is None else f"an integer in [{lo}, {hi}]"
+        raise ctx.invalid(f"attribute '{name}' is {value!r}", expected, FIX_CONTRACT)
+    return value
+
+
+def str_attr(ctx: OpContext, name: str, default: str, allowed: Sequence[str]) -> str:
+    """A string attribute among ``allowed`` (ModelError otherwise)."""
+    value = str(ctx.attr(name, default))
+    if value not in allowed:
+        raise ctx.invalid(f"attribute '{name}' is '{value}'", "one of " + ", ".join(allowed), FIX_CONTRACT)
+    return value
+
+
+def require_together(ctx: OpContext, names: Sequence[tuple[int, str]]) -> bool:
+    """Optional inputs that come together: whether they are present (ModelError for some)."""
+    present = [ctx.has_input(i) for i, _ in names]
+    if any(present) and not all(present):
+        listed = " and ".join(n for _, n in names)
+        raise ctx.invalid(f"only some of {listed} are given", f"{listed} together or none", FIX_CONTRACT)
+    return all(present)
+
+
+def presence(ctx: OpContext, i: int, name: str, wanted: bool, why: str) -> None:
+    """Input ``i`` is present exactly when ``wanted`` (the kernels reject either mismatch)."""
+    if ctx.has_input(i) != wanted:
+        found = f"'{name}' is {'given' if ctx.has_input(i) else 'missing'}"
+        raise ctx.invalid(found, f"'{name}' present exactly when {why}", FIX_CONTRACT)
+
+
+def packed_batch(ctx: OpContext, i: int, name: str) -> Dim:
+    """The request count of a packed batch: ``len(cu_seqlens) - 1`` (at least one request)."""
+    (n,) = shape_of_rank(ctx, i, (1,), name)
+    require_ge(ctx, n, 2, f"{name} has at least 2 elements", f"the length of '{name}'")
+    return ctx.canon(add(n, -1))
+
+
+def _fix_window(ctx: OpContext, window: int, dims: tuple[Dim, ...]) -> tuple[Dim, ...]:
+    return (window, *dims) if window > 0 else dims
+
+
+# ------------------------------------------------------------------- linear attention
+@register(MS, "LinearAttention")
+def linear_attention(ctx: OpContext) -> None:
+    """Packed ``(B, T, H*d)`` recurrence: ``output (B, T, max(H_q, H_kv)*d_v)`` and
+    ``present_state (B, H_kv, d_k, d_v)``, led by ``(W,)`` when ``state_window = W > 0``.
+
+    ``d_k = D_q/H_q``, ``d_v = D_v/H_kv``; the key has ``n_k = D_k/d_k`` heads with
+    ``n_k | H_kv``. Facts (the CPU kernel's checks): shared ``B``, ``T``; the divisions; decay
+    ``(B, T, H_kv)`` or ``(B, T, H_kv*d_k)``, required by the gated rules; beta ``(B, T, H_kv)``
+    or ``(B, T, 1)``, required by the delta rules; the past state has the present's shape.
+    https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.LinearAttention
+    """
+    hq, hkv = required_int(ctx, "q_num_heads"), required_int(ctx, "kv_num_heads")
+    if max(hq, hkv) % min(hq, hkv):
+        raise ctx.invalid(f"q_num_heads {hq} and kv_num_heads {hkv}", "one a multiple of the other", FIX_CONTRACT)
+    rule = str_attr(ctx, "update_rule", "gated_delta", DELTA_RULES)
+    window = int_attr(ctx, "state_window", 0, 0, MAX_CAPACITY)
+    batch, seq, dq = shape_of_rank(ctx, 0, (3,), "query")
+    require_ge(ctx, dq, 1, "query hidden size is positive", "the query hidden size")
+    d_k = div_exact(ctx, dq, hq, "the query hidden size")
+    for i, name in ((1, "key"), (2, "value")):
+        dims = shape_of_rank(ctx, i, (3,), name)
+        eq_dims(ctx, dims[0], batch, "batch size", i, 0, "batch_size")
+        eq_dims(ctx, dims[1], seq, "sequence length", i, 1, "sequence_length")
+    dk_in = ctx.shape(1)[2]
+    require_ge(ctx, dk_in, 1, "key hidden size is positive", "the key hidden size")
+    if isinstance(d_k, int):
+        n_k = div_exact(ctx, dk_in, d_k, "the key hidden size (n_k heads of d_k)")
+        if isinstance(n_k, int) and n_k > 0 and hkv % n_k:
+            raise ctx.invalid(f"the key has {n_k} heads", f"a divisor of kv_num_heads {hkv}", FIX_CONTRACT)
+    d_v = div_exact(ctx, ctx.shape(2)[2], hkv, "the value hidden size")
+    gated, delta = rule in ("gated", "gated_delta"), rule in ("delta", "gated_delta")
+    for i, name, needed, last in ((4, "decay", gated, ((hkv, "H_kv"), (mul(hkv, d_k), "H_kv*d_k"))),
+                                  (5, "beta", delta, ((hkv, "H_kv"), (1, "1")))):
+        if needed and not ctx.has_input(i):
+            raise ctx.invalid(f"'{name}' is missing", f"'{name}' for update_rule '{rule}'", FIX_CONTRACT)
+        if ctx.has_input(i):
+            dims = shape_of_rank(ctx, i, (3,), name)
+            eq_dims(ctx, dims[0], batch, f"{name} shape", i, 0, "batch_size")
+            eq_dims(ctx, dims[1], seq, f"{name} shape", i, 1, "sequence_length")
+            one_of(ctx, i, 2, last, f"{name} shape")
+    state = _fix_window(ctx, window, (batch, hkv, d_k, d_v))
+    if ctx.has_input(3):
+        eq_shape(ctx, 3, state, "past_state shape", "past_state", "present_state")
+    ctx.set_output(0, (batch, seq, ctx.canon(mul(max(hq, hkv), d_v))))
+    ctx.set_output(1, state)
+
+
+@register(MS, "LinearAttentionGate")
+def linear_attention_gate(ctx: OpContext) -> None:
+    """``decay = decay_scale * Softplus(a + dt_bias)`` and ``beta = Sigmoid(b)``: both have a's
+    shape. Facts: a's last dim ``H >= 1``; dt_bias and decay_scale hold ``H`` elements; ``b``
+    (required for beta) has a's shape.
+
+    https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.LinearAttentionGate
+    """
+    a = ctx.shape(0)
+    if not a:
+        raise ctx.invalid("input 'a' is a scalar", "'a' of rank >= 1", FIX_CONTRACT)
+    heads = a[-1]
+    require_ge(ctx, heads, 1, "a's last dim is positive", "the last dim of 'a'")
+    for i, name in ((1, "dt_bias"), (2, "decay_scale")):
+        ctx.eq(ctx.numel(i), heads, f"{name} size", (f"the element count of '{ctx.op.inputs[i]}'", "H"))
+    wants_beta = ctx.num_outputs > 1 and bool(ctx.op.outputs[1])
+    if wants_beta:
+        if not ctx.has_input(3):
+            raise ctx.invalid("the beta output without input 'b'", "input 'b' when beta is requested", FIX_CONTRACT)
+        eq_shape(ctx, 3, a, "b shape", "b", "a")
+    ctx.set_output(0, a)
+    ctx.set_output(1, a)
+
+
+# ----------------------------------------------------------------------- gated delta net
+@register(MS, "GatedDeltaNet")
+def gated_delta_net(ctx: OpContext) -> None:
+    """Token-major delta rule: ``output (*tokens, H_v, d_v)``, ``final_state (B, H_v, d_v, d_k)``,
+    ``state_update (B, C*(w + H_k*d_k + H_v*d_v))`` with ``w = H_v`` (``H_v*d_k`` for a
+    per-key decay) and ``C = state_update_capacity``.
+
+    ``tokens`` is ``(N,)`` (rank-3 q/k/v) or ``(B, S)`` (rank 4); packed QKV is ``(*tokens,
+    2*H_q*d_k + H_v*d_v)`` with the head sizes from initial_state. ``B`` is ``len(cu_seqlens) -
+    1``, else initial_state's dim 0 (``B | N``), else (rank 4) dim 0. Facts: the kernel's shape
+    checks, ``H_q == H_k``, ``H_q | H_v``, input presence against update_rule, gate_activation
+    and the capacity, ``N >= 1`` and ``B >= 1``.
+    https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.GatedDeltaNet
+    """
+    rule = str_attr(ctx, "update_rule", "gated_delta", DELTA_RULES)
+    gate = str_attr(ctx, "gate_activation", "none", ("none", "softplus", "qwen", "sigmoid", "kda"))
+    capacity = int_attr(ctx, "state_update_capacity", 0, 0, MAX_CAPACITY)
+    tokens, (hv, dv, dk), qk_width = _gdn_heads(ctx)
+    require_ge(ctx, product(tokens), 1, "total_tokens is positive", "the token count")
+    batch = _gdn_batch(ctx, tokens)
+    state = (batch, hv, dv, dk)
+    if ctx.has_input(6):
+        eq_shape(ctx, 6, state, "initial_state shape", "initial_state", "(batch, H_v, d_v, d_k)")
+    per_key = _decay_beta(ctx, rule, tuple(tokens), hv, dk)
+    _gate_inputs(ctx, gate, hv, dk, per_key)
+    presence(ctx, 9, "capture_count", capacity > 0, "state_update_capacity > 0")
+    eq_vector(ctx, 9, batch, "capture_count shape", "batch_size")
+    eq_vector(ctx, 10, 1, "state_update_active shape", "1")
+    ctx.set_output(0, (*tokens, hv, dv))
+    ctx.set_output(1, state)
+    width = add(add(mul(hv, dk) if per_key else hv, qk_width), mul(hv, dv))
+    ctx.set_output(2, (batch, ctx.canon(mul(capacity, width))))
+
+
+def _gdn_heads(ctx: OpContext) -> tuple[tuple[Dim, ...], tuple[Dim, Dim, Dim], Dim]:
+    """GatedDeltaNet's token dims, ``(H_v, d_v, d_k)`` and ``H_k*d_k`` (the key width)."""
+    packed = not require_together(ctx, ((1, "key"), (2, "value")))
+    q = shape_of_rank(ctx, 0, (2, 3) if packed else (3, 4), "query")
+    tokens = q[:-1] if packed else q[:-2]
+    if len(tokens) == 2 and ctx.has_input(3):
+        raise ctx.invalid("cu_seqlens with (batch, sequence) tokens", "rank-3 q/k/v (or rank-2 packed)", FIX_CONTRACT)
+    if packed:
+        if not ctx.has_input(6):
+            raise ctx.invalid("packed QKV without initial_state", "initial_state (it gives the head sizes)")
+        _, hv, dv, dk = shape_of_rank(ctx, 6, (4,), "initial_state")
+        width = div_exact(ctx, add(q[-1], mul(mul(hv, dv), -1)), 2, "the packed QKV width minus H_v*d_v")
+        return tokens, (hv, dv, dk), width
+    hq, dk = q[-2], q[-1]
+    for i, name in ((1, "key"), (2, "value")):
+        ctx.require_rank(ctx.shape(i), len(q), f"input '{name}'", f"rank {len(q)}, the query's", FIX_CONTRACT)
+        for axis, t in enumerate(tokens):
+            eq_dims(ctx, ctx.shape(i)[axis], t, "total_tokens", i, axis, f"dim {axis} of the query")
+    eq_dims(ctx, ctx.shape(1)[-2], hq, "num_heads_k", 1, len(q) - 2, "num_heads_q")
+    eq_dims(ctx, ctx.shape(1)[-1], dk, "head_size_qk", 1, len(q) - 1, "the query head size")
+    hv, dv = ctx.shape(2)[-2], ctx.shape(2)[-1]
+    if isinstance(hq, int) and hq > 0:
+        if isinstance(hv, int) and hv % hq:
+            raise ctx.invalid(f"num_heads_v {hv} with num_heads_q {hq}", "a positive multiple of num_heads_q")
+        if not isinstance(hv, int):
+            ctx.assume_divisible(hv, hq, "num_heads_v is a multiple of num_heads_q")
+    return tokens, (hv, dv, dk), ctx.canon(mul(hq, dk))
+
+
+def _gdn_batch(ctx: OpContext, tokens: tuple[Dim, ...]) -> Dim:
+    """``len(cu_seqlens) - 1``, else ``B`` of ``(B, S)`` tokens, else initial_state's dim 0
+    (then ``B | N``, uniform packing)."""
+    if ctx.has_input(3):
+        batch = packed_batch(ctx, 3, "cu_seqlens")
+    elif len(tokens) == 2:
+        batch = tokens[0]
+    elif ctx.has_input(6):
+        batch = shape_of_rank(ctx, 6, (4,), "initial_state")[0]
+        if isinstance(batch, int) and batch > 0:
+            div_exact(ctx, tokens[0], batch, "total_tokens (uniform packing)")
+    else:
+        raise ctx.invalid("no cu_seqlens and no initial_state", "one of them (they give the batch size)", FIX_CONTRACT)
+    require_ge(ctx, batch, 1, "batch size is positive", "the batch size")
+    return batch
+
+
+def _decay_beta(ctx: OpContext, rule: str, tokens: tuple[Dim, ...], hv: Dim, dk: Dim) -> bool:
+    """GatedDeltaNet's decay ``(*tokens, H_v[, d_k])`` and beta ``(*tokens, H_v)``, present
+    exactly as update_rule needs them; whether the decay is per key dim."""
+    presence(ctx, 4, "decay", rule in ("gated", "gated_delta"), f"update_rule '{rule}' is gated")
+    presence(ctx, 5, "beta", rule in ("delta", "gated_delta"), f"update_rule '{rule}' is a delta rule")
+    n = len(tokens)
+    per_key = False
+    if ctx.has_input(4):
+        decay = shape_of_rank(ctx, 4, (n + 1, n + 2), "decay")
+        per_key = len(decay) == n + 2
+        eq_shape(ctx, 4, (*tokens, hv, dk) if per_key else (*tokens, hv), "decay shape", "decay", "(*tokens, H_v)")
+    if ctx.has_input(5):
+        eq_shape(ctx, 5, (*tokens, hv), "beta shape", "beta", "(*tokens, H_v)")
+    return per_key
+
+
+def _gate_inputs(ctx: OpContext, gate: str, hv: Dim, dk: Dim, per_key: bool) -> None:
+    """a_log ``(H_v)`` and dt_bias ``(H_v)`` (or, for a per-key decay, ``(H_v, d_k)`` or
+    ``(H_v*d_k)``): both exactly when gate_activation fuses the decay."""
+    fused = gate != "none"
+    presence(ctx, 7, "a_log", fused, "gate_activation is softplus or sigmoid")
+    presence(ctx, 8, "dt_bias", fused, "gate_activation is softplus or sigmoid")
+    if not fused:
+        return
+    eq_vector(ctx, 7, hv, "a_log shape", "num_heads_v")
+    bias = shape_of_rank(ctx, 8, (1, 2) if per_key else (1,), "dt_bias")
+    if len(bias) == 2:
+        eq_shape(ctx, 8, (hv, dk), "dt_bias shape", "dt_bias", "(H_v, d_k)")
+    elif per_key:
+        one_of(ctx, 8, 0, ((hv, "num_heads_v"), (mul(hv, dk), "num_heads_v * head_size_qk")), "dt_bias shape")
+    else:
+        eq_dims(ctx, bias[0], hv, "dt_bias shape", 8, 0, "num_heads_v")
+
+
+# ------------------------------------------------------------------------ causal convs
+EXTENDED = ("input_channels", "input_channel_offset", "state_length", "state_update_capacity")
+
+
+@register(MS, "CausalConvWithState")
+def causal_conv_with_state(ctx: OpContext) -> None:
+    """Stateful causal depthwise conv: ``output`` has the input's shape; ``present_state`` is
+    ``(B, C, (K-1)*dilation)`` (channels-last: ``(B, (K-1)*dilation, d_1..d_n)``, ``C`` the
+    product of the ``d``), led by ``(W,)`` when ``state_window = W > 0``; past_state has that
+    shape, weight is ``(C, 1, K)``, bias ``(C)`` (facts). The CUDA-only channel slice
+    (``input_channels``, ``state_length``, ``state_channels_last``) gives ``(B, L, c)``, a state
+    of ``state_length`` rows and ``state_update (B, capacity, c)``. No kernel implements
+    ``ndim > 1``: its state takes the declared shape.
+    https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.CausalConvWithState
+    """
+    ndim = int_attr(ctx, "ndim", 1, 1, 3)
+    last = int_attr(ctx, "channels_last", 0, 0, 1)
+    dilation = int_attr(ctx, "dilation", 1, 1)
+    window = int_attr(ctx, "state_window", 0, 0, MAX_CAPACITY)
+    if last and ndim != 1:
+        raise ctx.invalid(f"channels_last=1 with ndim={ndim}", "ndim = 1 for channels_last", FIX_CONTRACT)
+    x = ctx.shape(0)
+    if len(x) < 3 if last else len(x) != ndim + 2:
+        want = "rank >= 3 (channels_last)" if last else f"rank {ndim + 2} (ndim + 2)"
+        raise ctx.invalid(f"input 'input' has rank {len(x)}", want, FIX_CONTRACT)
+    w = shape_of_rank(ctx, 1, (ndim + 2,), "weight")
+    extended = any(ctx.attr(a, 0) for a in EXTENDED) or ctx.attr("state_channels_last", -1) != -1
+    if extended:
+        _extended_conv(ctx, x, w, dilation, window, last)
+        return
+    if ctx.num_outputs > 2 and ctx.op.outputs[2]:
+        raise ctx.invalid("the state_update output with state_update_capacity 0", "state_update_capacity > 0")
+    batch = x[0]
+    channels = product(x[2:]) if last else x[1]
+    eq_dims(ctx, w[0], channels, "weight channels", 1, 0, "the input channels")
+    eq_dims(ctx, w[1], 1, "depthwise weight", 1, 1, "1")
+    eq_vector(ctx, 2, channels, "bias shape", "the input channels")
+    ctx.set_output(0, x)
+    if ndim != 1:
+        ctx.declared_output(1, f"no onnxruntime kernel implements ndim={ndim}: its state shape is undefined")
+        return
+    hist = ctx.canon(mul(add(w[2], -1), dilation))
+    state = _fix_window(ctx, window, (batch, hist, *x[2:]) if last else (batch, channels, hist))
+    if ctx.has_input(3):
+        eq_shape(ctx, 3, state, "past_state shape", "past_state", "present_state")
+    ctx.set_output(1, state)
+
+
+def _extended_conv(
+    ctx: OpContext, x: tuple[Dim, ...], w: tuple[Dim, ...], dilation: int, window: int, last: int
+) -> None:
+    """CausalConvWithState's CUDA channel-slice path: rank-3 channels-last input only."""
+    if not last or window or len(x) != 3:
+        raise ctx.invalid("extended channel/state attributes", "channels_last=1, ndim=1, state_window=0 and a "
+                          "rank-3 input", FIX_CONTRACT)
+    offset = int_attr(ctx, "input_channel_offset", 0, 0)
+    width = int_attr(ctx, "input_channels", 0, 0)
+    capacity = int_attr(ctx, "state_update_capacity", 0, 0, MAX_CAPACITY)
+    length = int_attr(ctx, "state_length", 0, 0)
+    layout = int_attr(ctx, "state_channels_last", -1, -1, 1)
+    if offset and not width:
+        raise GiveUp("input_channel_offset without input_channels: the slice width is not documented")
+    channels: Dim = width if width else x[2]
+    require_ge(ctx, add(x[2], -offset), width, "the channel slice fits the input", "the input width minus the offset")
+    eq_dims(ctx, w[0], channels, "weight channels", 1, 0, "the selected channels")
+    eq_dims(ctx, w[1], 1, "depthwise weight", 1, 1, "1")
+    eq_vector(ctx, 2, channels, "bias shape", "the selected channels")
+    hist = ctx.canon(mul(add(w[2], -1), dilation))
+    if length:
+        require_ge(ctx, add(length, mul(hist, -1)), 0, "state_length covers the receptive field",
+                   "state_length minus (K-1)*dilation")
+        hist = length
+    state = (x[0], channels, hist) if layout == 0 else (x[0], hist, channels)
+    if ctx.has_input(3):
+        eq_shape(ctx, 3, state, "past_state shape", "past_state", "present_state")
+    if ctx.num_outputs > 2 and ctx.op.outputs[2] and not capacity:
+        raise ctx.invalid("the state_update output with state_update_capacity 0", "state_update_capacity > 0")
+    ctx.set_output(0, (x[0], x[1], ctx.canon(channels)))
+    ctx.set_output(1, state)
+    ctx.set_output(2, (x[0], capacity, ctx.canon(channels)))
+
+
+@register(MS, "VarlenCausalConvWithState")
+def varlen_causal_conv_with_state(ctx: OpContext) -> None:
+    """Causal depthwise conv over a packed ``(N, C)`` batch of ``B = len(cu) - 1`` requests:
+    ``output (N, C)``, ``final_state (B, C, (K-1)*dilation)`` (initial_state's shape, a fact),
+    ``state_update (B, capacity, C)``. Facts: weight ``(C, 1, K)``, bias ``(C)``, ``N >= B``,
+    capture_count ``(B)`` exactly when capacity > 0, and the CUDA dynamic-mode operands
+    kernel_delta ``(N, taps, C/group_size)`` and previous_mask ``(N, 1)`` together.
+    https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.VarlenCausalConvWithState
+    """
+    dilation = int_attr(ctx, "dilation", 1, 1)
+    capacity = int_attr(ctx, "state_update_capacity", 0, 0, MAX_CAPACITY)
+    group = int_attr(ctx, "group_size", 1, 1)
+    total, channels = shape_of_rank(ctx, 0, (2,), "input")
+    w = shape_of_rank(ctx, 1, (3,), "weight")
+    eq_shape(ctx, 1, (channels, 1, w[2]), "weight shape", "weight", "(channels, 1, kernel_size)")
+    batch = packed_batch(ctx, 2, "cumulative_sequence_length")
+    require_ge(ctx, add(total, mul(batch, -1)), 0, "every request has a token", "total_tokens - batch_size")
+    eq_vector(ctx, 3, channels, "bias shape", "channels")
+    state = (batch, channels, ctx.canon(mul(add(w[2], -1), dilation)))
+    eq_shape(ctx, 4, state, "initial_state shape", "initial_state", "(batch, channels, (K-1)*dilation)")
+    presence(ctx, 5, "capture_count", capacity > 0, "state_update_capacity > 0")
+    eq_vector(ctx, 5, batch, "capture_count shape", "batch_size")
+    if require_together(ctx, ((6, "kernel_delta"), (7, "previous_mask"))):
+        delta = shape_of_rank(ctx, 6, (3,), "kernel_delta")
+        eq_dims(ctx, delta[0], total, "kernel_delta shape", 6, 0, "total_tokens")
+        eq_dims(ctx, delta[2], div_exact(ctx, channels, group, "channels"), "kernel_delta shape", 6, 2,
+                "channels / group_size")
+        eq_shape(ctx, 7, (total, 1), "previous_mask shape", "previous_mask", "(total_tokens, 1)")
+    ctx.set_output(0, (total, channels))
+    ctx.set_output(1, state)
+    ctx.set_output(2, (batch, capacity, channels))
+
+
+# ---------------------------------------------------------------------------- replays
+def _replay(ctx: OpContext, fields: int) -> None:
+    for i, name in enumerate(("source_backing", "second backing", "destination_backing", "metadata")):
+        shape_of_rank(ctx, i, (1,), name)
+    eq_vector(ctx, 3, fields, "metadata shape", f"{fields} metadata fields")
+    ctx.set_output(0, ctx.shape(2))
+
+
+@register(MS, "GatedDeltaNetStateReplay")
+def gated_delta_net_state_replay(ctx: OpContext) -> None:
+    """Replays captured transitions into a rank-1 backing: the output is destination_backing
+    (the same allocation); every input has rank 1 and metadata holds 11 fields (schema facts).
+
+    https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.GatedDeltaNetStateReplay
+    """
+    _replay(ctx, 11)
+
+
+@register(MS, "ConvStateReplay")
+def conv_state_replay(ctx: OpContext) -> None:
+    """Rebuilds a convolution history in a rank-1 backing: the output is destination_backing;
+    every input has rank 1 and metadata holds 8 fields (schema facts).
+
+    https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.ConvStateReplay
+    """
+    _replay(ctx, 8)
+
+
+# ------------------------------------------------------------------------------ mamba
+@register(MS, "Mamba2Verify")
+def mamba2_verify(ctx: OpContext) -> None:
+    """One sequence of ``R`` rows: ``Y (R, d_i)``, the snapshots keep conv_state's
+    ``(slots, ch, 3)`` and ssm_state's ``(slots, heads, d_state, head_dim)`` shapes,
+    ``xbc (R, ch)``, ``readout (R, d_i)``; ``d_i = heads*head_dim``, ``ch = d_i +
+    2*n_groups*d_state``, projection ``(R, 2*d_i + 2*n_groups*d_state + heads)``. Facts (the
+    schema's inference): every input's shape, ``R >= 1``, ``slots >= 1``; head_dim 64, d_state
+    128 and ``n_groups | heads`` are the attributes it accepts.
+    https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.Mamba2Verify
+    """
+    heads, groups = required_int(ctx, "heads"), required_int(ctx, "n_groups")
+    head_dim, d_state = ctx.attr("head_dim", 64), ctx.attr("d_state", 128)
+    if heads % groups or head_dim != 64 or d_state != 128:
+        raise ctx.invalid(f"heads={heads}, n_groups={groups}, head_dim={head_dim}, d_state={d_state}",
+                          "n_groups dividing heads, head_dim 64 and d_state 128", FIX_CONTRACT)
+    inner = heads * head_dim
+    channels = inner + 2 * groups * d_state
+    rows, _ = shape_of_rank(ctx, 0, (2,), "projection")
+    eq_shape(ctx, 0, (rows, 2 * inner + 2 * groups * d_state + heads), "projection shape", "projection",
+             "(R, 2*d_i + 2*n_groups*d_state + heads)")
+    require_ge(ctx, rows, 1, "at least one row", "the row count")
+    slots = shape_of_rank(ctx, 1, (3,), "conv_state")[0]
+    require_ge(ctx, slots, 1, "at least one snapshot slot", "the slot count")
+    eq_shape(ctx, 1, (slots, channels, 3), "conv_state shape", "conv_state", "(slots, ch, 3)")
+    eq_shape(ctx, 2, (slots, heads, d_state, head_dim), "ssm_state shape", "ssm_state",
+             "(slots, heads, d_state, head_dim)")
+    weight = shape_of_rank(ctx, 3, (2, 3), "conv_weight")
+    eq_shape(ctx, 3, (channels, 4) if len(weight) == 2 else (channels, 1, 4), "conv_weight shape", "conv_weight",
+             "(ch, 4) or (ch, 1, 4)")
+    for i, size in ((4, channels), (5, heads), (6, heads), (7, heads), (8, inner), (9, 1)):
+        eq_shape(ctx, i, (size,), f"{ctx.op.inputs[i]} shape", ctx.op.inputs[i], f"({size})")
+    ctx.set_output(0, (rows, inner))
+    ctx.set_output(1, ctx.shape(1))
+    ctx.set_output(2, ctx.shape(2))
+    ctx.set_output(3, (rows, channels))
+    ctx.set_output(4, (rows, inner))
