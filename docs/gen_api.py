@@ -136,10 +136,10 @@ def page() -> str:
         obj = getattr(api, name)
         doc = clean(inspect.getdoc(obj) or "")
         if inspect.isclass(obj):
-            sections.append(f"## {name} {{#{name.lower()}}}\n\n`{obj.__module__}.{name}`\n\n{doc}")
+            sections.append(f"## {name}\n\n`{obj.__module__}.{name}`\n\n{doc}")
             sections.extend(members(obj))
         else:
-            sections.append(f"## {name} {{#{name.lower()}}}\n\n{signature(name, obj)}\n\n{doc}")
+            sections.append(f"## {name}\n\n{signature(name, obj)}\n\n{doc}")
     return "\n\n".join(s.rstrip() for s in sections) + "\n"
 
 
