@@ -64,7 +64,7 @@ def run_symshape(model: onnx.ModelProto) -> tuple[Any, str]:
 def shapes_symshape(result: Any) -> Shapes:
     out: Shapes = {}
     for name in result.value_names():
-        dims = result.shape(name)
+        dims = result.shape_or_none(name)
         out[name] = None if dims is None else [d if isinstance(d, int) else str(d) for d in dims]
     return out
 

@@ -214,8 +214,8 @@ def problems(r: Run) -> list[str]:
         return []
     out: list[str] = []
     lines = r.stderr.strip().splitlines()
-    if r.status != 1 or len(lines) != 1 or not lines[0].startswith("error: "):
-        out.append(f"{key}: expected exit status 1 and one 'error:' line, got {r.status}: {r.stderr!r}")
+    if r.status != 2 or len(lines) != 1 or not lines[0].startswith("error: "):
+        out.append(f"{key}: expected exit status 2 and one 'error:' line, got {r.status}: {r.stderr!r}")
     elif not lines[0].endswith(f"(see docs/errors.md#{r.example.error.lower()})"):
         out.append(f"{key}: the message does not link the {r.example.error} section: {lines[0]}")
     return out

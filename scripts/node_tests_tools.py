@@ -66,7 +66,7 @@ def run_symshape(model: onnx.ModelProto, outputs: Sequence[str]) -> dict[str, Di
     analysis = analyze_onnx(model)
     found: dict[str, Dims] = {}
     for name in outputs:
-        shape = analysis.shape(name)
+        shape = analysis.shape_or_none(name)
         found[name] = None if shape is None else list(shape)
     return found
 

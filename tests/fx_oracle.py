@@ -104,7 +104,7 @@ def check_exported(analysis: Analysis, ep: Any, samples: Sequence[Mapping[str, i
         shapes = {n: tuple(int(x) for x in a.shape) for n, a in arrays.items()}
         _bind_data_symbols(analysis, shapes, env)
         for name, arr in arrays.items():
-            if analysis.shape(name) is not None or name in analysis.program.values:
+            if analysis.shape_or_none(name) is not None or name in analysis.program.values:
                 check_value(report, name, arr, env, set(sample))
         _check_facts(report, env)
         report.runs.append(Observed(env, shapes))

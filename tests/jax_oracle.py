@@ -263,7 +263,7 @@ def evaluated(dims: Sequence[Dim] | None, env: Env) -> tuple[int, ...] | None:
 
 def symshape_dims(analysis: Analysis, name: str, env: Env) -> tuple[int, ...] | None:
     """symshape's dims of ``name`` evaluated at ``env`` (None if unknown or over other symbols)."""
-    return evaluated(analysis.shape(name), env)
+    return evaluated(analysis.shape_or_none(name), env)
 
 
 @dataclass
@@ -287,10 +287,11 @@ def check_outputs(subject: Subject, env: Env, *, complete: bool = True) -> None:
     for name, want in zip(outputs, expected, strict=True):
         got = symshape_dims(analysis, name, env)
         if got is None and not complete:
-            assert name in unresolved, f"{name} is {analysis.shape(name)}, over unknown symbols, not listed unresolved"
+            shown = analysis.shape_or_none(name)
+            assert name in unresolved, f"{name} is {shown}, over unknown symbols, not listed unresolved"
             continue
-        assert got is not None, f"incomplete: {name} is {analysis.shape(name)}, not over the input symbols"
-        assert got == want, f"unsound: {name} is {analysis.shape(name)} = {got} at {dict(env)}, jax {want}"
+        assert got is not None, f"incomplete: {name} is {analysis.shape_or_none(name)}, not over the input symbols"
+        assert got == want, f"unsound: {name} is {analysis.shape_or_none(name)} = {got} at {dict(env)}, jax {want}"
 
 
 def check_values(subject: Subject, env: Env, refined: Refined) -> Report:
@@ -305,7 +306,8 @@ def check_values(subject: Subject, env: Env, refined: Refined) -> Report:
         if got is None:
             report.opaque.append(name)
             continue
-        assert got == want, f"unsound: {name} is {analysis.shape(name)} = {got} at {dict(env)}, refinement {want}"
+        shown = analysis.shape_or_none(name)
+        assert got == want, f"unsound: {name} is {shown} = {got} at {dict(env)}, refinement {want}"
         report.compared.append(name)
         values, tracked = refined.elements.get(name, set()), analysis.elements(name)
         got_values = evaluated(tracked, env)

@@ -173,7 +173,7 @@ def check(
         _bind_input_symbols(report.analysis, feeds, env)
         skipped: list[str] = []
         arrays = run(model, feeds, skipped)
-        claimed = (s for s in skipped if report.analysis.shape(s) is not None)  # sequences are no tensors
+        claimed = (s for s in skipped if report.analysis.shape_or_none(s) is not None)  # sequences are no tensors
         report.skipped.extend(s for s in claimed if s not in report.skipped)
         inputs = set(env)
         shapes = {n: tuple(int(x) for x in a.shape) for n, a in arrays.items()}
@@ -209,7 +209,7 @@ def _bind_input_symbols(analysis: Analysis, feeds: Feeds, env: dict[str, int]) -
     as the analysis spells it) to the size fed; two dims the analysis read as one symbol must
     then have been fed the same size, or the sample refutes the merge."""
     for name, array in feeds.items():
-        for axis, d in enumerate(analysis.shape(name) or ()):
+        for axis, d in enumerate(analysis.shape_or_none(name) or ()):
             s = as_symbol(d)
             if s is not None and axis < array.ndim:
                 size = int(array.shape[axis])
@@ -221,7 +221,7 @@ def _bind_data_symbols(analysis: Analysis, shapes: Mapping[str, tuple[int, ...]]
     program's order: the op that makes a symbol comes first (a later dim claimed equal to it
     only under a guard, e.g. a Reshape target element that must not be 0, may differ)."""
     for name in analysis.value_names():
-        observed, claimed = shapes.get(name), analysis.shape(name)
+        observed, claimed = shapes.get(name), analysis.shape_or_none(name)
         if observed is None or claimed is None or len(claimed) != len(observed):
             continue
         for d, size in zip(claimed, observed, strict=True):
@@ -254,7 +254,7 @@ def check_value(report: Report, name: str, arr: np.ndarray, env: Env, inputs: se
     """Compare the claimed dims and tracked elements of ``name`` with the array observed."""
     inputs = set(env) if inputs is None else inputs
     analysis = report.analysis
-    shape = analysis.shape(name)
+    shape = analysis.shape_or_none(name)
     if shape is None:
         report.mismatches.append(f"{dict(env)}: '{name}' has no shape claimed")
         return

@@ -4,7 +4,7 @@ Example:
     >>> from symshape.api import analyze_onnx
     >>> from symshape.engine.userfacts import Range
     >>> result = analyze_onnx("model.onnx", facts=[Range("batch", 1), "seq <= 4096"])  # doctest: +SKIP
-    >>> result.shape("logits")  # doctest: +SKIP
+    >>> result.shape_or_none("logits")  # doctest: +SKIP
     (batch, seq, 30522)
 """
 

@@ -32,10 +32,10 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
     )
 
 
-def assert_clean_error(proc: subprocess.CompletedProcess[str], message: str) -> None:
-    """Exit status 1, one ``error:`` line containing ``message``, no traceback."""
+def assert_clean_error(proc: subprocess.CompletedProcess[str], message: str, status: int = 2) -> None:
+    """Exit ``status`` (2: bad input), one ``error:`` line containing ``message``, no traceback."""
     assert "Traceback" not in proc.stderr, proc.stderr
-    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert proc.returncode == status, (proc.returncode, proc.stdout, proc.stderr)
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
     assert message in lines[0], proc.stderr
@@ -410,7 +410,8 @@ def test_cli_last_resort_names_the_op_and_asks_for_a_report(tmp_path: Path) -> N
     )
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert_clean_error(
-        proc, "internal error while analyzing test.bug::Boom (node 'kaboom'): ZeroDivisionError: integer division"
+        proc, "internal error while analyzing test.bug::Boom (node 'kaboom'): ZeroDivisionError: integer division",
+        status=3,  # a bug, not bad input
     )
     assert "please report it" in proc.stderr
 

@@ -75,7 +75,7 @@ def test_each_example_is_one_error_line_linking_its_class(runs: list[Any]):
 # ------------------------------------------------------------------ the checker can fail
 
 
-def _fake(key: str, error: str, stderr: str, status: int = 1, enabled: bool = True) -> Any:
+def _fake(key: str, error: str, stderr: str, status: int = 2, enabled: bool = True) -> Any:
     example = recipes.Example(key, error, "about", lambda d: [], enabled)
     return recipes.Run(example, "symshape analyze m.onnx", status, stderr)
 

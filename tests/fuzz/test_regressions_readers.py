@@ -38,7 +38,7 @@ def relu_model(opset: int | None = 17) -> onnx.ModelProto:
 def one_error_line(args: list[str]) -> str:
     code, _, err = run_cli(args)
     lines = err.strip().splitlines()
-    assert code == 1 and len(lines) == 1 and lines[0].startswith("error: "), (code, err)
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: "), (code, err)
     return lines[0]
 
 

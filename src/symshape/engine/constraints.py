@@ -62,6 +62,8 @@ class ConstraintGraph:
         self._bind_origin: dict[str, Origin] = {}
         self._users: dict[str, set[str]] = {}
         self._fact_origin: dict[str, Origin] = {}
+        # (symbol, "lo" | "hi" | "divisor") -> the constraint that set it, and the value it asked for
+        self._part_origin: dict[tuple[str, str], tuple[Origin, Bound]] = {}
         self._range_set: set[str] = set()
         self._canon: dict[Expr, Dim] = {}
         self._canon_version = -1
@@ -79,6 +81,7 @@ class ConstraintGraph:
         new._bind, new._bind_origin = dict(self._bind), dict(self._bind_origin)
         new._users = {k: set(v) for k, v in self._users.items()}
         new._fact_origin, new._range_set = dict(self._fact_origin), set(self._range_set)
+        new._part_origin = dict(self._part_origin)
         new._canon, new._guard_keys = {}, set(self._guard_keys)
         new._canon_version = new._canon_facts_version = -1
         return new
@@ -337,8 +340,7 @@ class ConstraintGraph:
                 self.facts.set(name, before)
                 raise say.symbol_range_conflict(self, origin, d, name, (lo, hi), before)
             if new != before:
-                self._fact_origin[name] = origin
-                self._range_set.add(name)
+                self._narrowed(name, before, new, origin, {"lo": lo, "hi": hi})
             self.recheck()
             return
         blo, bhi = self.facts.tight_bounds(c)
@@ -360,8 +362,7 @@ class ConstraintGraph:
                 self.facts.set(name, before)
                 raise say.no_multiple_in_range(self, origin, d, name, k, before)
             if before.divisor % k:
-                self._fact_origin[name] = origin
-                self._range_set.add(name)
+                self._narrowed(name, before, new, origin, {"divisor": k})
             self.recheck()
         elif isinstance(c, int) and c % k:
             raise say.divisibility_conflict(origin, d, c, k)
@@ -379,7 +380,24 @@ class ConstraintGraph:
         self.guards.clear()
         self._guard_keys.clear()
 
+    def _narrowed(
+        self, name: str, before: SymbolFacts, new: SymbolFacts, origin: Origin, asked: dict[str, Bound]
+    ) -> None:
+        """Record ``origin`` as what narrowed ``name``, and as the source of each part it changed
+        (with the value it asked for: a bound a divisor then rounded is shown as asked)."""
+        self._fact_origin[name] = origin
+        self._range_set.add(name)
+        for part in ("lo", "hi", "divisor"):
+            if getattr(new, part) != getattr(before, part):
+                self._part_origin[(name, part)] = (origin, asked.get(part, getattr(new, part)))
+
     # ------------------------------------------------- what the wording reads
+    def part_origins(self, name: str) -> list[tuple[str, Origin, Bound]]:
+        """What set each part of the facts of ``name`` (``divisor``, ``lo``, ``hi``) that a
+        constraint narrowed: the part, the constraint's origin and the value it asked for."""
+        return [(part, *self._part_origin[(name, part)]) for part in ("divisor", "lo", "hi")
+                if (name, part) in self._part_origin]
+
     def fact_origin(self, name: str) -> Origin | None:
         """The origin of the latest constraint that set the facts of ``name``."""
         return self._fact_origin.get(name)

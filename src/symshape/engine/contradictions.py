@@ -35,6 +35,8 @@ class GraphView(Protocol):
 
     def fact_origin(self, name: str) -> Origin | None: ...
 
+    def part_origins(self, name: str) -> list[tuple[str, Origin, Bound]]: ...
+
     def restricted(self, name: str) -> bool: ...
 
     def solved_to(self, value: int) -> list[str]: ...
@@ -63,7 +65,21 @@ def symbol_outside(name: str, facts: SymbolFacts) -> str:
 def symbol_range_conflict(
     graph: GraphView, origin: Origin, d: Dim, name: str, wanted: tuple[Bound, Bound], before: SymbolFacts
 ) -> ContradictionError:
-    """A range asked for symbol ``name`` (as ``d``) that misses the range it already has."""
+    """A range asked for symbol ``name`` (as ``d``) that misses the range it already has. When a
+    user fact set part of that range, the error is the fact's: it is named first, then the
+    program's own bound it meets, and the op that needs another range."""
+    sources = fact_sources(graph, name)
+    user = next((o for o, _ in sources if o.op_type == USER_FACT), None)
+    if user is not None and origin.op_type != USER_FACT:
+        others = [f"{o} ({what})" for o, what in sources if o != user]
+        joined = f"with {' and '.join(others)}, " if others else ""
+        return ContradictionError(
+            where=str(user),
+            found=f"{joined}it leaves '{name}' only {range_text(before)}, but {origin} needs '{d}' in "
+            f"{range_text(SymbolFacts(*wanted))}",
+            expected="a fact that the program's sizes can meet",
+            fix="drop or correct the user fact (or check the ops it names)",
+        )
     return ContradictionError(
         where=str(origin),
         found=f"'{d}' must lie in {range_text(SymbolFacts(*wanted))}, but "
@@ -109,8 +125,24 @@ def no_multiple_in_range(
     )
 
 
+USER_FACT = "user fact"  # the op_type of a user fact's origin (`symshape.engine.userfacts.record.apply`)
+
+
+def fact_sources(graph: GraphView, name: str) -> list[tuple[Origin, str]]:
+    """Each constraint that set part of the facts of ``name``, with what it asked for (``a
+    multiple of 128``, ``seq <= 64``); user facts first."""
+    said: dict[Origin, list[str]] = {}
+    for part, origin, value in graph.part_origins(name):
+        if value is None:
+            continue
+        text = f"a multiple of {value}" if part == "divisor" else f"{name} {'>=' if part == 'lo' else '<='} {value}"
+        said.setdefault(origin, []).append(text)
+    ordered = sorted(said.items(), key=lambda item: item[0].op_type != USER_FACT)
+    return [(origin, ", ".join(parts)) for origin, parts in ordered]
+
+
 def fact_source(graph: GraphView, name: str) -> str:
-    """The origin of the facts of ``name``, as text."""
+    """The origins of the facts of ``name``, as text (user facts first)."""
     origin = graph.fact_origin(name)
     return str(origin) if origin else "an earlier fact"
 

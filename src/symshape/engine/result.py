@@ -226,6 +226,11 @@ class Analysis:
             raise KeyError(f"no value named {value!r} in the program{hint}")
         return found
 
+    def shape_or_none(self, value: str) -> tuple[Dim, ...] | None:
+        """`shape`, but None (never KeyError) for a name the program lacks: for tools that ask
+        about values they made (an optimized graph's new nodes)."""
+        return self._shapes.get(value)
+
     def has_value(self, value: str) -> bool:
         """Whether the program (or one of its subgraphs) has a value of that name."""
         return value in self._all_names()
@@ -273,7 +278,7 @@ class Analysis:
 
     def same_shape(self, v: str, w: str) -> bool | None:
         """Whether ``v`` and ``w`` provably have the same shape (None: unknown)."""
-        sv, sw = self.shape(v), self.shape(w)
+        sv, sw = self.shape_or_none(v), self.shape_or_none(w)
         if sv is None or sw is None:
             return None
         if len(sv) != len(sw):
@@ -285,7 +290,7 @@ class Analysis:
 
     def same_numel(self, v: str, w: str) -> bool | None:
         """Whether ``v`` and ``w`` provably have the same number of elements."""
-        sv, sw = self.shape(v), self.shape(w)
+        sv, sw = self.shape_or_none(v), self.shape_or_none(w)
         if sv is None or sw is None:
             return None
         return self.graph.prove_eq(self.private(product(sv)), self.private(product(sw)))

@@ -72,7 +72,7 @@ def annotate_model(model: onnx.ModelProto, result: Analysis, types: dict[str, in
         types = elem_types(model, isolated=True)
     inputs = {vi.name for vi in graph.input}
     outputs = {vi.name: vi for vi in graph.output}
-    kept = [vi for vi in graph.value_info if result.shape(vi.name) is None]
+    kept = [vi for vi in graph.value_info if result.shape_or_none(vi.name) is None]
     del graph.value_info[:]
     graph.value_info.extend(kept)
     # the values inside inlined function bodies (`model_to_program` inlines them) are not the graph's
@@ -81,7 +81,7 @@ def annotate_model(model: onnx.ModelProto, result: Analysis, types: dict[str, in
     for name in result.value_names():
         if name in inputs or outside is not None and name not in outside:
             continue
-        dims = result.shape(name)
+        dims = result.shape_or_none(name)
         assert dims is not None
         if name in outputs:
             vi = outputs[name]
@@ -111,7 +111,7 @@ def _declared_output_names(graph: onnx.GraphProto, result: Analysis) -> dict[str
     taken = set(result.symbols())
     rename: dict[str, Dim] = {}
     for vi in graph.output:
-        dims = result.shape(vi.name) or ()
+        dims = result.shape_or_none(vi.name) or ()
         for d, declared in zip(dims, _declared_dims(vi), strict=False):
             name = as_symbol(d)
             if (

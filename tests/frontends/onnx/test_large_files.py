@@ -130,7 +130,7 @@ def test_a_cycle_through_a_long_chain(tmp_path: Path) -> None:
     path = tmp_path / "cycle.onnx"
     onnx.save(cycle_model(nodes, f"v{CHAIN - 1}"), path)
     code, _, err = run_cli(["analyze", str(path)])
-    assert code == 1, err
+    assert code == 2, err
     assert f"input 'v{CHAIN - 1}' is on a cycle: 'v0' -> 'v1' -> 'v2' -> 'v3' -> ... ({CHAIN - 7} more)" in err
     assert f"'v{CHAIN - 1}' -> 'v0', expected an acyclic graph" in err
 
@@ -175,6 +175,6 @@ def test_a_100k_node_chain(tmp_path: Path) -> None:
 def test_contradictory_facts_name_both(first: str, second: str) -> None:
     code, _, err = run_cli(["analyze", str(SMALL_MODEL), "--assume", first, "--assume", second])
     lines = err.strip().splitlines()
-    assert code == 1 and len(lines) == 1, err
+    assert code == 2 and len(lines) == 1, err
     assert lines[0].startswith(f"error: user fact '{second}'") and f"user fact '{first}'" in lines[0]
     assert "docs/errors.md#contradictionerror" in lines[0]

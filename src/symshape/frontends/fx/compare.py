@@ -98,7 +98,7 @@ def compare_with_torch(analysis: Analysis, tp: TorchProgram) -> TorchComparison:
     points = _points(ranges, POINTS)
     out = TorchComparison()
     for value, torch_dims in tp.torch_dims.items():
-        ours = analysis.shape(value)
+        ours = analysis.shape_or_none(value)
         if ours is None or len(ours) != len(torch_dims) or value in tp.program.inputs:
             continue
         for axis, (mine, torch_dim) in enumerate(zip(ours, torch_dims, strict=True)):

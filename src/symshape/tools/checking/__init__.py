@@ -127,7 +127,7 @@ def output_shapes(analysis: Analysis, env: Mapping[str, int]) -> dict[str, Outpu
     """Every graph output's shape at ``env``."""
     out: dict[str, OutputShape] = {}
     for name in analysis.program.outputs:
-        dims = analysis.shape(name)
+        dims = analysis.shape_or_none(name)
         out[name] = None if dims is None else tuple(_concrete(d, env) for d in dims)
     return out
 

@@ -32,8 +32,8 @@ class Analysis(Protocol):
         """``d`` canonical, with public symbol names."""
         ...
 
-    def shape(self, value: str) -> tuple[Dim, ...] | None:
-        """The dims of ``value``."""
+    def shape_or_none(self, value: str) -> tuple[Dim, ...] | None:
+        """The dims of ``value`` (None when unknown or not a value)."""
         ...
 
     def guards(self) -> list[tuple[str, str, str]]:
@@ -214,31 +214,25 @@ def relation_items(analysis: Analysis) -> Iterator[Item]:
 
 def symbol_items(analysis: Analysis, name: str) -> Iterator[Item]:
     """The range ends and the divisor of symbol ``name``, as items."""
-    graph = analysis.graph
-    f = graph.facts.get(name)
-    origin = graph.fact_origin(name)
-    kind = USER_FACT if origin is not None and _is_user(origin) else ""
-    source = f"the facts on {name}, last narrowed by {origin}" if origin is not None else f"symbol '{name}'"
+    f = analysis.graph.facts.get(name)
     s = sym(name)
-    if f.lo is not None and f.lo > 0:  # a size is never negative
-        yield Item(kind or RANGE, source, s, ">=", f.lo)
-    if f.hi is not None:
-        yield Item(kind or RANGE, source, s, "<=", f.hi)
-    if f.divisor != 1:
-        yield Item(kind or DIVISOR, source, s, "divisible", f.divisor)
+    for part, kind, rel, value in (("lo", RANGE, ">=", f.lo), ("hi", RANGE, "<=", f.hi),
+                                   ("divisor", DIVISOR, "divisible", f.divisor)):
+        if value is None or part == "lo" and value <= 0 or part == "divisor" and value == 1:
+            continue  # no bound (a size is never negative)
+        user, source = _bound_source(analysis, name, part, value)
+        yield Item(USER_FACT if user else kind, source, s, rel, value)
 
 
 def _symbol_violations(analysis: Analysis, name: str, value: int, where: str) -> list[Violation]:
     """The range and divisor of symbol ``name`` at ``value``."""
     graph = analysis.graph
     f = graph.facts.get(name)
-    origin = graph.fact_origin(name)
-    user = origin is not None and _is_user(origin)
-    source = f"the facts on {name}, last narrowed by {origin}" if origin is not None else f"symbol '{name}'"
     at = f" ({where})" if where else ""
     out: list[Violation] = []
     span = f"[{'-inf' if f.lo is None else f.lo}, {'inf' if f.hi is None else f.hi}]"
     if f.lo is not None and value < f.lo:
+        user, source = _bound_source(analysis, name, "lo", f.lo)
         out.append(
             Violation(
                 USER_FACT if user else RANGE,
@@ -250,6 +244,7 @@ def _symbol_violations(analysis: Analysis, name: str, value: int, where: str) ->
             )
         )
     if f.hi is not None and value > f.hi:
+        user, source = _bound_source(analysis, name, "hi", f.hi)
         out.append(
             Violation(
                 USER_FACT if user else RANGE,
@@ -261,6 +256,7 @@ def _symbol_violations(analysis: Analysis, name: str, value: int, where: str) ->
             )
         )
     if f.divisor != 1 and value % f.divisor:
+        user, source = _bound_source(analysis, name, "divisor", f.divisor)
         out.append(
             Violation(
                 USER_FACT if user else DIVISOR,
@@ -272,6 +268,24 @@ def _symbol_violations(analysis: Analysis, name: str, value: int, where: str) ->
             )
         )
     return out
+
+
+def _bound_source(analysis: Analysis, name: str, part: str, value: int) -> tuple[bool, str]:
+    """Whether a user fact is the cause of one bound of ``name``, and its source as text: the
+    constraint that asked for that bound; a bound the divisor rounded (``seq >= 8`` from ``seq >=
+    1`` and a multiple of 8) names the divisor's source first."""
+    parts = {p: (origin, asked) for p, origin, asked in analysis.graph.part_origins(name)}
+    if part not in parts:
+        origin = analysis.graph.fact_origin(name)
+        text = f"the facts on {name}, last narrowed by {origin}" if origin is not None else f"symbol '{name}'"
+        return origin is not None and _is_user(origin), text
+    origin, asked = parts[part]
+    if part != "divisor" and asked != value and "divisor" in parts:
+        divisor_origin, k = parts["divisor"]
+        sign = ">=" if part == "lo" else "<="
+        text = f"{divisor_origin} (a multiple of {k}) with {origin} ({name} {sign} {asked})"
+        return _is_user(divisor_origin) or _is_user(origin), text
+    return _is_user(origin), str(origin)
 
 
 def _symbol_conditions(name: str, f: SymbolFacts) -> list[str]:

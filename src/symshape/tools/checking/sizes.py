@@ -134,7 +134,7 @@ def _ranked_inputs(analysis: Analysis) -> dict[str, tuple[Dim, ...]]:
     a binding names it), else as the analysis reads them."""
     out: dict[str, tuple[Dim, ...]] = {}
     for name in analysis.program.inputs:
-        value, dims = analysis.program.values[name], analysis.shape(name)
+        value, dims = analysis.program.values[name], analysis.shape_or_none(name)
         if dims is None or value.type is None or value.type.dims is None:
             continue
         labels, declared = value.type.dims, declared_input_dims(analysis.program, name) or dims

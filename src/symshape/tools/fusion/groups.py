@@ -167,7 +167,7 @@ class _Prover:
     def _fact_dim(self, v: str, w: str, axis: int) -> bool:
         if self.level != "facts":
             return False
-        sv, sw = self.analysis.shape(v), self.analysis.shape(w)
+        sv, sw = self.analysis.shape_or_none(v), self.analysis.shape_or_none(w)
         if sv is None or sw is None or len(sv) != len(sw) or axis >= len(sv):
             return False
         return self.analysis.same_dim((v, axis), (w, axis)) is True
@@ -292,7 +292,7 @@ class _Grouper:
         return FusionGroup(gid, kind, members, self._dims(cluster.rep), rows)
 
     def _dims(self, value: str) -> tuple[Dim | None, ...]:
-        found = self.analysis.shape(value)
+        found = self.analysis.shape_or_none(value)
         if found is not None:
             return found
         found = self.analysis.program.values.get(value)

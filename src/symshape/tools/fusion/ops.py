@@ -22,7 +22,7 @@ class Analysis(Protocol):
 
     @property
     def program(self) -> Program: ...  # noqa: D102
-    def shape(self, value: str) -> tuple[Dim, ...] | None: ...  # noqa: D102
+    def shape_or_none(self, value: str) -> tuple[Dim, ...] | None: ...  # noqa: D102
     def elements(self, value: str) -> tuple[Dim, ...] | None: ...  # noqa: D102
     def same_dim(self, a: tuple[str, int], b: tuple[str, int]) -> bool | None: ...  # noqa: D102
     def same_numel(self, v: str, w: str) -> bool | None: ...  # noqa: D102
@@ -117,7 +117,7 @@ def rank_of(program: Program, analysis: Analysis, name: str) -> int:
     value = program.values.get(name)
     if value is not None and value.type is not None and value.type.dims is not None:
         return len(value.type.dims)
-    shape = analysis.shape(name)
+    shape = analysis.shape_or_none(name)
     return -1 if shape is None else len(shape)
 
 

@@ -119,7 +119,7 @@ class AuxBuilder:
         linear: list[tuple[str, Reader]] = []
         for i, arg in enumerate(self.source.args):
             name = self.name_of.get(arg)
-            shape = self.analysis.shape(name) if name else None
+            shape = self.analysis.shape_or_none(name) if name else None
             if shape is not None and is_tensor(arg.type) and len(shape) == arg.type.get_num_dims():
                 for axis, d in enumerate(shape):
                     self._leaf_of_dim(d, lambda i=i, axis=axis: self.arg_dim(i, axis), linear)
@@ -182,7 +182,7 @@ class AuxBuilder:
     def shape(self, value: SSAValue) -> SSAValue | None:
         """``tensor.from_elements`` of the dims of ``value`` (None when it has no known shape)."""
         name = self.name_of.get(value)
-        known = self.analysis.shape(name) if name else None
+        known = self.analysis.shape_or_none(name) if name else None
         rank = _shaped(value).get_num_dims()
         shape: tuple[Dim | None, ...] = known if known is not None and len(known) == rank else (None,) * rank
         elements = [self.one_dim(value, axis, d) for axis, d in enumerate(shape)]

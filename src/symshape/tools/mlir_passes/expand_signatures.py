@@ -230,7 +230,7 @@ def _analyzed(fn: func.FuncOp, dedupe: bool, view: FuncView, analysis: Analysis)
     for i, arg in enumerate(entry.args):
         t = arg.type
         row: list[Slot | int] = list(t.get_shape()) if is_tensor(t) else []
-        shape = analysis.shape(names[i]) if i < len(names) and names[i] else None
+        shape = analysis.shape_or_none(names[i]) if i < len(names) and names[i] else None
         mine: list[Slot] = []
         for axis in dynamic_axes(t):
             d = shape[axis] if shape is not None and len(shape) == len(row) else None
@@ -288,7 +288,7 @@ def _result_dims(fn: func.FuncOp, view: FuncView, analysis: Analysis) -> list[li
         row: list[Dim | None] = [None] * len(t.get_shape()) if is_tensor(t) else []
         value = ret.operands[j] if ret is not None and j < len(ret.operands) else None
         name = name_of.get(value) if value is not None else None
-        shape = analysis.shape(name) if name else None
+        shape = analysis.shape_or_none(name) if name else None
         if shape is not None and len(shape) == len(row):
             for axis in dynamic_axes(t):
                 row[axis] = shape[axis]

@@ -48,7 +48,7 @@ class FunctionShapes:
         ``regions`` the same for the values of loop bodies and branches)."""
         out = cls(fn, analysis)
         for name, value in values.items():
-            out._add(value, analysis.shape(name), analysis.elements(name))
+            out._add(value, analysis.shape_or_none(name), analysis.elements(name))
         for name, value in regions.items():
             found = analysis.region_shape(name)
             if found is not None:

@@ -149,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise write_failed(args.output, err) from None
     except SymshapeError as err:
         sys.stderr.write(f"error: {err}\n")
-        return 1
+        return 2  # bad input, as every symshape command exits
     return 0
 
 

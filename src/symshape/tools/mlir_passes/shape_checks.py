@@ -174,7 +174,7 @@ class CheckCollector:
         for op in self.program.ops:
             if op.dialect != "chlo" or not op.op_type.startswith("broadcast_"):
                 continue
-            shapes = [self.analysis.shape(v) for v in op.inputs]
+            shapes = [self.analysis.shape_or_none(v) for v in op.inputs]
             known = [tuple(self.analysis.private(d) for d in s) for s in shapes if s is not None]
             if len(known) >= 2:
                 text = " and ".join(f"[{', '.join(self.describe(d) for d in s)}]" for s in known)

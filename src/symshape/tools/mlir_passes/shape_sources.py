@@ -81,7 +81,7 @@ def _table(view: FuncView, analysis: Analysis, fn: str, names: list[str]) -> lis
     local = {v: n.split(":", 1)[1] for n, v in view.values.items()}
     for name in names:
         lines.append(f"original value: {_describe(view.values[name], local)}")
-        shape = analysis.shape(name)
+        shape = analysis.shape_or_none(name)
         if shape is not None:
             lines.append(f"symbolic shape: [{', '.join(str(d) for d in shape)}]")
         lines.append("symbolic shape sources:")

@@ -39,7 +39,7 @@ def merge_unsqueezes(
         if inner is None or inner.op_type != "Unsqueeze" or len(inner.input) != 2:
             continue
         mid = inner.output[0]
-        rank = analysis.shape(inner.input[0])
+        rank = analysis.shape_or_none(inner.input[0])
         first, second = constants.get(inner.input[1]), constants.get(node.input[1])
         if mid in pinned or len(readers.get(mid, [])) != 1 or rank is None or first is None or second is None:
             continue

@@ -88,8 +88,8 @@ def _region(
         return None
     opening = made_by[openings.pop()]
     inner = opening.output[0]
-    outer = analysis.shape(opening.input[0])
-    view = analysis.shape(inner)
+    outer = analysis.shape_or_none(opening.input[0])
+    view = analysis.shape_or_none(inner)
     if outer is None or view is None or analysis.same_shape(closing.output[0], opening.input[0]) is not True:
         return None
     inside = {id(n) for n in nodes} | {id(closing)}

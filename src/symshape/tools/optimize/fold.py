@@ -54,7 +54,7 @@ def known_values(
             if not o or o in pinned:
                 continue
             elements = analysis.elements(o)
-            dims = analysis.shape(o)
+            dims = analysis.shape_or_none(o)
             if elements is None or dims is None or not all(isinstance(d, int) for d in dims):
                 continue
             static_dims = tuple(d for d in dims if isinstance(d, int))

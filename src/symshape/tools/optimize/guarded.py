@@ -30,7 +30,7 @@ class GuardCheck:
             return
         for k, vi in enumerate(graph.input):
             self._bit[vi.name] = 1 << k
-            dims = analysis.shape(vi.name) or ()
+            dims = analysis.shape_or_none(vi.name) or ()
             if any(isinstance(d, Expr) and d.free & words for d in dims):
                 self._guarded_inputs |= 1 << k
         self._mask: dict[str, int] = dict(self._bit)

@@ -55,7 +55,7 @@ class _Tracker:
         if self.types.get(node.output[0]) not in _INDEX_TYPES:
             return
         out = node.output[0]
-        shape = self.analysis.shape(out)
+        shape = self.analysis.shape_or_none(out)
         if shape is None:
             return
         value: Affine | None = None
@@ -85,7 +85,7 @@ class _Tracker:
 
     def _operand(self, name: str, shape: Sequence[Dim]) -> Affine | None:
         """``name`` as an affine value over the output's coordinates (broadcast), or None."""
-        dims = self.analysis.shape(name)
+        dims = self.analysis.shape_or_none(name)
         if dims is None or len(dims) > len(shape):
             return None
         own = self.values.get(name)
@@ -157,7 +157,8 @@ def _reshape_target(node: Node, tracker: _Tracker, analysis: Analysis, emitter: 
         return None
     data, indices = node.input
     index = tracker.values.get(indices)
-    shape, data_dims, out_dims = analysis.shape(indices), analysis.shape(data), analysis.shape(node.output[0])
+    shape, data_dims = analysis.shape_or_none(indices), analysis.shape_or_none(data)
+    out_dims = analysis.shape_or_none(node.output[0])
     if index is None or shape is None or not data_dims or out_dims is None or index.const != 0:
         return None
     stride: Dim = 1

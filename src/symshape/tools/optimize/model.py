@@ -155,7 +155,7 @@ def _emitter(model: onnx.ModelProto, result: Analysis, view: GraphView) -> Emitt
     ranks: dict[str, int] = {}
     opset = _opset(model)
     for vi in graph.input:
-        dims = result.shape(vi.name)
+        dims = result.shape_or_none(vi.name)
         if vi.name in initialized or dims is None:
             continue
         ranks[vi.name] = len(dims)

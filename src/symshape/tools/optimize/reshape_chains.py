@@ -82,7 +82,7 @@ def _form(
     node: Node, root: str, analysis: Analysis, emitter: Emitter, *, allow_reshape: bool
 ) -> tuple[str, list[str]] | None:
     """The op and inputs that compute ``node``'s output from ``root``, or None."""
-    out, dims = analysis.shape(node.output[0]), analysis.shape(root)
+    out, dims = analysis.shape_or_none(node.output[0]), analysis.shape_or_none(root)
     if out is None or dims is None:
         return None
 

@@ -66,7 +66,8 @@ class ShapeWriter:
             shell = self._shell
             count = annotate_model(shell, self._result, types={})
         written = {o for n in graph.node for o in n.output} - reshaped
-        kept = [vi for vi in self._model.graph.value_info if vi.name in written and self._result.shape(vi.name) is None]
+        known = self._result.shape_or_none
+        kept = [vi for vi in self._model.graph.value_info if vi.name in written and known(vi.name) is None]
         del graph.value_info[:]
         graph.value_info.extend(kept)
         for vi in shell.graph.value_info:

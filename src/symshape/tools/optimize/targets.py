@@ -35,7 +35,7 @@ def relax_targets(view: GraphView, analysis: Analysis, guard: GuardCheck, emitte
         if node.op_type not in ("Reshape", "Expand") or node.domain not in _STANDARD or len(node.input) != 2:
             continue
         data, target = node.input
-        elements, dims = analysis.elements(target), analysis.shape(data)
+        elements, dims = analysis.elements(target), analysis.shape_or_none(data)
         if elements is None or dims is None or all(isinstance(e, int) for e in elements):
             continue
         if node.op_type == "Reshape":

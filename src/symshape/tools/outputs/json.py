@@ -36,7 +36,7 @@ def document(result: Analysis) -> dict[str, Any]:
     """The document as plain data (`write_json` prints it)."""
     values: dict[str, Any] = {}
     for name in result.value_names():
-        entry: dict[str, Any] = {"dims": [_jdim(d) for d in result.shape(name) or ()]}
+        entry: dict[str, Any] = {"dims": [_jdim(d) for d in result.shape_or_none(name) or ()]}
         els = result.elements(name)
         if els is not None:
             entry["elements"] = [_jdim(d) for d in els]

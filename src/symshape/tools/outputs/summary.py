@@ -34,7 +34,7 @@ def print_summary(result: Analysis, *, all_values: bool = False, console: Consol
     for note in result.notes:
         console.print(escape(note))
     if all_values:  # one print: rich costs ~0.6 ms a call, a minute for 100k values
-        rows = (f"  {escape(name)}: {_dims(result.shape(name) or ())}" for name in result.value_names())
+        rows = (f"  {escape(name)}: {_dims(result.shape_or_none(name) or ())}" for name in result.value_names())
         console.print("\n".join(rows))
 
 
@@ -44,7 +44,7 @@ def _inputs(console: Console, result: Analysis, all_values: bool) -> None:
     table = Table("input", "dims", box=None, pad_edge=False)
     shown = program.inputs if all_values else program.inputs[:MAX_INPUT_ROWS]
     for name in shown:
-        dims = result.shape(name)
+        dims = result.shape_or_none(name)
         table.add_row(escape(name), _dims(dims) if dims is not None else "[red]unknown rank[/]")
     console.print(table)
     if len(shown) < len(program.inputs):

@@ -96,7 +96,7 @@ def check(
     failed = _failed_guards(analysis, full_env)
     report.failed_guards.extend(failed)
     for name in analysis.value_names():
-        dims = analysis.shape(name)
+        dims = analysis.shape_or_none(name)
         seen = observed.get(name)
         if dims is None:
             continue
@@ -194,7 +194,7 @@ def _learn_fresh(analysis: Analysis, observed: Mapping[str, Shape], env: Mapping
     """
     learned: dict[str, int] = {}
     for name in analysis.value_names():
-        dims, seen = analysis.shape(name), observed.get(name)
+        dims, seen = analysis.shape_or_none(name), observed.get(name)
         if dims is None or seen is None or len(dims) != len(seen):
             continue
         for d, size in zip(dims, seen, strict=True):

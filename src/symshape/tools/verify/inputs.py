@@ -77,7 +77,7 @@ def given_values(analysis: Analysis) -> dict[str, np.ndarray]:
     program = analysis.program
     out: dict[str, np.ndarray] = {}
     for name in program.inputs:
-        value, els, dims = program.values[name], analysis.elements(name), analysis.shape(name)
+        value, els, dims = program.values[name], analysis.elements(name), analysis.shape_or_none(name)
         if value.const is None and els is not None and dims is not None and all(isinstance(e, int) for e in els):
             dtype = np.dtype(value.type.dtype if value.type else "int64")
             out[name] = np.array(els, dtype=dtype).reshape([int(d) for d in dims if isinstance(d, int)])
