@@ -144,7 +144,7 @@ def _symshape_imports(path: Path) -> set[str]:
 
 # Each core module may import only the modules listed for it: the arrows point one way,
 # interning <- terms <- core <- atoms <- expr <- parse / intervals, fact_rules <- facts
-# <- equations, provenance, contradictions <- constraints (errors is a leaf anyone may use); fact
+# <- equations, provenance, narrowing, contradictions <- constraints (errors is a leaf anyone may use); fact
 # values need only expr.
 _ALGEBRA = ("algebra/interning", "algebra/terms", "algebra/core", "algebra/atoms", "algebra/expr")
 _EXPR = "symshape.algebra.expr"
@@ -161,6 +161,7 @@ _ALLOWED = {
     "engine/facts": {_EXPR, "symshape.algebra.intervals", "symshape.engine.fact_rules"},
     "engine/equations": {_EXPR, "symshape.engine.facts"},
     "engine/provenance": {_EXPR},
+    "engine/narrowing": {"symshape.engine.facts", "symshape.engine.provenance"},
     "engine/contradictions": {_EXPR, "symshape.engine.facts", "symshape.errors", "symshape.engine.provenance"},
     "engine/nonneg": {_EXPR, "symshape.algebra.core", "symshape.algebra.piecewise", "symshape.engine.facts"},
     "engine/constraints": {
@@ -171,6 +172,7 @@ _ALLOWED = {
         "symshape.engine.equations",
         "symshape.engine.provenance",
         "symshape.engine.contradictions",
+        "symshape.engine.narrowing",
     },
     "engine/userfacts/values": {_EXPR, "symshape.errors"},
 }

@@ -91,3 +91,24 @@ def test_annotated_dims_match_runtime(tmp_path: Path):
     m = _mlp(w, ["batch", None])
     result = analyze_onnx(m)
     assert_sound(check(m, [{"batch": 2, "seq": 5}, {"batch": 1, "seq": 1}], analysis=result))
+
+
+def test_values_of_unknown_element_type_get_no_value_info_onnxruntime_refuses(tmp_path: Path) -> None:
+    """onnx's type inference does not know com.microsoft ops, so their outputs' element types are
+    unknown; a value_info of elem_type 0 makes onnxruntime refuse the whole model."""
+    import onnxruntime as ort
+
+    nodes = [helper.make_node("FusedMatMul", ["a", "b"], ["c"], domain="com.microsoft", alpha=1.0),
+             helper.make_node("Relu", ["c"], ["d"])]
+    inputs = [helper.make_tensor_value_info("a", TensorProto.FLOAT, ["n", 4]),
+              helper.make_tensor_value_info("b", TensorProto.FLOAT, [4, 3])]
+    graph = helper.make_graph(nodes, "g", inputs, [helper.make_tensor_value_info("d", TensorProto.FLOAT, ["n", 3])])
+    opsets = [helper.make_opsetid("", 18), helper.make_opsetid("com.microsoft", 1)]
+    model = helper.make_model(graph, opset_imports=opsets)
+    model.ir_version = 10
+    src, out = tmp_path / "m.onnx", tmp_path / "a.onnx"
+    onnx.save(model, src)
+    annotate_file(src, out)
+    annotated = onnx.load(out)
+    assert all(vi.type.tensor_type.elem_type != TensorProto.UNDEFINED for vi in annotated.graph.value_info)
+    ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])  # loads

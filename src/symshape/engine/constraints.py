@@ -1,5 +1,5 @@
 # pyright: strict
-"""The shape constraint graph (seed 000's constraint IR, as data).
+"""The shape constraint graph (the constraint IR, as data).
 
 It owns the symbols and their provenance, the solved equalities (bindings ``symbol := expr``,
 kept fully substituted), the residual equations it could not solve (``a*b == c*d`` from
@@ -25,20 +25,10 @@ import copy
 from dataclasses import dataclass, field
 
 import symshape.engine.contradictions as say
-from symshape.algebra.expr import (
-    Dim,
-    Expr,
-    add,
-    as_symbol,
-    content,
-    degree_in,
-    floordiv,
-    mul,
-    subs,
-    sym,
-)
+from symshape.algebra.expr import Dim, Expr, add, as_symbol, content, degree_in, floordiv, mul, subs, sym
 from symshape.engine.equations import cancel, divisibility_lessons, exact_quotient
 from symshape.engine.facts import Bound, Facts, SymbolFacts
+from symshape.engine.narrowing import Narrowing
 from symshape.engine.nonneg import prove_nonneg
 from symshape.engine.provenance import Ctx, Guard, Origin, Predicate, Rel, Residual, SymbolInfo, SymbolKind
 from symshape.errors import ContradictionError
@@ -62,9 +52,7 @@ class ConstraintGraph:
         self._bind_origin: dict[str, Origin] = {}
         self._users: dict[str, set[str]] = {}
         self._fact_origin: dict[str, Origin] = {}
-        # (symbol, "lo" | "hi" | "divisor") -> the constraint that set it, and the value it asked for
-        self._part_origin: dict[tuple[str, str], tuple[Origin, Bound]] = {}
-        self._range_set: set[str] = set()
+        self._narrowing = Narrowing()
         self._canon: dict[Expr, Dim] = {}
         self._canon_version = -1
         self._canon_facts_version = -1
@@ -80,8 +68,7 @@ class ConstraintGraph:
         new.predicates, new.guards = list(self.predicates), list(self.guards)
         new._bind, new._bind_origin = dict(self._bind), dict(self._bind_origin)
         new._users = {k: set(v) for k, v in self._users.items()}
-        new._fact_origin, new._range_set = dict(self._fact_origin), set(self._range_set)
-        new._part_origin = dict(self._part_origin)
+        new._fact_origin, new._narrowing = dict(self._fact_origin), self._narrowing.copy()
         new._canon, new._guard_keys = {}, set(self._guard_keys)
         new._canon_version = new._canon_facts_version = -1
         return new
@@ -340,7 +327,8 @@ class ConstraintGraph:
                 self.facts.set(name, before)
                 raise say.symbol_range_conflict(self, origin, d, name, (lo, hi), before)
             if new != before:
-                self._narrowed(name, before, new, origin, {"lo": lo, "hi": hi})
+                self._fact_origin[name] = origin
+                self._narrowing.record(name, before, new, origin, {"lo": lo, "hi": hi})
             self.recheck()
             return
         blo, bhi = self.facts.tight_bounds(c)
@@ -362,7 +350,8 @@ class ConstraintGraph:
                 self.facts.set(name, before)
                 raise say.no_multiple_in_range(self, origin, d, name, k, before)
             if before.divisor % k:
-                self._narrowed(name, before, new, origin, {"divisor": k})
+                self._fact_origin[name] = origin
+                self._narrowing.record(name, before, new, origin, {"divisor": k})
             self.recheck()
         elif isinstance(c, int) and c % k:
             raise say.divisibility_conflict(origin, d, c, k)
@@ -380,23 +369,10 @@ class ConstraintGraph:
         self.guards.clear()
         self._guard_keys.clear()
 
-    def _narrowed(
-        self, name: str, before: SymbolFacts, new: SymbolFacts, origin: Origin, asked: dict[str, Bound]
-    ) -> None:
-        """Record ``origin`` as what narrowed ``name``, and as the source of each part it changed
-        (with the value it asked for: a bound a divisor then rounded is shown as asked)."""
-        self._fact_origin[name] = origin
-        self._range_set.add(name)
-        for part in ("lo", "hi", "divisor"):
-            if getattr(new, part) != getattr(before, part):
-                self._part_origin[(name, part)] = (origin, asked.get(part, getattr(new, part)))
-
     # ------------------------------------------------- what the wording reads
     def part_origins(self, name: str) -> list[tuple[str, Origin, Bound]]:
-        """What set each part of the facts of ``name`` (``divisor``, ``lo``, ``hi``) that a
-        constraint narrowed: the part, the constraint's origin and the value it asked for."""
-        return [(part, *self._part_origin[(name, part)]) for part in ("divisor", "lo", "hi")
-                if (name, part) in self._part_origin]
+        """`symshape.engine.narrowing.Narrowing.parts` of ``name``."""
+        return self._narrowing.parts(name)
 
     def fact_origin(self, name: str) -> Origin | None:
         """The origin of the latest constraint that set the facts of ``name``."""
@@ -404,15 +380,12 @@ class ConstraintGraph:
 
     def restricted(self, name: str) -> bool:
         """Whether a constraint other than the declaration narrowed the facts of ``name``."""
-        return name in self._range_set
+        return self._narrowing.narrowed(name)
 
     def solved_to(self, value: int) -> list[str]:
         """The input and user symbols solved to the constant ``value``."""
-        return [
-            n
-            for n, v in self._bind.items()
-            if isinstance(v, int) and v == value and self.symbols[n].kind in ("input", "user")
-        ]
+        kinds = ("input", "user")
+        return [n for n, v in self._bind.items() if isinstance(v, int) and v == value and self.symbols[n].kind in kinds]
 
 
 __all__ = ["KIND_ORDER", "ConstraintGraph", "Guard", "Origin", "Predicate", "Residual", "SymbolInfo"]

@@ -61,11 +61,15 @@ def annotate_file(
     )
 
 
-def annotate_model(model: onnx.ModelProto, result: Analysis, types: dict[str, int] | None = None) -> int:
+def annotate_model(
+    model: onnx.ModelProto, result: Analysis, types: dict[str, int] | None = None, *, untyped: bool = False
+) -> int:
     """Set value_info / output shapes of ``model`` from ``result`` in place; returns the count.
 
     ``types``: the values' element types where the caller knows them; else onnx's inference
-    finds them (in a child interpreter, ~0.25 s)."""
+    finds them (in a child interpreter, ~0.25 s). A value whose type is not known gets no
+    value_info (onnxruntime refuses an element type of 0), unless ``untyped`` (the caller sets
+    the types after)."""
     graph = model.graph
     rename = _declared_output_names(graph, result)
     if types is None:
@@ -90,11 +94,13 @@ def annotate_model(model: onnx.ModelProto, result: Analysis, types: dict[str, in
                 vi,
                 [_dim_text(d, rename, declared[i] if i < len(declared) else None, result) for i, d in enumerate(dims)],
             )
-        else:
+        elif untyped or types.get(name, onnx.TensorProto.UNDEFINED):  # onnxruntime refuses elem_type 0
             vi = graph.value_info.add()
             vi.name = name
             vi.type.tensor_type.elem_type = types.get(name, onnx.TensorProto.UNDEFINED)
             _set_dims(vi, [_dim_text(d, rename, None, result) for d in dims])
+        else:
+            continue
         count += 1
     return count
 

@@ -90,7 +90,7 @@ def test_annotate_writes_only_the_graphs_own_values() -> None:
     """The call sites' outputs get shapes; names inside the inlined bodies are not the graph's."""
     swap = function("Swap", ["t"], ["u"], [helper.make_node("Transpose", ["t"], ["u"], perm=[1, 0])])
     m = model([helper.make_node("Swap", ["x"], ["y"], domain="local"), helper.make_node("Neg", ["y"], ["z"])], [swap])
-    assert annotate_model(m, analyze_onnx(m), types={}) == 2
+    assert annotate_model(m, analyze_onnx(m), types={"y": TensorProto.FLOAT}) == 2
     assert [vi.name for vi in m.graph.value_info] == ["y"]
     dims = [d.dim_param for d in m.graph.value_info[0].type.tensor_type.shape.dim]
     assert dims == ["b", "a"]

@@ -64,15 +64,16 @@ class ShapeWriter:
             shell = onnx.ModelProto.FromString(self._answer[_COUNT_BYTES:])
         else:  # no fork, or the child failed: here, then
             shell = self._shell
-            count = annotate_model(shell, self._result, types={})
+            count = annotate_model(shell, self._result, types={}, untyped=True)
         written = {o for n in graph.node for o in n.output} - reshaped
         known = self._result.shape_or_none
         kept = [vi for vi in self._model.graph.value_info if vi.name in written and known(vi.name) is None]
         del graph.value_info[:]
         graph.value_info.extend(kept)
         for vi in shell.graph.value_info:
-            if vi.name in written:
-                vi.type.tensor_type.elem_type = types.get(vi.name, onnx.TensorProto.UNDEFINED)
+            if vi.name in written and types.get(vi.name, onnx.TensorProto.UNDEFINED):
+                # a value of unknown element type is left out: onnxruntime refuses elem_type 0
+                vi.type.tensor_type.elem_type = types[vi.name]
                 graph.value_info.append(vi)
         del graph.output[:]
         graph.output.extend(shell.graph.output)
@@ -85,7 +86,7 @@ def _child(shell: onnx.ModelProto, result: Analysis, read: int, write: int) -> N
     code = 1
     try:
         os.close(read)
-        count = annotate_model(shell, result, types={})
+        count = annotate_model(shell, result, types={}, untyped=True)
         with os.fdopen(write, "wb") as pipe:
             pipe.write(count.to_bytes(_COUNT_BYTES, "little") + shell.SerializeToString())
         code = 0
