@@ -2,4 +2,5 @@
 
 from symshape.app.cli import run
 
-run()
+if __name__ == "__main__":  # not when a child process started by spawn imports it
+    run()

@@ -54,7 +54,7 @@ def verify(
     from symshape.engine.userfacts import from_options
     from symshape.tools.verify import OracleError, assignments, check, make_feeds
     from symshape.tools.verify.inputs import given_values
-    from symshape.tools.verify.run import attempt
+    from symshape.tools.verify.run import attempt_each
 
     result = analyze_onnx(model, facts=from_options(assume, dim, likely, value))
     values = parse_sizes(sizes, result)
@@ -69,8 +69,8 @@ def verify(
             fix="loosen the --assume/--dim facts or give other --size values",
         )
     ran: list[dict[str, int]] = []
-    for env in envs:
-        observed = attempt(model, make_feeds(result.program, env, overrides=given))
+    feeds = [make_feeds(result.program, env, overrides=given) for env in envs]
+    for env, observed in zip(envs, attempt_each(model, feeds), strict=True):
         if isinstance(observed, str):
             click.echo(f"{_env_text(env)}: onnxruntime refuses these sizes ({observed})")
             continue

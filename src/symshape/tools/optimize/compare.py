@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import onnx
@@ -23,6 +23,7 @@ import onnx
 from symshape.engine.result import Analysis
 from symshape.tools.verify import OracleError, assignments, make_feeds
 from symshape.tools.verify.inputs import admitted, complete, given_values, input_symbol_names
+from symshape.tools.verify.isolated import Crashed, run_each
 
 Env = dict[str, int]
 
@@ -61,42 +62,61 @@ def sizes(analysis: Analysis, samples: int = 3) -> list[Env]:
 def compare_models(
     original: onnx.ModelProto | Path, optimized: onnx.ModelProto | Path, analysis: Analysis, samples: int = 3
 ) -> Comparison:
-    """Run both models (protos, or paths when weights live in external files) at `sizes`."""
-    ort = _onnxruntime()
-    first, second = _session(ort, original, "original"), _session(ort, optimized, "optimized")
-    fused = [_session(ort, m, which, default_level=True) for m, which in ((original, "original"),
-                                                                          (optimized, "optimized"))]
+    """Run both models (protos, or paths when weights live in external files) at `sizes`.
+
+    onnxruntime runs in a child process (`symshape.tools.verify.isolated`): a size where it
+    crashes is reported as such, and the other sizes still run."""
     report = Comparison()
     envs = sizes(analysis, samples)
     given = given_values(analysis)
+    runs = [(k, make_feeds(analysis.program, env, overrides=given)) for env in envs for k in range(4)]
+    results = iter(run_each(_sessions, _run, [original, optimized], runs))
     for env in envs:
-        feeds = make_feeds(analysis.program, env, overrides=given)
+        want, got, want_fused, got_fused = (_outputs(next(results)) for _ in range(4))
         label = ", ".join(f"{k}={v}" for k, v in sorted(env.items())) or "(static)"
-        try:
-            want = first.run(None, feeds)
-        except Exception as err:  # noqa: BLE001 - onnxruntime raises its own unexported types
+        if isinstance(want, str):
             report.refused += 1
-            report.lines.append(f"{label}: the original model refuses these sizes ({_first_line(err)})")
+            report.lines.append(f"{label}: the original model refuses these sizes ({want})")
             continue
         report.ran += 1
-        try:
-            got = second.run(None, feeds)
-        except Exception as err:  # noqa: BLE001 - as above
+        if isinstance(got, str):
             report.differed += 1
-            report.lines.append(f"{label}: the optimized model fails where the original runs ({_first_line(err)})")
+            report.lines.append(f"{label}: the optimized model fails where the original runs ({got})")
             continue
-        names = [o.name for o in first.get_outputs()]
-        bad = [n for n, a, b in zip(names, want, got, strict=True) if not _bitwise_equal(a, b)]
+        bad = [n for n, a in want.items() if n not in got or not _bitwise_equal(a, got[n])]
         if bad:
             report.differed += 1
             report.lines.append(f"{label}: outputs differ: {', '.join(bad)}")
         else:
-            report.lines.append(f"{label}: {len(names)} outputs identical")
-        difference = _largest_difference(fused[0].run(None, feeds), fused[1].run(None, feeds))
-        report.default_level_difference = max(report.default_level_difference, difference)
+            report.lines.append(f"{label}: {len(want)} outputs identical")
+        if not isinstance(want_fused, str) and not isinstance(got_fused, str):
+            difference = _largest_difference(list(want_fused.values()), list(got_fused.values()))
+            report.default_level_difference = max(report.default_level_difference, difference)
     if not report.ran:
         raise _nothing_ran(envs, report)
     return report
+
+
+def _sessions(models: list[onnx.ModelProto | Path]) -> list[Any]:
+    """In the child: sessions of both models, optimizations off, then at the default level."""
+    ort = _onnxruntime()
+    return [_session(ort, m, which, default_level=level)
+            for level in (False, True) for m, which in zip(models, ("original", "optimized"), strict=True)]
+
+
+def _run(sessions: list[Any], item: tuple[int, dict[str, np.ndarray]]) -> dict[str, Any] | str:
+    """In the child: the outputs of session ``k`` (see `_sessions`) by name, or why it fails."""
+    k, feeds = item
+    try:
+        names = [o.name for o in sessions[k].get_outputs()]
+        return dict(zip(names, sessions[k].run(names, feeds), strict=True))
+    except Exception as err:  # noqa: BLE001 - onnxruntime raises its own unexported types
+        return _first_line(err)
+
+
+def _outputs(result: object) -> dict[str, Any] | str:
+    """A run's outputs by name, or why there are none (a refusal, a crash)."""
+    return result.text() if isinstance(result, Crashed) else cast("dict[str, Any] | str", result)
 
 
 def _nothing_ran(envs: list[Env], report: Comparison) -> OracleError:

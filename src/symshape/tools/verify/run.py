@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -62,14 +62,50 @@ def run_shapes(
 def attempt(
     model_path: str | Path | onnx.ModelProto, feeds: Mapping[str, np.ndarray]
 ) -> dict[str, Shape] | str:
-    """`run_shapes`, or onnxruntime's reason on one short line when it refuses these inputs (a
-    model that cannot load at all is still an `OracleError`)."""
+    """`run_shapes`, or onnxruntime's reason on one short line when it refuses these inputs or
+    crashes on them (a model that cannot load at all is still an `OracleError`). onnxruntime
+    runs in a child process (`symshape.tools.verify.isolated`)."""
+    return next(attempt_each(model_path, [feeds]))
+
+
+def attempt_each(
+    model_path: str | Path | onnx.ModelProto, feeds: Sequence[Mapping[str, np.ndarray]]
+) -> Iterator[dict[str, Shape] | str]:
+    """`attempt` for each of ``feeds`` in turn, with one session (in a child process, rebuilt
+    only after a crash)."""
+    from symshape.tools.verify.isolated import Crashed, run_each
+
+    for result in run_each(_exposed_session, _shapes_or_refusal, model_path, [dict(f) for f in feeds]):
+        yield result.text() if isinstance(result, Crashed) else result
+
+
+def _exposed_session(
+    model_path: str | Path | onnx.ModelProto, skipped: list[str] | None = None
+) -> tuple[Any, list[str]]:
+    """A session of a copy of the model with its values exposed, and its outputs' names; the
+    values left out (untyped, or refused as outputs) are appended to ``skipped``."""
+    import onnx
+
+    from symshape.frontends.onnx.reader import onnx_load
+
+    if isinstance(model_path, onnx.ModelProto):
+        model = onnx.ModelProto()
+        model.CopyFrom(model_path)
+    else:
+        model = onnx_load(model_path)
+    exposed, untyped = expose_values(model)
+    session, refused = _session(_onnxruntime(), model, exposed)
+    if skipped is not None:
+        skipped.extend(untyped + refused)
+    return session, [o.name for o in session.get_outputs()]
+
+
+def _shapes_or_refusal(state: tuple[Any, list[str]], feeds: Mapping[str, np.ndarray]) -> dict[str, Shape] | str:
     try:
-        return run_shapes(model_path, feeds)
-    except OracleError:
-        raise
+        values = _observe(state, feeds)
     except Exception as err:  # noqa: BLE001 - onnxruntime raises its own types when it refuses inputs
         return refusal(err)
+    return {k: tuple(int(d) for d in v.shape) for k, v in values.items()}
 
 
 _NODE = re.compile(r"running (\w+) node\. Name:'([^']*)' Status Message: (.*)$")
@@ -95,23 +131,12 @@ def run_values(
 ) -> dict[str, np.ndarray]:
     """Like `run_shapes`, but return the values themselves (feeds included). An in-memory
     model is copied, never changed."""
-    import onnx
+    return _observe(_exposed_session(model_path, skipped), feeds)
 
-    from symshape.frontends.onnx.reader import onnx_load
 
-    if isinstance(model_path, onnx.ModelProto):
-        model = onnx.ModelProto()
-        model.CopyFrom(model_path)
-    else:
-        model = onnx_load(model_path)
-    exposed, untyped = expose_values(model)
-    if skipped is not None:
-        skipped.extend(untyped)
-    ort = _onnxruntime()
-    session, refused = _session(ort, model, exposed)
-    if skipped is not None:
-        skipped.extend(refused)
-    names = [o.name for o in session.get_outputs()]
+def _observe(state: tuple[Any, list[str]], feeds: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The feeds and every tensor output of one run of the session."""
+    session, names = state
     results = session.run(names, dict(feeds))
     observed: dict[str, np.ndarray] = {k: np.asarray(v) for k, v in feeds.items()}
     for name, value in zip(names, results, strict=True):
