@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from symshape.app.options import model_argument
-from symshape.errors import UserFactError, where_option
+from symshape.app.options import model_argument, parse_sizes, size_option
+from symshape.errors import UserFactError
 
 if TYPE_CHECKING:
     from symshape.engine.result import Analysis
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     help="Assignments with distinct, non-1 sizes.",
 )
 @click.option("--no-edge", is_flag=True, help="Skip the edge samples (dims that may be 1 set to 1).")
-@click.option("--size", "sizes", multiple=True, metavar="NAME=V1,V2", help="Candidate sizes for a symbol.")
+@size_option
 @click.option(
     "--sizes-around-guards",
     "around_guards",
@@ -103,46 +103,6 @@ def _verify_around_guards(model: Path, result: Analysis, base: dict[str, int]) -
     if checked.checked:
         click.echo(f"around guards: {checked.summary()}")
     return sum(p.verdict == BROKEN for p in probes) + len(checked.wrong) + len(checked.wrong_elements)
-
-
-def parse_sizes(items: tuple[str, ...], result: Analysis) -> dict[str, list[int]]:
-    """``--size NAME=V1,V2`` values; UserFactError for a bad item, an unknown symbol, or a size
-    that the symbol's facts exclude."""
-    from symshape.tools.verify import input_symbol_names
-
-    known = sorted(set(input_symbol_names(result.program)) & set(result.graph.symbols))
-    values: dict[str, list[int]] = {}
-    for item in items:
-        name, eq, text = (part.strip() for part in item.partition("="))
-        sizes = [v.strip() for v in text.split(",")]
-        if not eq or not name or not all(v.isdigit() for v in sizes):
-            raise UserFactError(
-                where=where_option("--size", item),
-                found="not a list of sizes",
-                expected="NAME=V1,V2,... with sizes >= 0",
-                fix="write e.g. --size seq=7,128",
-            )
-        if name not in known:
-            raise UserFactError(
-                where=where_option("--size", item),
-                found=f"names '{name}', which is not an input symbol",
-                expected=f"one of the input symbols: {', '.join(known) or 'none'}",
-                fix="use one of those names",
-            )
-        facts = result.graph.facts.get(name)
-        bad = [v for v in sizes if not facts.admits(int(v))]
-        if bad:
-            lo = "-inf" if facts.lo is None else facts.lo
-            hi = "inf" if facts.hi is None else facts.hi
-            divisor = f" and a multiple of {facts.divisor}" if facts.divisor != 1 else ""
-            raise UserFactError(
-                where=where_option("--size", item),
-                found=f"{name}={bad[0]} is excluded by the facts on {name}",
-                expected=f"a size in [{lo}, {hi}]{divisor}",
-                fix="give sizes the facts admit",
-            )
-        values[name] = [int(v) for v in sizes]
-    return values
 
 
 def _env_text(env: dict[str, int]) -> str:

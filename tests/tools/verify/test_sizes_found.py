@@ -63,3 +63,25 @@ def test_optimize_verify_that_ran_nothing_fails(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["optimize", str(path), "-o", str(tmp_path / "o.onnx"), "--verify"])
     assert result.exit_code != 0
     assert isinstance(result.exception, OracleError) and "nothing was compared" in str(result.exception)
+
+
+def test_optimize_verify_runs_the_sizes_given(tmp_path: Path) -> None:
+    """``optimize --verify --size`` compares at those sizes alone (onnxruntime runs each)."""
+    path = tmp_path / "m.onnx"
+    onnx.save(strided_heads(), path)
+    chosen = [h for h in range(40, 200) if meets(h)][:3]
+    sizes = f"h={','.join(map(str, chosen))}"
+    out = str(tmp_path / "o.onnx")
+    result = CliRunner().invoke(main, ["optimize", str(path), "-o", out, "--verify", "--size", sizes])
+    assert result.exit_code == 0, result.output
+    ran = [line.split(":")[0] for line in result.output.splitlines() if line.endswith("outputs identical")]
+    assert ran == [f"h={h}" for h in chosen]
+    assert result.output.splitlines()[-1].startswith("verify: 3 sizes run, outputs identical")
+
+
+def test_optimize_size_without_verify_is_a_usage_error(tmp_path: Path) -> None:
+    path = tmp_path / "m.onnx"
+    onnx.save(strided_heads(), path)
+    result = CliRunner().invoke(main, ["optimize", str(path), "-o", str(tmp_path / "o.onnx"), "--size", "h=48"])
+    assert result.exit_code == 2 and "give --verify too" in result.output
+    assert not (tmp_path / "o.onnx").exists()

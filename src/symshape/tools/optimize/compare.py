@@ -13,6 +13,7 @@ original accepts is a difference. onnxruntime is optional: imported here, when u
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -48,11 +49,12 @@ class Comparison:
         )
 
 
-def sizes(analysis: Analysis, samples: int = 3) -> list[Env]:
-    """The assignments to compare at: `symshape.tools.verify.assignments` plus all symbols at 0."""
-    envs = assignments(analysis, n=samples, edge=True)
+def sizes(analysis: Analysis, samples: int = 3, values: Mapping[str, Sequence[int]] | None = None) -> list[Env]:
+    """The assignments to compare at: `symshape.tools.verify.assignments` plus all symbols at 0
+    (unless ``values``, candidate sizes per symbol, are given: then those alone)."""
+    envs = assignments(analysis, n=samples, edge=True, values=values or None)
     declared = input_symbol_names(analysis.program)
-    if declared:
+    if declared and not values:
         zero = complete(analysis, declared, dict.fromkeys(declared, 0))
         if admitted(analysis, zero) and zero not in envs:
             envs.append(zero)
@@ -60,14 +62,18 @@ def sizes(analysis: Analysis, samples: int = 3) -> list[Env]:
 
 
 def compare_models(
-    original: onnx.ModelProto | Path, optimized: onnx.ModelProto | Path, analysis: Analysis, samples: int = 3
+    original: onnx.ModelProto | Path,
+    optimized: onnx.ModelProto | Path,
+    analysis: Analysis,
+    samples: int = 3,
+    values: Mapping[str, Sequence[int]] | None = None,
 ) -> Comparison:
     """Run both models (protos, or paths when weights live in external files) at `sizes`.
 
     onnxruntime runs in a child process (`symshape.tools.verify.isolated`): a size where it
     crashes is reported as such, and the other sizes still run."""
     report = Comparison()
-    envs = sizes(analysis, samples)
+    envs = sizes(analysis, samples, values)
     given = given_values(analysis)
     runs = [(k, make_feeds(analysis.program, env, overrides=given)) for env in envs for k in range(4)]
     results = iter(run_each(_sessions, _run, [original, optimized], runs))
