@@ -1,6 +1,6 @@
 """Regenerate docs/report-bert.png: the HTML report of tests/models/bert_ts.onnx in headless
-chromium (Debian's /usr/bin/chromium, driven by Playwright), with the largest equivalence class
-highlighted.
+chromium (Debian's /usr/bin/chromium, driven by Playwright): the summary, the graph and its
+legend, with the largest equivalence class (chosen in the legend) highlighted.
 
     python scripts/report_screenshot.py [-o docs/report-bert.png]
 """
@@ -33,8 +33,9 @@ def main() -> None:
             page = browser.new_page(viewport={"width": 1400, "height": 1280})
             page.goto(page_path.as_uri())
             page.wait_for_selector("body[data-graph-ready='1']", timeout=30_000)
-            page.locator("#values-table .dim[data-class]").nth(1).click()  # seq, on input_ids
+            page.locator("#legend .dim[data-class]").first.click()  # seq, the largest class
             page.evaluate("symshapeReport.cy().getElementById('v0').emit('tap')")  # input_ids' details
+            page.evaluate("window.scrollTo(0, 0)")
             page.wait_for_timeout(300)
             page.screenshot(path=str(args.output))
             browser.close()

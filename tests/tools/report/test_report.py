@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -20,9 +19,9 @@ from symshape.api import analyze_onnx
 from symshape.tools.outputs.json import document
 from symshape.tools.report import report_html
 from tests.paths import MODELS, ROOT
+from tests.tools.report.pages import legend_problems, open_page
 
 BERT = MODELS / "bert_ts.onnx"
-CHROMIUM = "/usr/bin/chromium"
 
 
 class _Page(HTMLParser):
@@ -121,29 +120,6 @@ def test_cli_writes_the_report_and_never_the_input(tmp_path: Path):
 # ---- in the browser ----
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM)
-        yield b
-        b.close()
-
-
-def _open(browser: Any, path: Path) -> tuple[Any, list[str]]:
-    """The page opened from disk (file://, no server) once its tables and graph are drawn, and
-    the console errors and uncaught exceptions it produced."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-    page.goto(path.as_uri())
-    page.wait_for_selector("body[data-ready='1']", timeout=30_000)
-    page.wait_for_selector("body[data-graph-ready='1']", timeout=30_000)
-    return page, errors
-
-
 def _write_report(model: Path, out: Path) -> dict[str, Any]:
     proc = run_cli("report", str(model), "-o", str(out))
     assert proc.returncode == 0, proc.stderr
@@ -200,7 +176,7 @@ def _check_highlight(page: Any, doc: dict[str, Any], initializers: set[str]) -> 
 def test_bert_report_in_chromium(browser: Any, tmp_path: Path):
     out = tmp_path / "bert.html"
     doc = _write_report(BERT, out)
-    page, errors = _open(browser, out)
+    page, errors = open_page(browser, out)
     assert errors == []
     names = page.locator("#values-table tbody td.name").all_inner_texts()
     assert names == list(doc["values"])  # 259 values: all rendered at once
@@ -231,7 +207,7 @@ def test_decoder_report_paints_fast(browser: Any, tmp_path: Path):
     out = tmp_path / "llama120.html"
     doc = _write_report(model, out)
     assert len(onnx.load(model, load_external_data=False).graph.node) == 25_608
-    page, errors = _open(browser, out)
+    page, errors = open_page(browser, out)
     assert errors == []
     ready_ms = page.evaluate("window.symshapeReadyMs")
     graph_ms = page.evaluate("window.symshapeGraphReadyMs")
@@ -259,5 +235,6 @@ def test_decoder_report_paints_fast(browser: Any, tmp_path: Path):
     assert guard_ops and page.locator("#guards-table a[data-op]").count() == len(guard_ops)
     page.locator("#guards-table a[data-op]").first.click()
     assert page.evaluate("symshapeReport.cy().nodes(':selected').map(n => n.data('name'))") == guard_ops[:1]
+    assert legend_problems(page, doc) == []  # the legend names the classes of this neighbourhood
     assert errors == []
     page.close()

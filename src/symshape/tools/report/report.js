@@ -5,6 +5,16 @@
   var PAGE = 500; // rows rendered at once; the rest on scroll, "more" or search
   var GRAPH_LIMIT = 600; // nodes laid out at once (ops + values); a 25k-op model shows a neighbourhood
   var SLICES = 8; // pie slices of a value node: its first 8 dims
+  var LEGEND_CLASSES = 24; // classes named in the legend; the classes table lists them all
+  // The graph's look: cytoscape's style and the legend are both drawn from these (and colour()).
+  var LOOK = {
+    plain: "#c8c8c8", // a slice of a static dim; a whole circle: a value without dims
+    opFill: "#f3f3f3", opBorder: "#999", // an op's box
+    edge: "#bbb", // dataflow, value -> op -> value
+    ring: "#000", ringWidth: 4, // a value with a dim of the selected class
+    faded: 0.2, // the opacity of the rest while a class is selected
+    shade: "#000", shadeOpacity: 0.15, // the node whose details are shown
+  };
 
   var doc = JSON.parse(document.getElementById("symshape-data").textContent);
   var graph = JSON.parse(document.getElementById("symshape-graph").textContent);
@@ -21,6 +31,9 @@
     return String(s).replace(/[&<>"]/g, function (c) {
       return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c];
     });
+  }
+  function nameHtml(name) { // a value's name may wrap after its separators, never inside a word
+    return esc(name).replace(/([\/._:])(?=.)/g, "$1<wbr>");
   }
   function dimHtml(value, axis, d) {
     var k = classOf.get(value + "\u0000" + axis);
@@ -122,19 +135,21 @@
     var members = doc.classes[k];
     var first = members[0];
     var dim = doc.values[first[0]] ? doc.values[first[0]].dims[first[1]] : "?";
-    var shown = members.slice(0, 4).map(function (m) { return esc(m[0]) + "[" + m[1] + "]"; }).join(", ");
+    var shown = members.slice(0, 4).map(function (m) { return nameHtml(m[0]) + "[" + m[1] + "]"; }).join(", ");
     return "<tr><td>" + k + "</td><td>" + members.length + "</td><td>" + dimHtml(first[0], first[1], dim) +
       '</td><td class="name">' + shown + (members.length > 4 ? ", ..." : "") + "</td></tr>";
   });
   var opByName = new Map(graph.ops.map(function (op, o) { return [op[1], o]; }));
   function originHtml(origin) { // "Reshape '/Reshape_177' (reshape target)": the op's name links to the graph
     var m = /'([^']*)'/.exec(origin);
-    if (!m || !opByName.has(m[1])) return esc(origin);
-    return '<a data-op="' + opByName.get(m[1]) + '" href="#graph" title="show in the graph">' + esc(origin) + "</a>";
+    var text = m ? esc(origin.slice(0, m.index + 1)) + nameHtml(m[1]) + esc(origin.slice(m.index + m[0].length - 1)) :
+      esc(origin);
+    if (!m || !opByName.has(m[1])) return text;
+    return '<a data-op="' + opByName.get(m[1]) + '" href="#graph" title="show in the graph">' + text + "</a>";
   }
   function valueLink(name) {
-    return valueIndex.has(name) ? '<a data-value="' + esc(name) + '" title="show in the graph">' + esc(name) + "</a>" :
-      esc(name);
+    return valueIndex.has(name) ? '<a data-value="' + esc(name) + '" title="show in the graph">' + nameHtml(name) +
+      "</a>" : nameHtml(name);
   }
   chunkedTable("guards", doc.guards, function (g) {
     return "<tr><td>" + esc(g.condition) + '</td><td class="name">' + originHtml(g.origin) + "</td><td>" +
@@ -176,19 +191,55 @@
     });
     for (var a = 0; a < SLICES; a++) {
       var k = a < n ? classOf.get(name + "\u0000" + a) : undefined;
-      data["c" + a] = k !== undefined ? colour(k) : "#c8c8c8";
+      data["c" + a] = k !== undefined ? colour(k) : LOOK.plain;
       data["s" + a] = a < n ? 100 / n : 0;
     }
     if (n === 0) data.s0 = 100;
     return { group: "nodes", data: data };
   }
   function pieStyle() {
-    var style = { "pie-size": "100%", "background-color": "#c8c8c8", width: 18, height: 18, label: "" };
+    var style = { "pie-size": "100%", "background-color": LOOK.plain, width: 18, height: 18, label: "" };
     for (var a = 0; a < SLICES; a++) {
       style["pie-" + (a + 1) + "-background-color"] = "data(c" + a + ")";
       style["pie-" + (a + 1) + "-background-size"] = "data(s" + a + ")";
     }
     return style;
+  }
+  // ---- legend: every colour and mark of the graph, drawn from LOOK and the classes it shows ----
+  function swatch(shape, style) { return '<span class="swatch ' + shape + '" style="' + style + '"></span>'; }
+  function mark(name, sw, text) { return '<li data-mark="' + name + '">' + sw + "<span>" + text + "</span></li>"; }
+  function showLegend(elements) {
+    var shown = [];
+    elements.forEach(function (e) {
+      (e.data.cls || []).forEach(function (k) { if (shown.indexOf(k) < 0) shown.push(k); });
+    });
+    shown.sort(function (a, b) { return a - b; }); // the largest classes first, as in the classes table
+    var half = (shown.length ? colour(shown[0]) : LOOK.plain) + " 0 50%, " + LOOK.plain + " 0";
+    var items = [mark("value", swatch("circle", "background: conic-gradient(" + half + ")"),
+      "value: one slice per dim (its first " + SLICES + "), in the colour of the dim's equivalence class")];
+    shown.slice(0, LEGEND_CLASSES).forEach(function (k) {
+      var first = doc.classes[k][0];
+      var dim = doc.values[first[0]] ? doc.values[first[0]].dims[first[1]] : "?";
+      items.push('<li data-mark="class" data-legend-class="' + k + '">' + swatch("circle", "background: " + colour(k)) +
+        dimHtml(first[0], first[1], dim) + "<span>class " + k + ", " + doc.classes[k].length + " dims</span></li>");
+    });
+    if (shown.length > LEGEND_CLASSES) {
+      items.push('<li data-mark="more">and ' + (shown.length - LEGEND_CLASSES) +
+        " more classes (the equivalence classes table lists them all)</li>");
+    }
+    items.push(mark("plain", swatch("circle", "background: " + LOOK.plain),
+      "grey: a static dim (a number); a grey circle: a value without dims"));
+    items.push(mark("op", swatch("box", "background: " + LOOK.opFill + "; border-color: " + LOOK.opBorder),
+      "op, labelled with its type"));
+    items.push(mark("edge", swatch("edge", "background: " + LOOK.edge + "; color: " + LOOK.edge),
+      "edge: from an input value to its op, from the op to its outputs"));
+    items.push(mark("ring", swatch("circle", "background: " + LOOK.plain + "; border: 3px solid " + LOOK.ring),
+      "black ring: a value with a dim of the selected class"));
+    items.push(mark("faded", swatch("circle", "background: " + LOOK.plain + "; opacity: " + LOOK.faded),
+      "faded: the rest, while a class is selected"));
+    items.push(mark("selected", swatch("circle shaded", "background: " + LOOK.plain + "; --shade: " + LOOK.shade +
+      "; --shade-opacity: " + LOOK.shadeOpacity), "shaded: the node whose details are shown"));
+    document.getElementById("legend").innerHTML = items.join("");
   }
   function showGraph(start, label) {
     var part = neighbourhood(start);
@@ -209,6 +260,7 @@
     document.getElementById("graph-note").textContent = (elements.length ? "" : "No graph: ") +
       "showing " + (part.values.size + part.ops.size) + " of " + total + " nodes (" + label + ", up to " +
       GRAPH_LIMIT + " nodes laid out at once; click a value's name in the table to centre the graph on it).";
+    showLegend(elements);
     if (cy) cy.destroy();
     cy = cytoscape({
       container: document.getElementById("graph"),
@@ -217,13 +269,13 @@
       style: [
         { selector: "node[kind = 'value']", style: pieStyle() },
         { selector: "node[kind = 'op']", style: {
-          shape: "round-rectangle", "background-color": "#f3f3f3", "border-width": 1, "border-color": "#999",
+          shape: "round-rectangle", "background-color": LOOK.opFill, "border-width": 1, "border-color": LOOK.opBorder,
           label: "data(label)", "font-size": 9, "text-valign": "center", width: "data(w)", height: 14 } },
-        { selector: "edge", style: { width: 1, "line-color": "#bbb", "target-arrow-color": "#bbb",
+        { selector: "edge", style: { width: 1, "line-color": LOOK.edge, "target-arrow-color": LOOK.edge,
           "target-arrow-shape": "triangle", "arrow-scale": 0.6, "curve-style": "bezier" } },
-        { selector: ".faded", style: { opacity: 0.2 } },
-        { selector: "node.hl", style: { "border-width": 4, "border-color": "#000", width: 26, height: 26 } },
-        { selector: "node:selected", style: { "overlay-opacity": 0.15 } },
+        { selector: ".faded", style: { opacity: LOOK.faded } },
+        { selector: "node.hl", style: { "border-width": LOOK.ringWidth, "border-color": LOOK.ring, width: 26, height: 26 } },
+        { selector: "node:selected", style: { "overlay-color": LOOK.shade, "overlay-opacity": LOOK.shadeOpacity } },
       ],
       layout: { name: "dagre", rankDir: "LR", nodeSep: 8, rankSep: 40, animate: false },
     });
@@ -242,17 +294,17 @@
     var info = document.getElementById("info");
     if (data.kind === "value") {
       var entry = doc.values[data.name] || { dims: [] };
-      info.innerHTML = "<p><b>value</b> " + esc(data.name) + "</p><p>" + dimsHtml(data.name, entry.dims) + "</p>" +
+      info.innerHTML = "<p><b>value</b> " + nameHtml(data.name) + "</p><p>" + dimsHtml(data.name, entry.dims) + "</p>" +
         '<p><a data-value="' + esc(data.name) + '" href="#graph">centre the graph here</a></p>';
     } else {
       var op = graph.ops[+data.id.slice(1)];
       var list = function (ids) {
         return ids.map(function (v) {
           var n = graph.values[v];
-          return "<li>" + esc(n) + " " + dimsHtml(n, doc.values[n] ? doc.values[n].dims : []) + "</li>";
+          return "<li>" + nameHtml(n) + " " + dimsHtml(n, doc.values[n] ? doc.values[n].dims : []) + "</li>";
         }).join("");
       };
-      info.innerHTML = "<p><b>" + esc(op[0]) + "</b> " + esc(op[1]) + "</p><p>inputs</p><ul>" + list(op[2]) +
+      info.innerHTML = "<p><b>" + esc(op[0]) + "</b> " + nameHtml(op[1]) + "</p><p>inputs</p><ul>" + list(op[2]) +
         "</ul><p>outputs</p><ul>" + list(op[3]) + "</ul>";
     }
   }
