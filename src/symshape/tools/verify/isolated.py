@@ -97,9 +97,11 @@ def _serve(conn: Connection, setup: Callable[[Any], Any], work: Callable[[Any, A
 
 
 def _error(parts: tuple[str, str, str, str, str]) -> SymshapeError:
-    """The child's error again (an `OracleError` when it was one; these carry their four parts)."""
-    from symshape.tools.verify.run import OracleError
-
+    """The child's error again, of its class (every `SymshapeError` carries its four parts)."""
     name, where, found, expected, fix = parts
-    kind = OracleError if name == "OracleError" else SymshapeError
-    return kind(where=where, found=found, expected=expected, fix=fix)
+    kinds = {SymshapeError.__name__: SymshapeError, **{k.__name__: k for k in _subclasses(SymshapeError)}}
+    return kinds.get(name, SymshapeError)(where=where, found=found, expected=expected, fix=fix)
+
+
+def _subclasses(kind: type[SymshapeError]) -> list[type[SymshapeError]]:
+    return [k for sub in kind.__subclasses__() for k in (sub, *_subclasses(sub))]
