@@ -30,7 +30,7 @@ from symshape.engine.equations import cancel, divisibility_lessons, exact_quotie
 from symshape.engine.facts import Bound, Facts, SymbolFacts
 from symshape.engine.narrowing import Narrowing
 from symshape.engine.nonneg import prove_nonneg
-from symshape.engine.provenance import Ctx, Guard, Origin, Predicate, Rel, Residual, SymbolInfo, SymbolKind
+from symshape.engine.provenance import Broadcast, Ctx, Guard, Origin, Predicate, Rel, Residual, SymbolInfo, SymbolKind
 from symshape.errors import ContradictionError
 
 KIND_ORDER = {"input": 0, "user": 1, "derived": 2, "data": 3}
@@ -46,6 +46,7 @@ class ConstraintGraph:
     residuals: list[Residual] = field(default_factory=list[Residual])
     predicates: list[Predicate] = field(default_factory=list[Predicate])
     guards: list[Guard] = field(default_factory=list[Guard])
+    broadcasts: list[Broadcast] = field(default_factory=list[Broadcast])
 
     def __post_init__(self) -> None:
         self._bind: dict[str, Dim] = {}
@@ -66,6 +67,7 @@ class ConstraintGraph:
         new.facts = self.facts.copy()
         new.symbols, new.residuals = dict(self.symbols), list(self.residuals)
         new.predicates, new.guards = list(self.predicates), list(self.guards)
+        new.broadcasts = list(self.broadcasts)
         new._bind, new._bind_origin = dict(self._bind), dict(self._bind_origin)
         new._users = {k: set(v) for k, v in self._users.items()}
         new._fact_origin, new._narrowing = dict(self._fact_origin), self._narrowing.copy()
@@ -267,6 +269,11 @@ class ConstraintGraph:
         self.facts.restrict(name, divisor=k)
         self._predicate(Predicate(sym(name), "divisible", k, origin))
         return True
+
+    def require_broadcast(self, a: Dim, b: Dim, origin: Origin) -> None:
+        """Keep the requirement that ``a`` and ``b`` broadcast (`Broadcast`), once per pair."""
+        if not any({q.lhs, q.rhs} == {a, b} for q in self.broadcasts):
+            self.broadcasts.append(Broadcast(a, b, origin))
 
     def _predicate(self, p: Predicate) -> None:
         """Keep ``p`` unless the same relation is already kept (its first origin stays)."""

@@ -74,6 +74,18 @@ class Predicate:
 
 
 @dataclass(frozen=True)
+class Broadcast:
+    """Two dims an op broadcasts together (numpy rules): valid when they are equal or one is 1.
+    The result is exact for every valid broadcast (`symshape.rules.shared.common.broadcast_dim`),
+    so this is no guard: it is what the program requires to run, kept for the run-time checks
+    and for the sizes ``verify`` picks."""
+
+    lhs: Dim
+    rhs: Dim
+    origin: Origin
+
+
+@dataclass(frozen=True)
 class Residual:
     """An equation ``expr == 0`` that could not be solved for any symbol yet.
 
@@ -93,7 +105,9 @@ class Residual:
         return (self.lhs, self.rhs, self.what)
 
 
-__all__ = ["Ctx", "Guard", "Origin", "Predicate", "PredicateRel", "Rel", "Residual", "SymbolInfo", "SymbolKind"]
+__all__ = [
+    "Broadcast", "Ctx", "Guard", "Origin", "Predicate", "PredicateRel", "Rel", "Residual", "SymbolInfo", "SymbolKind",
+]
 
 
 def holds(lhs: int, rel: str, rhs: int) -> bool:
@@ -106,4 +120,5 @@ def holds(lhs: int, rel: str, rhs: int) -> bool:
         "<=": lhs <= rhs,
         "<": lhs < rhs,
         "divisible": rhs != 0 and lhs % rhs == 0,
+        "broadcasts": lhs == rhs or lhs == 1 or rhs == 1,
     }[rel]

@@ -96,10 +96,17 @@ def test_sizes_keep_the_kept_predicates():
     assert p.holds_error == "" and p.verdict == BROKEN
 
 
+def _unknown_broadcasts(analysis: Analysis) -> Analysis:
+    """The analysis as if it did not know the broadcasts its model needs (its requirements): the
+    probes then try sizes onnxruntime refuses."""
+    analysis.graph.broadcasts.clear()
+    return analysis
+
+
 def test_a_guard_the_model_needs_is_needed():
     """x[n] + w[8]: onnxruntime refuses n = 9, so a guard 'n <= 8' is needed."""
     model = make_model([N("Add", ["x", "w"], ["y"])], [tensor("x", ["n"])], ["y"], [weight("w", [8])])
-    (p,) = _probes(model, _with_guard(analyze_onnx(model), n, "<=", 8))
+    (p,) = _probes(model, _with_guard(_unknown_broadcasts(analyze_onnx(model)), n, "<=", 8))
     assert p.sides.holds == {"n": 8} and p.sides.breaks[0] == {"n": 9}
     assert p.holds_error == "" and p.tried[0][1] and "Add" in (p.tried[0][1] or "")
     assert p.verdict == NEEDED and "needed (onnxruntime refuses the sizes that break it)" in p.line()
@@ -142,7 +149,7 @@ def test_a_guard_broken_only_with_another_symbol_at_1():
     """'Min(m, n) >= 1' on an Add of x[n] and y[m]: n = 0 with m = 3 is refused, but n = 0 with
     m = 1 runs (0 broadcasts with 1), so a size the model accepts breaks the guard."""
     model = make_model([N("Add", ["x", "y"], ["z"])], [tensor("x", ["n"]), tensor("y", ["m"])], ["z"])
-    analysis = analyze_onnx(model)
+    analysis = _unknown_broadcasts(analyze_onnx(model))
     analysis.graph.guards.clear()
     _with_guard(analysis, smin(sym("m"), n), ">=", 1)
 
@@ -197,15 +204,28 @@ def test_cli_on_a_real_model_whose_requirement_is_a_range(models_dir: Path):
     assert analyze_onnx(onnx.load(str(models_dir / "bert_ts.onnx"))).symbols()["seq"]["range"] == [1, 64]
 
 
-def test_cli_reports_sizes_onnxruntime_refuses_and_goes_on(tmp_path: Path):
-    """x[n] + y[m] at n=2, m=3 is refused (no broadcast); verify says so on one line, runs the
-    next assignment, and fails cleanly when none runs."""
+def test_cli_runs_only_sizes_that_broadcast(tmp_path: Path):
+    """x[n] + y[m] needs n == m or one of them 1: of the sizes given, verify runs those (n=2,
+    m=3 is never tried), and says so when the sizes given leave none."""
     path = tmp_path / "add.onnx"
     onnx.save(make_model([N("Add", ["x", "y"], ["z"])], [tensor("x", ["n"]), tensor("y", ["m"])], ["z"]), path)
     code, out = _invoke(str(path), "--size", "n=2,4", "--size", "m=3,4", "-n", "2", "--no-edge")
-    assert "m=3, n=2: onnxruntime refuses these sizes (Add '' fails: " in out, out
-    assert "m=4, n=4: 3 dims, 3 correct, 0 wrong" in out and code == 0
+    assert "m=3, n=2" not in out and "m=4, n=4: 3 dims, 3 correct, 0 wrong" in out and code == 0, out
     done = CliRunner().invoke(main, ["verify", str(path), "--size", "n=2", "--size", "m=3", "--no-edge"])
+    assert done.exit_code != 0 and "no assignment of the input symbols satisfies" in str(done.exception)
+
+
+def test_cli_reports_sizes_onnxruntime_refuses_and_goes_on(tmp_path: Path):
+    """Reshape(x[h], s) where the int64 input ``s`` is filled with 1s (a name with ``mask``): only
+    h = 1 runs, a constraint on data symshape cannot see. verify says so on one line per size,
+    runs the next one, and fails cleanly when none runs."""
+    path = tmp_path / "reshape.onnx"
+    inputs = [tensor("x", ["h"]), tensor("shape_mask", [1], onnx.TensorProto.INT64)]
+    onnx.save(make_model([N("Reshape", ["x", "shape_mask"], ["y"])], inputs, ["y"]), path)
+    code, out = _invoke(str(path), "--size", "h=2,1", "-n", "2", "--no-edge")
+    assert "h=2: onnxruntime refuses these sizes (Reshape '' fails: " in out, out
+    assert "h=1: " in out and ", 0 wrong" in out and code == 0
+    done = CliRunner().invoke(main, ["verify", str(path), "--size", "h=2", "--no-edge"])
     assert done.exit_code == 1 and "onnxruntime refuses every assignment tried (1)" in str(done.exception)
 
 

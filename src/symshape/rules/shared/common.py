@@ -133,6 +133,7 @@ def _broadcast_to_const(ctx: OpContext, c: int, symbolic: Sequence[Expr]) -> Dim
             ctx.eq(d, c, "broadcast")
         else:
             ctx.imprecise()
+            ctx.graph.require_broadcast(d, c, ctx.origin("broadcast"))
     return c
 
 
@@ -150,6 +151,9 @@ def _broadcast_symbolic(ctx: OpContext, symbolic: Sequence[Expr]) -> Dim:
             ctx.eq(d, symbolic[0], "broadcast", None)
         return symbolic[0]
     ctx.imprecise()
+    for i, d in enumerate(symbolic):
+        for e in symbolic[i + 1 :]:
+            ctx.graph.require_broadcast(d, e, ctx.origin("broadcast"))
     result = smax(*symbolic)
     if not all(facts.prove_ge(d, 1) for d in symbolic):
         result = mul(result, smin(1, *symbolic))

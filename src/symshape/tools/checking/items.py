@@ -106,6 +106,8 @@ class Item:
         """The condition as text (``seq <= 64``, ``Mod(h*w, 4) == 0``)."""
         if self.rel == "divisible":
             return f"Mod({self.lhs}, {self.rhs}) == 0"
+        if self.rel == "broadcasts":
+            return f"{self.lhs} and {self.rhs} broadcast (equal, or one is 1)"
         return f"{self.lhs} {self.rel} {self.rhs}"
 
     def violation(self, env: Mapping[str, int]) -> Violation | None:
@@ -115,6 +117,8 @@ class Item:
             return None
         if self.rel == "divisible":
             numbers = f"{a} % {b} == {a % b if a is not None and b else '?'}"
+        elif self.rel == "broadcasts":
+            numbers = f"{'?' if a is None else a} and {'?' if b is None else b}"
         else:
             numbers = f"{'?' if a is None else a} {self.rel} {'?' if b is None else b}"
         return Violation(self.kind, self.origin, self.condition(), numbers, self.fix())
@@ -193,7 +197,7 @@ def fact_items(analysis: Analysis, facts: Sequence[Fact]) -> Iterator[Item]:
 
 
 def relation_items(analysis: Analysis) -> Iterator[Item]:
-    """The kept predicates, the unsolved equations and the listed guards, as items."""
+    """The kept predicates, the unsolved equations, the broadcasts and the listed guards, as items."""
     graph = analysis.graph
     for p in graph.predicates:
         kind = USER_FACT if _is_user(p.origin) else RELATION
@@ -204,6 +208,8 @@ def relation_items(analysis: Analysis) -> Iterator[Item]:
         kind = USER_FACT if _is_user(r.origin) else EQUATION
         alias = f"{analysis.public(r.expr)} == 0"
         yield Item(kind, str(r.origin), analysis.public(lhs), "==", analysis.public(rhs), alias=alias)
+    for b in graph.broadcasts:
+        yield Item(RELATION, str(b.origin), analysis.public(b.lhs), "broadcasts", analysis.public(b.rhs))
     listed = {cond: reason for cond, _origin, reason in analysis.guards()}  # those not proven
     for g in graph.guards:
         lhs, rhs = analysis.public(g.lhs), analysis.public(g.rhs)

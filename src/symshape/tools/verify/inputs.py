@@ -140,24 +140,56 @@ def assignments(
         distinct = not set(derived) & (used | {1}) and len(set(derived)) == len(derived)
         (out if distinct else spare).append(full)
     out += spare[: n - len(out)]
+    if not out:  # distinct sizes may all fail a requirement two symbols share (their broadcast)
+        out += _shared_sizes(analysis, declared, base, steps, chosen, n)
     if edge and out:
-        facts = graph.facts
-        ones = [s for s in base if 1 in chosen.get(s, ()) or (s not in chosen and facts.get(s).admits(1))]
-        groups = [{s} for s in ones] + ([set(ones)] if len(ones) > 1 else [])
-        for group in groups:
-            for sample in out[:n]:
-                env = {**_base_env(sample, base), **dict.fromkeys(group, 1)}
-                full = complete(analysis, declared, env)
-                if admitted(analysis, full):
-                    out.append(full)
-                    break
+        out += _edge_samples(analysis, declared, base, chosen, out[:n])
     return _unique(out)
+
+
+def _edge_samples(
+    analysis: Analysis, declared: list[str], base: list[str], chosen: Mapping[str, Sequence[int]], samples: list[Env]
+) -> list[Env]:
+    """Each symbol that may be 1 set to 1 (one at a time, then all at once), in the first of
+    ``samples`` where the rest is admitted."""
+    facts = analysis.graph.facts
+    ones = [s for s in base if 1 in chosen.get(s, ()) or (s not in chosen and facts.get(s).admits(1))]
+    groups = [{s} for s in ones] + ([set(ones)] if len(ones) > 1 else [])
+    out: list[Env] = []
+    for group in groups:
+        for sample in samples:
+            full = complete(analysis, declared, {**_base_env(sample, base), **dict.fromkeys(group, 1)})
+            if admitted(analysis, full):
+                out.append(full)
+                break
+    return out
+
+
+def _shared_sizes(
+    analysis: Analysis, declared: list[str], base: list[str], steps: dict[str, list[int]],
+    chosen: Mapping[str, Sequence[int]], n: int,
+) -> list[Env]:
+    """Up to ``n`` admitted assignments that give every free symbol one size (from the first
+    symbol's candidates): what sizes must look like when the inputs broadcast together."""
+    first = base[0] if base else None
+    if first is None:
+        return []
+    out: list[Env] = []
+    for v in chosen.get(first, steps.get(first, [])):
+        env = {s: v for s in base}
+        if all(v in chosen[s] for s in base if s in chosen):
+            full = complete(analysis, declared, env)
+            if admitted(analysis, full):
+                out.append(full)
+                if len(out) == n:
+                    break
+    return out
 
 
 def admitted(analysis: Analysis, env: Env) -> bool:
     """Whether ``env`` satisfies what the analysis knows the inputs must: each symbol's range and
-    divisor, each kept predicate (``Mod(a*b, 4) == 0`` from a Reshape, ``a + b <= 64``) and each
-    unsolved equation, where all their symbols have a value."""
+    divisor, each kept predicate (``Mod(a*b, 4) == 0`` from a Reshape, ``a + b <= 64``), each
+    unsolved equation and each broadcast, where all their symbols have a value."""
     graph = analysis.graph
     if not all(graph.facts.get(name).admits(v) for name, v in env.items()):
         return False
@@ -169,6 +201,10 @@ def admitted(analysis: Analysis, env: Env) -> bool:
     for r in graph.residuals:
         v = _known(analysis.public(r.expr), env)
         if v is not None and v != 0:
+            return False
+    for b in graph.broadcasts:
+        a, c = _known(analysis.public(b.lhs), env), _known(analysis.public(b.rhs), env)
+        if a is not None and c is not None and not holds(a, "broadcasts", c):
             return False
     return True
 
