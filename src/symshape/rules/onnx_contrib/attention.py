@@ -5,7 +5,9 @@ Notation of onnxruntime's kernels: B batch, S query length, L key/value length, 
 T = P + L total length, N heads, H head size, D = N*H. What the CPU kernels' ``CheckInputs``
 reject is a fact: contraction dims, ``N | D``, past shapes. A present length that depends on
 the *value* of an input (``total_sequence_length``, buffer sharing) uses the tracked value, or
-a fresh data symbol when that value is unknown.
+a fresh data symbol when that value is unknown. The checks the other contrib attention modules
+repeat (masks, biases, caches, merged QKV weights, position ids, Longformer's inputs) are public
+here.
 https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md
 """
 
@@ -18,6 +20,7 @@ from symshape.rules.onnx_contrib.layers import (
     MS,
     div_exact,
     eq_dims,
+    eq_shape,
     eq_vector,
     required_int,
     shape_of_rank,
@@ -26,7 +29,7 @@ from symshape.rules.registry import register
 from symshape.rules.shared.fit import require_ge
 
 
-def _mask_facts(ctx: OpContext, i: int, batch: Dim, seq: Dim, total: Dim) -> None:
+def mask_facts(ctx: OpContext, i: int, batch: Dim, seq: Dim, total: Dim) -> None:
     """Facts from an attention mask whose layout is unambiguous: ``(B, S, T)``, or ``(B, T)``
     when its last dim cannot be 1 (``(B or 1, 1)`` is a broadcast dummy)."""
     if not ctx.has_input(i):
@@ -40,22 +43,88 @@ def _mask_facts(ctx: OpContext, i: int, batch: Dim, seq: Dim, total: Dim) -> Non
         eq_dims(ctx, dims[1], total, "mask shape", i, 1, "total_sequence_length")
 
 
-def _bias_facts(ctx: OpContext, i: int, seq: Dim, total: Dim) -> None:
+def bias_facts(ctx: OpContext, i: int, seq: Dim, total: Dim, total_what: str = "total_sequence_length") -> None:
     """``attention_bias`` is ``(B or 1, N or 1, S, T)``: its last two dims are facts."""
     if not ctx.has_input(i):
         return
     dims = shape_of_rank(ctx, i, (4,), "attention_bias")
     eq_dims(ctx, dims[2], seq, "attention_bias shape", i, 2, "sequence_length")
-    eq_dims(ctx, dims[3], total, "attention_bias shape", i, 3, "total_sequence_length")
+    eq_dims(ctx, dims[3], total, "attention_bias shape", i, 3, total_what)
 
 
-def _past_kv(ctx: OpContext, i: int, batch: Dim, heads: int, head: Dim, name: str) -> tuple[Dim, ...]:
+def past_kv(
+    ctx: OpContext, i: int, batch: Dim, heads: int, head: Dim, name: str, heads_what: str = "num_heads"
+) -> tuple[Dim, ...]:
     """A BNSH cache ``(B, N, P, H)``: dims 0, 1 and 3 are facts; returns its dims."""
     dims = shape_of_rank(ctx, i, (4,), name)
     eq_dims(ctx, dims[0], batch, f"{name} shape", i, 0, "batch_size")
-    eq_dims(ctx, dims[1], heads, f"{name} shape", i, 1, "num_heads")
+    eq_dims(ctx, dims[1], heads, f"{name} shape", i, 1, heads_what)
     eq_dims(ctx, dims[3], head, f"{name} shape", i, 3, "head_size")
     return dims
+
+
+def past_pair(ctx: OpContext, i: int, batch: Dim, heads: int, head: Dim) -> tuple[Dim, ...]:
+    """past_key (input ``i``) and past_value (input ``i + 1``), BNSH caches of one length:
+    returns past_key's dims."""
+    pk = past_kv(ctx, i, batch, heads, head, "past_key")
+    pv = past_kv(ctx, i + 1, batch, heads, head, "past_value")
+    eq_dims(ctx, pv[2], pk[2], "past shape", i + 1, 2, "dim 2 of 'past_key'")
+    return pk
+
+
+def merged_past(ctx: OpContext, i: int, batch: Dim, heads: int, head: Dim) -> tuple[Dim, ...]:
+    """A merged key/value cache ``(2, B, N, P, H)``: every dim but ``P`` is a fact; returns its dims."""
+    past = shape_of_rank(ctx, i, (5,), "past")
+    for axis, want, what in ((0, 2, "2"), (1, batch, "batch_size"), (2, heads, "num_heads"), (4, head, "head_size")):
+        eq_dims(ctx, past[axis], want, "past shape", i, axis, what)
+    return past
+
+
+def merged_qkv(ctx: OpContext, d_in: Dim, d_in_axis: int) -> tuple[Dim, Dim]:
+    """Merged QKV weights (input 1, ``(D_i, D + D + D_v)``) and their bias (input 2): the
+    contraction with dim ``d_in_axis`` of input 0 and the bias length are facts; returns
+    ``(D, D_v)``, from ``qkv_hidden_sizes`` (whose sum is the width, a fact) or a third of the
+    width each."""
+    w = shape_of_rank(ctx, 1, (2,), "weights")
+    eq_dims(ctx, w[0], d_in, "contraction", 1, 0, ctx.dim_name(0, d_in_axis))
+    eq_vector(ctx, 2, w[1], "bias length", "dim 1 of 'weights'")
+    sizes = ctx.attr("qkv_hidden_sizes")
+    if not sizes:
+        third = div_exact(ctx, w[1], 3, "dim 1 of 'weights'")
+        return third, third
+    if len(sizes) != 3 or sizes[0] != sizes[1]:
+        raise ctx.invalid(f"qkv_hidden_sizes is {list(sizes)}", "[D, D, D_v] (query and key sizes equal)",
+                          FIX_CONTRACT)
+    eq_dims(ctx, w[1], sum(sizes), "qkv_hidden_sizes", 1, 1, "sum of qkv_hidden_sizes")
+    return sizes[0], sizes[2]
+
+
+def position_ids_facts(ctx: OpContext, i: int, batch: Dim, seq: Dim) -> None:
+    """RoPE position_ids ``(B, S)`` are facts (a 1-element offset is not checked)."""
+    pos = ctx.shape(i)
+    if len(pos) == 2:
+        eq_dims(ctx, pos[0], batch, "position_ids shape", i, 0, "batch_size")
+        eq_dims(ctx, pos[1], seq, "position_ids shape", i, 1, "sequence_length")
+
+
+def longformer_input(
+    ctx: OpContext, weights: tuple[int, int], biases: tuple[int, int], masks: tuple[int, int]
+) -> tuple[Dim, ...]:
+    """``LongformerAttentionBase::CheckInputs``: input 0 ``(B, S, D)`` (returned) with
+    ``2*window | S`` and ``N | D``; the (local, global) ``weights`` are ``(D, 3D)``, the
+    ``biases`` ``(3D)``, the ``masks`` ``(B, S)`` (facts)."""
+    heads = required_int(ctx, "num_heads")
+    window = required_int(ctx, "window")
+    x = shape_of_rank(ctx, 0, (3,), "input")
+    batch, seq, hidden = x
+    div_exact(ctx, seq, 2 * window, "sequence_length (a multiple of 2 * window)")
+    div_exact(ctx, hidden, heads, "hidden_size")
+    for w, b, name in zip(weights, biases, ("weight", "global_weight"), strict=True):
+        eq_shape(ctx, w, (hidden, mul(hidden, 3)), f"{name} shape", name, "(hidden_size, 3 * hidden_size)")
+        eq_vector(ctx, b, mul(hidden, 3), "bias length", "3 * hidden_size")
+    for i, name in zip(masks, ("mask", "global"), strict=True):
+        eq_shape(ctx, i, (batch, seq), f"{name} shape", name, "(batch_size, sequence_length)")
+    return x
 
 
 @register(MS, "Attention")
@@ -70,34 +139,18 @@ def attention(ctx: OpContext) -> None:
     """
     heads = required_int(ctx, "num_heads")
     batch, seq, d_in = shape_of_rank(ctx, 0, (3,), "input")
-    w = shape_of_rank(ctx, 1, (2,), "weights")
-    eq_dims(ctx, w[0], d_in, "contraction", 1, 0, ctx.dim_name(0, 2))
-    eq_vector(ctx, 2, w[1], "bias length", "dim 1 of 'weights'")
-    sizes = ctx.attr("qkv_hidden_sizes")
-    if sizes:
-        if len(sizes) != 3 or sizes[0] != sizes[1]:
-            raise ctx.invalid(
-                f"qkv_hidden_sizes is {list(sizes)}", "[D, D, D_v] (query and key sizes equal)", FIX_CONTRACT
-            )
-        q_hidden, v_hidden = sizes[0], sizes[2]
-        eq_dims(ctx, w[1], q_hidden + sizes[1] + v_hidden, "qkv_hidden_sizes", 1, 1, "sum of qkv_hidden_sizes")
-    else:
-        q_hidden = v_hidden = div_exact(ctx, w[1], 3, "dim 1 of 'weights'")
+    q_hidden, v_hidden = merged_qkv(ctx, d_in, 2)
     head = div_exact(ctx, q_hidden, heads, "hidden_size")
     v_head = div_exact(ctx, v_hidden, heads, "v_hidden_size")
     past_len: Dim = 0
     past = None
     if ctx.has_input(4):
-        past = shape_of_rank(ctx, 4, (5,), "past")
-        eq_dims(ctx, past[0], 2, "past shape", 4, 0, "2")
-        eq_dims(ctx, past[1], batch, "past shape", 4, 1, "batch_size")
-        eq_dims(ctx, past[2], heads, "past shape", 4, 2, "num_heads")
-        eq_dims(ctx, past[4], head, "past shape", 4, 4, "head_size")
+        past = merged_past(ctx, 4, batch, heads, head)
         past_len = past[3]
     share = bool(ctx.attr("past_present_share_buffer", 0)) and past is not None
     total = _share_total(ctx, 6, seq) if share else add(past_len, seq)
-    _mask_facts(ctx, 3, batch, seq, total)
-    _bias_facts(ctx, 5, seq, total)
+    mask_facts(ctx, 3, batch, seq, total)
+    bias_facts(ctx, 5, seq, total)
     ctx.set_output(0, (batch, seq, v_hidden))
     ctx.set_output(1, past if share and past is not None else (2, batch, heads, total, v_head))
 
@@ -139,14 +192,12 @@ def multi_head_attention(ctx: OpContext) -> None:
     past_len: Dim = 0
     pk = None
     if ctx.has_input(6) and ctx.has_input(7):
-        pk = _past_kv(ctx, 6, batch, heads, head, "past_key")
-        pv = _past_kv(ctx, 7, batch, heads, head, "past_value")
-        eq_dims(ctx, pv[2], pk[2], "past shape", 7, 2, "dim 2 of 'past_key'")
+        pk = past_pair(ctx, 6, batch, heads, head)
         past_len = pk[2]
     share = (bool(ctx.attr("past_present_share_buffer", 0)) or ctx.has_input(8)) and pk is not None
     total = _share_total(ctx, 8, kv_len) if share else add(past_len, kv_len)
-    _mask_facts(ctx, 4, batch, seq, total)
-    _bias_facts(ctx, 5, seq, total)
+    mask_facts(ctx, 4, batch, seq, total)
+    bias_facts(ctx, 5, seq, total)
     ctx.set_output(0, (batch, seq, v_hidden))
     cache = pk[2] if share and pk is not None else total
     ctx.set_output(1, (batch, heads, cache, head))
@@ -215,16 +266,13 @@ def group_query_attention(ctx: OpContext) -> None:
         head = div_exact(ctx, q_width, heads + 2 * kv_heads, "packed qkv width")
     past_len: Dim = 0
     if ctx.has_input(3) and ctx.has_input(4):
-        pk = _past_kv(ctx, 3, batch, kv_heads, head, "past_key")
-        pv = _past_kv(ctx, 4, batch, kv_heads, head, "past_value")
-        eq_dims(ctx, pv[2], pk[2], "past shape", 4, 2, "dim 2 of 'past_key'")
-        past_len = pk[2]
+        past_len = past_pair(ctx, 3, batch, kv_heads, head)[2]
     eq_vector(ctx, 5, batch, "seqlens_k shape", "batch_size")
     els = ctx.elements(6)
     total = els[0] if els is not None and len(els) == 1 else ctx.fresh("total_sequence_length", kind="data")
     present = _sliding_window_capacity(ctx, past_len) if ctx.attr("sliding_window_cache", 0) else smax(past_len, total)
     present = ctx.canon(present)
-    _bias_facts(ctx, 10, seq, total)
+    bias_facts(ctx, 10, seq, total)
     ctx.set_output(0, (batch, seq, q_width if ctx.has_input(1) else mul(head, heads)))
     ctx.set_output(1, (batch, kv_heads, present, head))
     ctx.set_output(2, (batch, kv_heads, present, head))
@@ -274,7 +322,7 @@ def decoder_masked_mha(ctx: OpContext) -> None:
         ctx.set_output(3, (batch, heads, 1, key[2]))
         return
     if ctx.has_input(5):
-        pk = _past_kv(ctx, 5, batch, heads, head, "past_key")
+        pk = past_kv(ctx, 5, batch, heads, head, "past_key")
         ctx.set_output(1, pk)
         if ctx.has_input(6):
             ctx.set_output(2, ctx.shape(6))
@@ -291,11 +339,7 @@ def rotary_embedding(ctx: OpContext) -> None:
     """
     x = shape_of_rank(ctx, 0, (3, 4), "input")
     if not ctx.attr("is_packed_batching", 0):
-        seq = x[1] if len(x) == 3 else x[2]
-        pos = ctx.shape(1)
-        if len(pos) == 2:
-            eq_dims(ctx, pos[0], x[0], "position_ids shape", 1, 0, "batch_size")
-            eq_dims(ctx, pos[1], seq, "position_ids shape", 1, 1, "sequence_length")
+        position_ids_facts(ctx, 1, x[0], x[1] if len(x) == 3 else x[2])
     if ctx.has_input(2) and ctx.has_input(3):
         cos, sin = ctx.shape(2), ctx.shape(3)
         if len(cos) == len(sin):

@@ -11,23 +11,17 @@ from __future__ import annotations
 from symshape.algebra.expr import Dim, add, floordiv, mul
 from symshape.engine.context import OpContext
 from symshape.rules.onnx.data_dependent import record_le
+from symshape.rules.onnx_contrib.attention import position_ids_facts
 from symshape.rules.onnx_contrib.layers import (
     FIX_CONTRACT,
     MS,
     div_exact,
     eq_dims,
-    eq_shape,
     required_int,
+    same_shape_as,
     shape_of_rank,
 )
 from symshape.rules.registry import register
-
-
-def _same_as(ctx: OpContext, i: int, j: int) -> tuple[Dim, ...]:
-    """Input ``j`` has input ``i``'s shape (a fact); returns it."""
-    dims = ctx.shape(i)
-    eq_shape(ctx, j, dims, "same shape", ctx.op.inputs[j], f"'{ctx.op.inputs[i]}'")
-    return dims
 
 
 @register(MS, "MRotaryEmbedding")
@@ -60,7 +54,7 @@ def m_rotary_embedding(ctx: OpContext) -> None:
     for axis, want, what in ((0, 3, "3 (T, H, W streams)"), (1, batch, "batch_size"), (2, seq, "sequence_length")):
         eq_dims(ctx, pos[axis], want, "position_ids shape", 1, axis, what)
     cos = shape_of_rank(ctx, 2, (2,), "cos_cache")
-    _same_as(ctx, 2, 3)
+    same_shape_as(ctx, 2, 3)
     half: Dim
     if rotary > 0:
         record_le(ctx, rotary, head, "rotary_embedding_dim <= head_size")
@@ -85,8 +79,8 @@ def gemma_rotary_embedding(ctx: OpContext) -> None:
     for i, dims in ((1, q), (3, k)):
         for axis, e in ((0, 0), (2, 1), (3, 2)):
             eq_dims(ctx, dims[axis], emb[e], "emb shape", i, axis, f"dim {e} of 'emb'")
-    _same_as(ctx, 1, 2)
-    _same_as(ctx, 3, 4)
+    same_shape_as(ctx, 1, 2)
+    same_shape_as(ctx, 3, 4)
     ctx.set_output(0, q)
     ctx.set_output(1, k)
 
@@ -115,13 +109,10 @@ def rms_norm_rotary(ctx: OpContext) -> None:
         eq_dims(ctx, width, stride, "scale length", 1, 0, "the last dim of X")
     record_le(ctx, add(width, start), stride, "input_start + width <= the last dim of X")
     record_le(ctx, rotary, width, "rotary_embedding_dim <= the normalized width")
-    pos = ctx.shape(2)
-    if len(pos) == 2:
-        eq_dims(ctx, pos[0], batch, "position_ids shape", 2, 0, "batch_size")
-        eq_dims(ctx, pos[1], seq, "position_ids shape", 2, 1, "sequence_length")
+    position_ids_facts(ctx, 2, batch, seq)
     cos = shape_of_rank(ctx, 3, (2,), "cosine")
     eq_dims(ctx, cos[1], rotary // 2, "cosine shape", 3, 1, "rotary_embedding_dim / 2")
-    _same_as(ctx, 3, 4)
+    same_shape_as(ctx, 3, 4)
     flat = ctx.canon(mul(heads, width))
     if ctx.attr("flatten_batch", 0):
         ctx.set_output(0, (1, ctx.canon(mul(batch, seq)), flat))

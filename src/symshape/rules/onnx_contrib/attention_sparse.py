@@ -14,6 +14,7 @@ from __future__ import annotations
 from symshape.algebra.expr import Dim, add, floordiv, mod, mul, smin
 from symshape.engine.context import OpContext
 from symshape.rules.onnx.data_dependent import data_symbol, record_le
+from symshape.rules.onnx_contrib.attention import past_kv
 from symshape.rules.onnx_contrib.layers import (
     FIX_CONTRACT,
     MS,
@@ -22,6 +23,7 @@ from symshape.rules.onnx_contrib.layers import (
     eq_shape,
     eq_vector,
     required_int,
+    same_shape_as,
     shape_of_rank,
 )
 from symshape.rules.registry import register
@@ -33,13 +35,6 @@ def _gqa_width(ctx: OpContext, width: Dim, heads: int, kv_heads: int, packed: bo
         head = div_exact(ctx, width, heads + 2 * kv_heads, "packed qkv width")
         return head, ctx.canon(mul(head, heads))
     return div_exact(ctx, width, heads, "query hidden_size"), width
-
-
-def _same_shape(ctx: OpContext, i: int, j: int, what: str) -> tuple[Dim, ...]:
-    """Input ``j`` has input ``i``'s shape (a fact); returns it."""
-    dims = ctx.shape(i)
-    eq_shape(ctx, j, dims, f"{what} shape", ctx.op.inputs[j], f"'{ctx.op.inputs[i]}'")
-    return dims
 
 
 @register(MS, "SparseAttention")
@@ -62,11 +57,9 @@ def sparse_attention(ctx: OpContext) -> None:
         key = shape_of_rank(ctx, 1, (3,), "key")
         eq_dims(ctx, key[0], batch, "key shape", 1, 0, "batch_size")
         eq_dims(ctx, key[1], seq, "key shape", 1, 1, "sequence_length")
-        _same_shape(ctx, 1, 2, "value")
-    past = shape_of_rank(ctx, 3, (4,), "past_key")
-    for axis, want, what in ((0, batch, "batch_size"), (1, kv_heads, "kv_num_heads"), (3, head, "head_size")):
-        eq_dims(ctx, past[axis], want, "past_key shape", 3, axis, what)
-    _same_shape(ctx, 3, 4, "past_value")
+        same_shape_as(ctx, 1, 2, "value shape")
+    past = past_kv(ctx, 3, batch, kv_heads, head, "past_key", "kv_num_heads")
+    same_shape_as(ctx, 3, 4, "past_value shape")
     rows = shape_of_rank(ctx, 5, (2,), "block_row_indices")
     cols = shape_of_rank(ctx, 6, (2,), "block_col_indices")
     eq_dims(ctx, cols[0], rows[0], "block_col_indices shape", 6, 0, "num_layout")
@@ -102,10 +95,8 @@ def dynamic_sparse_attention(ctx: OpContext) -> None:
     eq_vector(ctx, 9, batch, "seqlens_k shape", "batch_size")
     capacity: Dim
     if ctx.has_input(3):
-        past = shape_of_rank(ctx, 3, (4,), "past_key")
-        for axis, want, what in ((0, batch, "batch_size"), (1, kv_heads, "kv_num_heads"), (3, head, "head_size")):
-            eq_dims(ctx, past[axis], want, "past_key shape", 3, axis, what)
-        _same_shape(ctx, 3, 4, "past_value")
+        past = past_kv(ctx, 3, batch, kv_heads, head, "past_key", "kv_num_heads")
+        same_shape_as(ctx, 3, 4, "past_value shape")
         capacity = past[2]
     else:
         els = ctx.elements(10)
@@ -280,7 +271,7 @@ def packed_sparse_attention_indexer(ctx: OpContext) -> None:
     ctx.set_output(2, state)
     ctx.set_output(3, buffer)
     if ctx.has_input(14):
-        ctx.set_output(4, _same_shape(ctx, 13, 14, "past_gate_buffer"))
+        ctx.set_output(4, same_shape_as(ctx, 13, 14, "past_gate_buffer shape"))
     ctx.set_output(5, lengths)
     ctx.set_output(6, (batch, int(ctx.attr("state_update_capacity", 0)), head))
     ctx.set_output(7, (tokens,))

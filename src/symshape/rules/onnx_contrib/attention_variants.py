@@ -15,6 +15,7 @@ from symshape.algebra.expr import Dim, add, mul
 from symshape.engine.context import OpContext
 from symshape.rules.onnx.data_dependent import data_symbol, record_le
 from symshape.rules.onnx.generators import scalar_size
+from symshape.rules.onnx_contrib.attention import bias_facts, longformer_input, merged_past, merged_qkv
 from symshape.rules.onnx_contrib.layers import (
     FIX_CONTRACT,
     MS,
@@ -27,28 +28,6 @@ from symshape.rules.onnx_contrib.layers import (
 )
 from symshape.rules.registry import register
 from symshape.rules.shared.common import normalize_axis
-
-
-def qkv_sizes(ctx: OpContext, width: Dim) -> tuple[Dim, Dim]:
-    """``(D, D_v)`` of merged QKV weights ``width`` wide: ``qkv_hidden_sizes`` (whose sum is the
-    width, a fact) or a third of the width each."""
-    sizes = ctx.attr("qkv_hidden_sizes")
-    if not sizes:
-        third = div_exact(ctx, width, 3, "the merged QKV width")
-        return third, third
-    if len(sizes) != 3 or sizes[0] != sizes[1]:
-        raise ctx.invalid(f"qkv_hidden_sizes is {list(sizes)}", "[D, D, D_v] (query and key sizes equal)",
-                          FIX_CONTRACT)
-    ctx.eq(width, sum(sizes), "qkv_hidden_sizes", (f"the merged QKV width '{width}'", "the sum of qkv_hidden_sizes"))
-    return sizes[0], sizes[2]
-
-
-def _attention_bias(ctx: OpContext, i: int, seq: Dim) -> None:
-    """An attention bias ``(B or 1, N or 1, S, S)``: its last two dims are facts."""
-    if ctx.has_input(i):
-        dims = shape_of_rank(ctx, i, (4,), "attention_bias")
-        eq_dims(ctx, dims[2], seq, "attention_bias shape", i, 2, "sequence_length")
-        eq_dims(ctx, dims[3], seq, "attention_bias shape", i, 3, "sequence_length")
 
 
 def _packing(ctx: OpContext, offset: int, cumulative: int) -> Dim:
@@ -69,13 +48,11 @@ def packed_attention(ctx: OpContext) -> None:
     """
     heads = required_int(ctx, "num_heads")
     tokens, d_in = shape_of_rank(ctx, 0, (2,), "input")
-    w = shape_of_rank(ctx, 1, (2,), "weights")
-    eq_dims(ctx, w[0], d_in, "contraction", 1, 0, ctx.dim_name(0, 1))
-    eq_vector(ctx, 2, w[1], "bias length", "dim 1 of 'weights'")
-    hidden, v_hidden = qkv_sizes(ctx, w[1])
+    hidden, v_hidden = merged_qkv(ctx, d_in, 1)
     div_exact(ctx, hidden, heads, "hidden_size")
     div_exact(ctx, v_hidden, heads, "v_hidden_size")
-    _attention_bias(ctx, 5, _packing(ctx, 3, 4))
+    seq = _packing(ctx, 3, 4)
+    bias_facts(ctx, 5, seq, seq, "sequence_length")
     ctx.set_output(0, (tokens, v_hidden))
 
 
@@ -111,7 +88,8 @@ def packed_multi_head_attention(ctx: OpContext) -> None:
             eq_dims(ctx, value[0], tokens, "value shape", 2, 0, "token_count")
             v_hidden = value[1]
     eq_vector(ctx, 3, add(add(hidden, hidden), v_hidden), "bias length", "D + D + D_v")
-    _attention_bias(ctx, 6, _packing(ctx, 4, 5))
+    seq = _packing(ctx, 4, 5)
+    bias_facts(ctx, 6, seq, seq, "sequence_length")
     ctx.set_output(0, (tokens, v_hidden))
 
 
@@ -174,15 +152,10 @@ def decoder_masked_self_attention(ctx: OpContext) -> None:
         raise ctx.invalid("past_present_share_buffer is not set", "past_present_share_buffer=1", FIX_CONTRACT)
     batch, seq, d_in = shape_of_rank(ctx, 0, (3,), "input")
     eq_dims(ctx, seq, 1, "one token", 0, 1, "1 (the kernel decodes one token)")
-    w = shape_of_rank(ctx, 1, (2,), "weights")
-    eq_dims(ctx, w[0], d_in, "contraction", 1, 0, ctx.dim_name(0, 2))
-    eq_vector(ctx, 2, w[1], "bias length", "dim 1 of 'weights'")
-    hidden, v_hidden = qkv_sizes(ctx, w[1])
+    hidden, v_hidden = merged_qkv(ctx, d_in, 2)
     ctx.eq(hidden, v_hidden, "qk head size == v head size", ("hidden_size", "v_hidden_size"))
     head = div_exact(ctx, hidden, heads, "hidden_size")
-    past = shape_of_rank(ctx, 4, (5,), "past")
-    for axis, want, what in ((0, 2, "2"), (1, batch, "batch_size"), (2, heads, "num_heads"), (4, head, "head_size")):
-        eq_dims(ctx, past[axis], want, "past shape", 4, axis, what)
+    past = merged_past(ctx, 4, batch, heads, head)
     if ctx.has_input(3):
         eq_dims(ctx, shape_of_rank(ctx, 3, (2,), "mask_index")[0], batch, "mask shape", 3, 0, "batch_size")
     ctx.set_output(0, (batch, seq, v_hidden))
@@ -197,17 +170,7 @@ def longformer_attention(ctx: OpContext) -> None:
 
     https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.LongformerAttention
     """
-    heads = required_int(ctx, "num_heads")
-    window = required_int(ctx, "window")
-    x = shape_of_rank(ctx, 0, (3,), "input")
-    batch, seq, hidden = x
-    div_exact(ctx, seq, 2 * window, "sequence_length (a multiple of 2 * window)")
-    div_exact(ctx, hidden, heads, "hidden_size")
-    for w, b, name in ((1, 2, "weight"), (4, 5, "global_weight")):
-        eq_shape(ctx, w, (hidden, mul(hidden, 3)), f"{name} shape", name, "(hidden_size, 3 * hidden_size)")
-        eq_vector(ctx, b, mul(hidden, 3), "bias length", "3 * hidden_size")
-    for i, name in ((3, "mask"), (6, "global")):
-        eq_shape(ctx, i, (batch, seq), f"{name} shape", name, "(batch_size, sequence_length)")
+    x = longformer_input(ctx, (1, 4), (2, 5), (3, 6))
     ctx.set_output(0, x)
 
 

@@ -66,9 +66,7 @@ def causal_conv_with_state(ctx: OpContext) -> None:
         raise ctx.invalid("the state_update output with state_update_capacity 0", "state_update_capacity > 0")
     batch = x[0]
     channels = product(x[2:]) if last else x[1]
-    eq_dims(ctx, w[0], channels, "weight channels", 1, 0, "the input channels")
-    eq_dims(ctx, w[1], 1, "depthwise weight", 1, 1, "1")
-    eq_vector(ctx, 2, channels, "bias shape", "the input channels")
+    _depthwise(ctx, w, channels, "the input channels")
     ctx.set_output(0, x)
     if ndim != 1:
         ctx.declared_output(1, f"no onnxruntime kernel implements ndim={ndim}: its state shape is undefined")
@@ -78,6 +76,13 @@ def causal_conv_with_state(ctx: OpContext) -> None:
     if ctx.has_input(3):
         eq_shape(ctx, 3, state, "past_state shape", "past_state", "present_state")
     ctx.set_output(1, state)
+
+
+def _depthwise(ctx: OpContext, w: tuple[Dim, ...], channels: Dim, what: str) -> None:
+    """Facts: the depthwise weight is ``(channels, 1, K...)``, the bias ``(channels)``."""
+    eq_dims(ctx, w[0], channels, "weight channels", 1, 0, what)
+    eq_dims(ctx, w[1], 1, "depthwise weight", 1, 1, "1")
+    eq_vector(ctx, 2, channels, "bias shape", what)
 
 
 def _extended_conv(
@@ -96,9 +101,7 @@ def _extended_conv(
         raise GiveUp("input_channel_offset without input_channels: the slice width is not documented")
     channels: Dim = width if width else x[2]
     require_ge(ctx, add(x[2], -offset), width, "the channel slice fits the input", "the input width minus the offset")
-    eq_dims(ctx, w[0], channels, "weight channels", 1, 0, "the selected channels")
-    eq_dims(ctx, w[1], 1, "depthwise weight", 1, 1, "1")
-    eq_vector(ctx, 2, channels, "bias shape", "the selected channels")
+    _depthwise(ctx, w, channels, "the selected channels")
     hist = ctx.canon(mul(add(w[2], -1), dilation))
     if length:
         require_ge(ctx, add(length, mul(hist, -1)), 0, "state_length covers the receptive field",

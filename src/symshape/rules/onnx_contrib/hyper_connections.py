@@ -20,6 +20,7 @@ from symshape.rules.onnx_contrib.layers import (
     eq_dims,
     eq_shape,
     eq_vector,
+    not_scalar,
     required_int,
     shape_of_rank,
 )
@@ -155,9 +156,7 @@ def gated_rms_norm(ctx: OpContext) -> None:
 
     https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.GatedRMSNorm
     """
-    x = ctx.shape(0)
-    if not x:
-        raise ctx.invalid("X is a scalar", "X of rank >= 1", FIX_CONTRACT)
+    x = not_scalar(ctx, 0, "X")
     size = ctx.canon(ctx.numel(1))
     require_ge(ctx, size, 1, "the scale is not empty", "the scale's element count")
     if isinstance(size, int):
@@ -174,9 +173,7 @@ def gated_add(ctx: OpContext) -> None:
 
     https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.GatedAdd
     """
-    x = ctx.shape(0)
-    if not x:
-        raise ctx.invalid("X is a scalar", "X of rank >= 1", FIX_CONTRACT)
+    x = not_scalar(ctx, 0, "X")
     eq_shape(ctx, 1, x, "Y shape", "Y", "X")
     gate = shape_of_rank(ctx, 2, (len(x),), "gate")
     for axis in range(len(x) - 1):

@@ -72,6 +72,37 @@ def eq_vector(ctx: OpContext, i: int, want: Dim, rule: str, what: str) -> None:
     eq_dims(ctx, dims[0], want, rule, i, 0, what)
 
 
+def same_shape_as(ctx: OpContext, i: int, j: int, rule: str = "same shape") -> tuple[Dim, ...]:
+    """Fact: input ``j`` has input ``i``'s shape; returns it."""
+    dims = ctx.shape(i)
+    eq_shape(ctx, j, dims, rule, ctx.op.inputs[j], f"'{ctx.op.inputs[i]}'")
+    return dims
+
+
+def not_scalar(ctx: OpContext, i: int, name: str, found: str | None = None) -> tuple[Dim, ...]:
+    """Input ``i``'s dims; ModelError when it is a scalar (``found`` names it there, default ``name``)."""
+    dims = ctx.shape(i)
+    if not dims:
+        raise ctx.invalid(f"{found or name} is a scalar", f"{name} of rank >= 1", FIX_CONTRACT)
+    return dims
+
+
+def contracted_input(ctx: OpContext, k: Dim, what: str) -> tuple[Dim, ...]:
+    """Input 0, ``A (..., K)`` of rank >= 1, with its last dim ``K`` (a fact)."""
+    a = not_scalar(ctx, 0, "A", "input A")
+    eq_dims(ctx, a[-1], k, "contraction", 0, len(a) - 1, what)
+    return a
+
+
+def reuse(ctx: OpContext, domain: str, op_type: str) -> None:
+    """Run the registered rule of ``domain``'s ``op_type`` on this op (the same inputs and
+    attributes mean the same contract)."""
+    rule = lookup(domain, op_type)
+    if rule is None:
+        raise GiveUp(f"no {domain or 'ai.onnx'} {op_type} rule is available")
+    rule(ctx)
+
+
 # ----------------------------------------------------------------------- activations
 @register(MS, "Gelu", "QuickGelu")
 def gelu(ctx: OpContext) -> None:
@@ -195,10 +226,19 @@ def contrib_layer_norm(ctx: OpContext) -> None:
     https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md (registered by
     onnxruntime in the default domain; some exporters write them under com.microsoft)
     """
-    rule = lookup(ONNX, ctx.op.op_type)
-    if rule is None:
-        raise GiveUp(f"no ai.onnx rule for {ctx.op.op_type}")
-    rule(ctx)
+    reuse(ctx, ONNX, ctx.op.op_type)
+
+
+def embedding_width(ctx: OpContext) -> Dim:
+    """The width ``H`` of word_embedding (input 2, ``(vocab, H)``): the position and segment
+    tables (inputs 3, 4) are ``(*, H)``, gamma and beta (inputs 5, 6) ``(H)`` (facts)."""
+    hidden = shape_of_rank(ctx, 2, (2,), "word_embedding")[1]
+    for i, name in ((3, "position_embedding"), (4, "segment_embedding")):
+        if ctx.has_input(i):
+            eq_dims(ctx, shape_of_rank(ctx, i, (2,), name)[1], hidden, "hidden_size", i, 1, "hidden_size")
+    for i in (5, 6):
+        eq_vector(ctx, i, hidden, "hidden_size", "hidden_size")
+    return hidden
 
 
 @register(MS, "EmbedLayerNormalization")
@@ -217,12 +257,7 @@ def embed_layer_norm(ctx: OpContext) -> None:
             dims = shape_of_rank(ctx, i, (2,), name)
             eq_dims(ctx, dims[0], batch, f"{name} shape", i, 0, "batch_size")
             eq_dims(ctx, dims[1], seq, f"{name} shape", i, 1, "sequence_length")
-    hidden = shape_of_rank(ctx, 2, (2,), "word_embedding")[1]
-    for i, name in ((3, "position_embedding"), (4, "segment_embedding")):
-        if ctx.has_input(i):
-            eq_dims(ctx, shape_of_rank(ctx, i, (2,), name)[1], hidden, "hidden_size", i, 1, "hidden_size")
-    for i in (5, 6):
-        eq_vector(ctx, i, hidden, "hidden_size", "hidden_size")
+    hidden = embedding_width(ctx)
     if ctx.has_input(8):
         pos = shape_of_rank(ctx, 8, (2,), "position_ids")
         eq_dims(ctx, pos[1], seq, "position_ids shape", 8, 1, "sequence_length")

@@ -10,8 +10,17 @@ from __future__ import annotations
 from symshape.algebra.expr import Dim, add, floordiv, mul
 from symshape.engine.context import GiveUp, OpContext
 from symshape.rules.onnx.linalg import matmul_shape
-from symshape.rules.onnx_contrib.layers import FIX_CONTRACT, MS, eq_dims, eq_shape, eq_vector, required_int
-from symshape.rules.registry import ONNX, lookup, register
+from symshape.rules.onnx_contrib.layers import (
+    FIX_CONTRACT,
+    MS,
+    contracted_input,
+    eq_dims,
+    eq_shape,
+    eq_vector,
+    required_int,
+    reuse,
+)
+from symshape.rules.registry import ONNX, register
 
 
 def _fused_operand(ctx: OpContext, dims: tuple[Dim, ...], trans: bool, trans_batch: bool) -> tuple[Dim, ...]:
@@ -65,10 +74,7 @@ def matmul_nbits(ctx: OpContext) -> None:
     https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.MatMulNBits
     """
     k, n = required_int(ctx, "K"), required_int(ctx, "N")
-    a = ctx.shape(0)
-    if not a:
-        raise ctx.invalid("input A is a scalar", "A of rank >= 1", FIX_CONTRACT)
-    eq_dims(ctx, a[-1], k, "contraction", 0, len(a) - 1, "the attribute K")
+    a = contracted_input(ctx, k, "the attribute K")
     eq_vector(ctx, 5, n, "bias length", "the attribute N")
     ctx.set_output(0, (*a[:-1], n))
 
@@ -80,10 +86,7 @@ def fused_conv(ctx: OpContext) -> None:
 
     https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.FusedConv
     """
-    rule = lookup(ONNX, "Conv")
-    if rule is None:
-        raise GiveUp("no ai.onnx Conv rule is available")
-    rule(ctx)
+    reuse(ctx, ONNX, "Conv")
     out = ctx.output_shape(0)
     if out is None or not ctx.has_input(3):
         return

@@ -12,7 +12,7 @@ https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md
 from __future__ import annotations
 
 from symshape.algebra.expr import Dim, add, ceildiv, mul, product
-from symshape.engine.context import GiveUp, OpContext
+from symshape.engine.context import OpContext
 from symshape.rules.onnx_contrib.layers import (
     FIX_CONTRACT,
     MS,
@@ -20,22 +20,14 @@ from symshape.rules.onnx_contrib.layers import (
     eq_dims,
     eq_vector,
     required_int,
+    reuse,
     shape_of_rank,
 )
-from symshape.rules.registry import ONNX, lookup, register
+from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import broadcast_shapes
 from symshape.rules.shared.fit import require_ge
 
 BITMASK_BITS = 32  # the dropout masks pack one bit per element into uint32 words
-
-
-def reuse(ctx: OpContext, domain: str, op_type: str) -> None:
-    """Run the registered rule of ``domain``'s ``op_type`` on this op (the same inputs and
-    attributes mean the same contract)."""
-    rule = lookup(domain, op_type)
-    if rule is None:
-        raise GiveUp(f"no {domain or 'ai.onnx'} {op_type} rule is available")
-    rule(ctx)
 
 
 # --------------------------------------------------------------------------- elementwise

@@ -15,8 +15,15 @@ from symshape.algebra.expr import Dim, add, floordiv, mul, product, smax, smin
 from symshape.engine.context import OpContext
 from symshape.rules.onnx.data_dependent import data_symbol, record_le
 from symshape.rules.onnx.partial import set_partial
-from symshape.rules.onnx_contrib.layers import FIX_CONTRACT, MS, eq_dims, eq_vector, required_int, shape_of_rank
-from symshape.rules.onnx_contrib.misc_ops import reuse
+from symshape.rules.onnx_contrib.layers import (
+    FIX_CONTRACT,
+    MS,
+    eq_dims,
+    eq_vector,
+    required_int,
+    reuse,
+    shape_of_rank,
+)
 from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.common import normalize_axis
 from symshape.rules.shared.fit import require_ge

@@ -20,6 +20,7 @@ from symshape.rules.onnx_contrib.layers import (
     div_exact,
     eq_dims,
     eq_shape,
+    not_scalar,
     required_int,
     shape_of_rank,
 )
@@ -179,9 +180,7 @@ def router_gate_up_proj(ctx: OpContext) -> None:
     """
     router = required_int(ctx, "router_size")
     str_attr(ctx, "activation", "swiglu", ("swiglu",))
-    x = ctx.shape(0)
-    if not x:
-        raise ctx.invalid("X is a scalar", "X of rank >= 1", FIX_CONTRACT)
+    x = not_scalar(ctx, 0, "X")
     w = shape_of_rank(ctx, 1, (2,), "W")
     eq_dims(ctx, w[0], x[-1], "contraction", 1, 0, ctx.dim_name(0, len(x) - 1))
     inter = div_exact(ctx, add(w[1], -router), 2, "W's width minus router_size")
@@ -198,9 +197,7 @@ def swiglu(ctx: OpContext) -> None:
 
     https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.SwiGLU
     """
-    gate = ctx.shape(0)
-    if not gate:
-        raise ctx.invalid("gate is a scalar", "gate of rank >= 1", FIX_CONTRACT)
+    gate = not_scalar(ctx, 0, "gate")
     if ctx.has_input(1):
         eq_shape(ctx, 1, gate, "up shape", "up", "gate")
         ctx.set_output(0, gate)
@@ -219,9 +216,7 @@ def matmul_packed(ctx: OpContext) -> None:
     k = required_int(ctx, "K")
     if not isinstance(ctx.attr("packed_type"), int):
         raise ctx.invalid("the attribute 'packed_type' is missing", "a packed-format ID", FIX_CONTRACT)
-    a = ctx.shape(0)
-    if not a:
-        raise ctx.invalid("A is a scalar", "A of rank >= 1", FIX_CONTRACT)
+    a = not_scalar(ctx, 0, "A")
     eq_dims(ctx, a[-1], k, "contraction", 0, len(a) - 1, "the attribute K")
     b = shape_of_rank(ctx, 1, (2,), "B")
     eq_dims(ctx, b[0], n, "B rows", 1, 0, "the attribute N")

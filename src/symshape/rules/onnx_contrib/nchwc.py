@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from typing import cast
 
 from symshape.algebra.expr import Dim, add, mul
-from symshape.engine.context import GiveUp, OpContext
-from symshape.rules.onnx_contrib.layers import FIX_CONTRACT, eq_shape
-from symshape.rules.registry import ONNX, lookup, register
+from symshape.engine.context import OpContext
+from symshape.rules.onnx_contrib.layers import FIX_CONTRACT, eq_shape, reuse
+from symshape.rules.registry import ONNX, register
 from symshape.rules.shared.fit import require_ge
 
 NCHWC = "com.microsoft.nchwc"
@@ -33,13 +33,6 @@ def _input4(ctx: OpContext) -> tuple[Dim, ...]:
     x = ctx.shape(0)
     ctx.require_rank(x, 4, "input X", "rank 4: the NCHWc kernels run 2-D images only", FIX_CONTRACT)
     return x
-
-
-def _onnx_rule(ctx: OpContext, op_type: str) -> None:
-    rule = lookup(ONNX, op_type)
-    if rule is None:
-        raise GiveUp(f"no ai.onnx {op_type} rule is available")
-    rule(ctx)
 
 
 @register(NCHWC, "ReorderInput")
@@ -117,30 +110,21 @@ def nchwc_conv(ctx: OpContext) -> None:
     https://github.com/microsoft/onnxruntime/blob/main/onnxruntime/core/graph/contrib_ops/nchwc_schema_defs.cc
     """
     _input4(ctx)
-    _onnx_rule(ctx, "Conv")
+    reuse(ctx, ONNX, "Conv")
     y = ctx.output_shape(0)
     if y is not None and ctx.has_input(3):
         eq_shape(ctx, 3, y, "Sum shape", "input Sum", "the output")
 
 
-@register(NCHWC, "MaxPool", "AveragePool")
+@register(NCHWC, "MaxPool", "AveragePool", "GlobalMaxPool", "GlobalAveragePool")
 def nchwc_pool(ctx: OpContext) -> None:
-    """The ai.onnx pooling rule on a 4-D NCHWc input (two kernel dims): channels unchanged.
+    """The ai.onnx pooling rule on a 4-D NCHWc input: two kernel dims, channels unchanged;
+    ``(N, Cp, 1, 1)`` for the global pools.
 
     https://github.com/microsoft/onnxruntime/blob/main/onnxruntime/core/graph/contrib_ops/nchwc_schema_defs.cc
     """
     _input4(ctx)
-    _onnx_rule(ctx, ctx.op.op_type)
-
-
-@register(NCHWC, "GlobalMaxPool", "GlobalAveragePool")
-def nchwc_global_pool(ctx: OpContext) -> None:
-    """``(N, Cp, 1, 1)`` from a 4-D NCHWc input.
-
-    https://github.com/microsoft/onnxruntime/blob/main/onnxruntime/core/graph/contrib_ops/nchwc_schema_defs.cc
-    """
-    _input4(ctx)
-    _onnx_rule(ctx, ctx.op.op_type)
+    reuse(ctx, ONNX, ctx.op.op_type)
 
 
 @register(NCHWC, "Upsample")

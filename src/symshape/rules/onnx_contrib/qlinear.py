@@ -13,7 +13,10 @@ https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md
 
 from __future__ import annotations
 
-from symshape.algebra.expr import product
+from collections.abc import Sequence
+from typing import Any
+
+from symshape.algebra.expr import Dim, product
 from symshape.engine.context import OpContext
 from symshape.rules.onnx.reduce import reduced
 from symshape.rules.onnx_contrib.layers import FIX_CONTRACT, MS
@@ -107,6 +110,18 @@ def qlinear_reduce_mean(ctx: OpContext) -> None:
 
 
 # ------------------------------------------------------------------------ window ops
+def _window_op(
+    ctx: OpContext, op_type: str, inputs: Sequence[int], attrs: dict[str, Any] | None = None
+) -> tuple[Dim, ...] | None:
+    """The ai.onnx ``op_type`` rule on a view of ``inputs``; with ``channels_last``, on the NCHW
+    view of x (input 0), its output put back channels last."""
+    if not ctx.attr("channels_last", 0):
+        return run_view(ctx, op_type, inputs, attrs)[0]
+    channels_last_input(ctx, 0)
+    out = run_nchw(ctx, op_type, inputs, (0,), attrs=attrs)[0]
+    return None if out is None else to_nhwc(out)
+
+
 @register(MS, "QLinearConv")
 def qlinear_conv(ctx: OpContext) -> None:
     """Conv's shape on x (input 0), w (input 3, ``(M, C/group, k...)``) and the bias (input 8),
@@ -117,13 +132,7 @@ def qlinear_conv(ctx: OpContext) -> None:
     https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.QLinearConv
     """
     one_element(ctx, 1, 2, 6, 7)
-    inputs = range(ctx.num_inputs)
-    if ctx.attr("channels_last", 0):
-        channels_last_input(ctx, 0)
-        out = run_nchw(ctx, "QLinearConv", inputs, (0,))[0]
-        out = None if out is None else to_nhwc(out)
-    else:
-        out = run_view(ctx, "QLinearConv", inputs)[0]
+    out = _window_op(ctx, "QLinearConv", range(ctx.num_inputs))
     if out is None:
         return
     m = ctx.shape(3)[0]
@@ -143,12 +152,7 @@ def qlinear_average_pool(ctx: OpContext) -> None:
     required_attr(ctx, "kernel_shape")
     scalar_param(ctx, 1, 2, 3, 4)
     attrs = {k: v for k, v in ctx.op.attrs.items() if k != "channels_last"}
-    if ctx.attr("channels_last", 0):
-        channels_last_input(ctx, 0)
-        out = run_nchw(ctx, "AveragePool", (0,), (0,), attrs=attrs)[0]
-        out = None if out is None else to_nhwc(out)
-    else:
-        out = run_view(ctx, "AveragePool", (0,), attrs)[0]
+    out = _window_op(ctx, "AveragePool", (0,), attrs)
     if out is not None:
         ctx.set_output(0, out)
 

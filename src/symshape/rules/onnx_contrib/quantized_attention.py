@@ -13,13 +13,15 @@ https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md
 
 from __future__ import annotations
 
-from symshape.algebra.expr import Dim, add, floordiv, mul
+from symshape.algebra.expr import Dim, add, floordiv
 from symshape.engine.context import OpContext
 from symshape.rules.onnx.data_dependent import record_le
+from symshape.rules.onnx_contrib.attention import longformer_input, mask_facts, merged_past
 from symshape.rules.onnx_contrib.layers import (
     FIX_CONTRACT,
     MS,
     div_exact,
+    embedding_width,
     eq_dims,
     eq_shape,
     eq_vector,
@@ -36,17 +38,13 @@ def attention_mask_facts(ctx: OpContext, i: int, batch: Dim, seq: Dim, total: Di
     if not ctx.has_input(i):
         return
     dims = shape_of_rank(ctx, i, (1, 2, 3, 4), "mask_index")
-    if len(dims) == 3:
-        for axis, (d, want, what) in enumerate(zip(dims, (batch, seq, total), ("B", "S", "T"), strict=True)):
-            eq_dims(ctx, d, want, "mask shape", i, axis, what)
-    elif len(dims) == 4:
-        eq_dims(ctx, dims[0], batch, "mask shape", i, 0, "batch_size")
-        eq_dims(ctx, dims[1], 1, "mask shape", i, 1, "1")
-        eq_dims(ctx, dims[3], dims[2], "mask shape", i, 3, "dim 2 of the mask (max_sequence_length)")
-        record_le(ctx, total, dims[2], "mask max_sequence_length >= total_sequence_length")
-    elif len(dims) == 2 and ctx.facts.prove_ge(ctx.canon(dims[1]), 2):
-        eq_dims(ctx, dims[0], batch, "mask shape", i, 0, "batch_size")
-        eq_dims(ctx, dims[1], total, "mask shape", i, 1, "total_sequence_length")
+    if len(dims) != 4:
+        mask_facts(ctx, i, batch, seq, total)
+        return
+    eq_dims(ctx, dims[0], batch, "mask shape", i, 0, "batch_size")
+    eq_dims(ctx, dims[1], 1, "mask shape", i, 1, "1")
+    eq_dims(ctx, dims[3], dims[2], "mask shape", i, 3, "dim 2 of the mask (max_sequence_length)")
+    record_le(ctx, total, dims[2], "mask max_sequence_length >= total_sequence_length")
 
 
 def _per_column(ctx: OpContext, i: int, width: Dim, what: str) -> None:
@@ -86,11 +84,7 @@ def qattention(ctx: OpContext) -> None:
         if ctx.attr("past_present_share_buffer", 0):
             raise ctx.invalid("past_present_share_buffer=1 with a past", "past_present_share_buffer=0 (QAttention "
                               "has no past_sequence_length input)", FIX_CONTRACT)
-        past = shape_of_rank(ctx, 8, (5,), "past")
-        for axis, want, what in ((0, 2, "2"), (1, batch, "batch_size"), (2, heads, "num_heads"),
-                                 (4, head, "head_size")):
-            eq_dims(ctx, past[axis], want, "past shape", 8, axis, what)
-        past_len = past[3]
+        past_len = merged_past(ctx, 8, batch, heads, head)[3]
     total = ctx.canon(add(past_len, seq))
     attention_mask_facts(ctx, 5, batch, seq, total)
     ctx.set_output(0, (batch, seq, hidden))
@@ -131,18 +125,7 @@ def qordered_longformer_attention(ctx: OpContext) -> None:
 
     https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.QOrderedLongformerAttention
     """
-    heads = required_int(ctx, "num_heads")
-    window = required_int(ctx, "window")
-    x = shape_of_rank(ctx, 0, (3,), "input")
-    batch, seq, hidden = x
-    div_exact(ctx, seq, 2 * window, "the sequence length (2*window)")
-    div_exact(ctx, hidden, heads, "the hidden size (num_heads)")
-    for i, name in ((2, "weight"), (8, "global_weight")):
-        eq_shape(ctx, i, (hidden, mul(hidden, 3)), "weight shape", name, "(hidden, 3*hidden)")
-    for i in (4, 10):
-        eq_vector(ctx, i, mul(hidden, 3), "bias length", "3*hidden")
-    for i, name in ((7, "mask"), (12, "global")):
-        eq_shape(ctx, i, (batch, seq), "mask shape", name, "(batch_size, sequence_length)")
+    x = longformer_input(ctx, (2, 8), (4, 10), (7, 12))
     ctx.set_output(0, x)
 
 
@@ -159,11 +142,6 @@ def qembed_layer_norm(ctx: OpContext) -> None:
     for i, name in ((1, "segment_ids"), (7, "mask")):
         if ctx.has_input(i):
             eq_shape(ctx, i, ids, f"{name} shape", name, "input_ids")
-    hidden = shape_of_rank(ctx, 2, (2,), "word_embedding")[1]
-    for i, name in ((3, "position_embedding"), (4, "segment_embedding")):
-        if ctx.has_input(i):
-            eq_dims(ctx, shape_of_rank(ctx, i, (2,), name)[1], hidden, "hidden_size", i, 1, "hidden_size")
-    for i in (5, 6):
-        eq_vector(ctx, i, hidden, "hidden_size", "hidden_size")
+    hidden = embedding_width(ctx)
     ctx.set_output(0, (*ids, hidden))
     ctx.set_output(1, ids[:1])

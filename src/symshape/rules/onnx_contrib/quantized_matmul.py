@@ -22,9 +22,11 @@ from symshape.rules.onnx.data_dependent import data_symbol
 from symshape.rules.onnx_contrib.layers import (
     FIX_CONTRACT,
     MS,
+    contracted_input,
     eq_dims,
     eq_shape,
     eq_vector,
+    not_scalar,
     required_int,
     shape_of_rank,
 )
@@ -34,15 +36,6 @@ from symshape.rules.registry import register
 # MatMulFpQ4's blk_quant_type -> (block length along K, bytes per block), as MLAS packs a column:
 # BlkQ4Sym (0): a float scale and 16 bytes of nibbles; BlkQ4Zp8 (any other value): also a zero point.
 FPQ4_BLOCKS = {0: (32, 20), 1: (32, 21)}
-
-
-def _activation(ctx: OpContext, k: Dim, what: str) -> tuple[Dim, ...]:
-    """Input 0, ``A (..., K)`` of rank >= 1, with its last dim ``K`` (a fact)."""
-    a = ctx.shape(0)
-    if not a:
-        raise ctx.invalid("input A is a scalar", "A of rank >= 1", FIX_CONTRACT)
-    eq_dims(ctx, a[-1], k, "contraction", 0, len(a) - 1, what)
-    return a
 
 
 def _numel_is(ctx: OpContext, i: int, want: Dim, what: str) -> None:
@@ -65,7 +58,7 @@ def matmul_bnb4(ctx: OpContext) -> None:
         raise ctx.invalid(f"attribute 'quant_type' is {ctx.attr('quant_type')!r}", "0 (FP4) or 1 (NF4)", FIX_CONTRACT)
     trans_b = bool(ctx.attr("transB", 1))
     inner, outer = (k, n) if trans_b else (n, k)
-    a = _activation(ctx, inner, "the attribute K" if trans_b else "the attribute N (transB=0)")
+    a = contracted_input(ctx, inner, "the attribute K" if trans_b else "the attribute N (transB=0)")
     ctx.set_output(0, (*a[:-1], outer))
 
 
@@ -82,9 +75,7 @@ def matmul_fpq4(ctx: OpContext) -> None:
     spec = shape_of_rank(ctx, 2, (1,), "B_shape")
     eq_dims(ctx, spec[0], 2, "B_shape length", 2, 0, "2 (B is a 2-D matrix)")
     els = ctx.elements(2)
-    a = ctx.shape(0)
-    if not a:
-        raise ctx.invalid("input A is a scalar", "A of rank >= 1", FIX_CONTRACT)
+    a = not_scalar(ctx, 0, "A", "input A")
     if els is not None and len(els) == 2:
         k, n = els
         eq_dims(ctx, a[-1], k, "contraction", 0, len(a) - 1, "B_shape[0]")
@@ -101,7 +92,7 @@ def _block_scaled(ctx: OpContext, n: Dim, k: Dim, scale: int, bias: int, default
     """The FP4/FP8 weight-only matmuls: per-block scales ``(N, ceil(K/block_size))`` and an
     optional bias ``(N)`` (facts); the output is ``A (..., K)`` with ``K`` replaced by ``N``."""
     block = int_attr(ctx, "block_size", default_block, 1)
-    a = _activation(ctx, k, "K of the weight")
+    a = contracted_input(ctx, k, "K of the weight")
     eq_shape(ctx, scale, (n, ceildiv(k, block)), "block scales", ctx.op.inputs[scale], "(N, ceil(K/block_size))")
     eq_vector(ctx, bias, n, "bias length", "N (dim 0 of B)")
     ctx.set_output(0, (*a[:-1], n))
@@ -155,7 +146,7 @@ def matmul_nbits_mlp(ctx: OpContext) -> None:
     https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.MatMulNBitsMlp
     """
     k, n = required_int(ctx, "K"), required_int(ctx, "N")
-    a = _activation(ctx, k, "the attribute K")
+    a = contracted_input(ctx, k, "the attribute K")
     for i in (5, 8):
         eq_vector(ctx, i, n, "bias length", "the attribute N")
     ctx.set_output(0, (*a[:-1], n))
@@ -173,7 +164,7 @@ def matmul_nbits_qkv(ctx: OpContext) -> None:
     """
     k = required_int(ctx, "K")
     nq, nkv = required_int(ctx, "Nq"), required_int(ctx, "Nkv")
-    a = _activation(ctx, k, "the attribute K")
+    a = contracted_input(ctx, k, "the attribute K")
     for i, width, what in ((5, nq, "Nq"), (8, nkv, "Nkv"), (11, nkv, "Nkv")):
         eq_vector(ctx, i, width, "bias length", f"the attribute {what}")
     for out, width in ((0, nq), (1, nkv), (2, nkv)):
@@ -192,7 +183,7 @@ def matmul_nbits_qlora(ctx: OpContext) -> None:
     k, n = required_int(ctx, "K"), required_int(ctx, "N")
     bits = int_attr(ctx, "bits", 4, 1)
     block = int_attr(ctx, "block_size", 32, 1)
-    x = _activation(ctx, k, "the attribute K")
+    x = contracted_input(ctx, k, "the attribute K")
     w = ctx.shape(1)
     if len(w) == 3:
         eq_shape(ctx, 1, (n, ceildiv(k, block), block * bits // 8), "packed weight", "W",

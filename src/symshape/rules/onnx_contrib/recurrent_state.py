@@ -22,6 +22,7 @@ from symshape.rules.onnx_contrib.layers import (
     eq_dims,
     eq_shape,
     eq_vector,
+    not_scalar,
     required_int,
     shape_of_rank,
 )
@@ -155,9 +156,7 @@ def linear_attention_gate(ctx: OpContext) -> None:
 
     https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.LinearAttentionGate
     """
-    a = ctx.shape(0)
-    if not a:
-        raise ctx.invalid("input 'a' is a scalar", "'a' of rank >= 1", FIX_CONTRACT)
+    a = not_scalar(ctx, 0, "'a'", "input 'a'")
     heads = a[-1]
     require_ge(ctx, heads, 1, "a's last dim is positive", "the last dim of 'a'")
     for i, name in ((1, "dt_bias"), (2, "decay_scale")):
