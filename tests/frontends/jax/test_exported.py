@@ -117,6 +117,16 @@ def test_a_file_that_is_not_an_export_is_one_line_error(tmp_path: Path, models_d
                           check=False)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "not a serialized jax.export.Exported" in done.stderr
+    assert "jax's reader fails with " in done.stderr and "(error)" not in done.stderr
+
+
+@pytest.mark.needs_jax
+def test_an_empty_export_says_the_file_is_empty(tmp_path: Path) -> None:
+    """What a serialize() that failed after open(..., "wb") leaves behind."""
+    path = tmp_path / "model.jaxexp"
+    path.write_bytes(b"")
+    with pytest.raises(ModelError, match=r"model\.jaxexp': the file is empty, expected the bytes of"):
+        analyze_file(path)
 
 
 def test_without_jax_the_error_says_how_to_install_it(tmp_path: Path) -> None:

@@ -36,6 +36,13 @@ def load_exported(path: str | Path) -> Any:
     path = Path(path)
     export = import_extra("jax.export", where=where_file(path), reading="a jax export", requirement="jax", extra="jax")
     data = read_file_bytes(path, "a readable file written by jax.export.Exported.serialize()")
+    if not data:
+        raise ModelError(
+            where=where_file(path),
+            found="the file is empty",
+            expected=f"the bytes of {_SERIALIZE}",
+            fix="write the file again with Exported.serialize() (a write that failed half-way leaves it empty)",
+        )
     try:
         return export.deserialize(bytearray(data))
     except ImportError as err:  # jax reads the flatbuffer with a package of its own
@@ -50,11 +57,20 @@ def load_exported(path: str | Path) -> Any:
     except Exception as err:  # noqa: BLE001 - the flatbuffer reader fails with any exception type
         raise ModelError(
             where=where_file(path),
-            found=f"it is not a serialized jax.export.Exported ({type(err).__name__})",
+            found=f"it is not a serialized jax.export.Exported (jax's reader fails with {_describe(err)})",
             expected=f"the bytes of {_SERIALIZE}",
             fix="write the file with Exported.serialize() (with the jax version that reads it), or give an "
             ".onnx or .mlir model its own suffix",
         ) from None
+
+
+def _describe(err: Exception) -> str:
+    """``struct.error: unpack_from requires a buffer of at least 4 bytes``, shortened."""
+    kind = type(err)
+    name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+    text = " ".join(str(err).split())
+    text = text if len(text) <= 120 else text[:117] + "..."
+    return f"{name}: {text}" if text else name
 
 
 def input_dim_names(exported: Any) -> list[str]:
