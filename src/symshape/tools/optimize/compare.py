@@ -94,7 +94,7 @@ def compare_models(
             report.differed += 1
             report.lines.append(f"{label}: outputs differ: {', '.join(bad)}")
         else:
-            report.lines.append(f"{label}: {len(want)} outputs identical")
+            report.lines.append(f"{label}: {'1 output' if len(want) == 1 else f'{len(want)} outputs'} identical")
         if not isinstance(want_fused, str) and not isinstance(got_fused, str):
             difference = _largest_difference(list(want_fused.values()), list(got_fused.values()))
             report.default_level_difference = max(report.default_level_difference, difference)

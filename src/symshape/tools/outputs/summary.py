@@ -63,7 +63,8 @@ def _dims_and_classes(console: Console, result: Analysis) -> None:
     )
     classes = result.classes()
     dynamic = sum(len(c) for c in classes)
-    console.print(f"[bold]classes[/]: {dynamic} dynamic dims in {len(classes)} sets")
+    sets = "1 set" if len(classes) == 1 else f"{len(classes)} sets"
+    console.print(f"[bold]classes[/]: {dynamic} dynamic dims in {sets}")
     for cls in classes[:10]:
         v, a = cls[0]
         console.print(f"  {len(cls):>6} x [cyan]{escape(str(result.dim(cls[0])))}[/]  e.g. {escape(f'{v}[{a}]')}")
