@@ -4,12 +4,14 @@ Each recipe writes its bad input into a fresh temporary directory and runs ``sym
 (in a subprocess, with that directory as the working directory, so the paths in the messages are
 the short relative ones the command names). The output goes into docs/errors.md between the
 markers ``<!-- example: KEY -->`` and ``<!-- /example -->``, which sit in the section of the
-class the message links to; the text around the markers is written by hand.
+class the message names (``symshape explain <code>``); the text around the markers is written by
+hand. docs/errors.md is the source; src/symshape/errors.md is its copy shipped in the package (what
+``symshape explain`` prints), written by ``--write`` and compared by ``--check``.
 
 Usage:
     python scripts/error_examples.py           # print every example
-    python scripts/error_examples.py --check   # exit 1 when docs/errors.md is not current
-    python scripts/error_examples.py --write   # rewrite the example blocks in docs/errors.md
+    python scripts/error_examples.py --check   # exit 1 when docs/errors.md or its copy is not current
+    python scripts/error_examples.py --write   # rewrite the example blocks in docs/errors.md, and the copy
 
 tests/errors/test_docs.py runs the ``--check`` comparison.
 """
@@ -33,6 +35,7 @@ from onnx import TensorProto, helper
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "errors.md"
+SHIPPED = ROOT / "src" / "symshape" / "errors.md"  # the copy in the package: symshape explain
 F = TensorProto.FLOAT
 
 
@@ -216,8 +219,8 @@ def problems(r: Run) -> list[str]:
     lines = r.stderr.strip().splitlines()
     if r.status != 2 or len(lines) != 1 or not lines[0].startswith("error: "):
         out.append(f"{key}: expected exit status 2 and one 'error:' line, got {r.status}: {r.stderr!r}")
-    elif not lines[0].endswith(f"(see docs/errors.md#{r.example.error.lower()})"):
-        out.append(f"{key}: the message does not link the {r.example.error} section: {lines[0]}")
+    elif not lines[0].endswith(f"(run `symshape explain {r.example.error.lower()}`)"):
+        out.append(f"{key}: the message does not name the {r.example.error} code: {lines[0]}")
     return out
 
 
@@ -266,8 +269,8 @@ def check(text: str, runs: Sequence[Run]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--check", action="store_true", help="exit 1 when docs/errors.md is not current")
-    mode.add_argument("--write", action="store_true", help="rewrite the example blocks in docs/errors.md")
+    mode.add_argument("--check", action="store_true", help="exit 1 when docs/errors.md or its copy is not current")
+    mode.add_argument("--write", action="store_true", help="rewrite the example blocks in docs/errors.md, and the copy")
     args = parser.parse_args(argv)
     runs = run_all()
     text = DOC.read_text()
@@ -275,12 +278,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         text = rewrite(text, runs)
     if args.check or args.write:
         issues = check(text, runs)
+        if args.check and SHIPPED.read_text() != text:
+            issues.append(f"{SHIPPED.relative_to(ROOT)} differs from docs/errors.md; run --write to copy it")
         if issues:
             print("\n".join(issues), file=sys.stderr)
             return 1
         if args.write:
             DOC.write_text(text)
-        print("docs/errors.md is current")
+            SHIPPED.write_text(text)
+        print("docs/errors.md and its copy in the package are current")
         return 0
     for r in runs:
         print(f"<!-- example: {r.example.key} ({r.example.error}{'' if r.example.enabled else ', not enabled'}) -->")

@@ -3,7 +3,10 @@
 
 Two kinds stay apart (onnx-shape-inference's habit): malformed input (the model or text is
 wrong: always raised) and facts that could not be proven (never raised: recorded as guards or
-warnings in the analysis). Each class links the section of ``docs/errors.md`` that explains it.
+warnings in the analysis). Each class has a code (its ``anchor``, the class name in lower case):
+every message ends with the command that prints the section of the error guide explaining it,
+``symshape explain <code>``. The guide ships inside the package (``symshape/errors.md``, a copy of
+the site's ``docs/errors.md``), so the command works for a pip install too.
 
 An error is built from four parts, by keyword, so every message says the same four things in
 the same order (`FORMAT`)::
@@ -12,7 +15,7 @@ the same order (`FORMAT`)::
                      expected="an axis in [-2, 1]", fix="fix the axis attribute")
 
 reads ``Softmax (node 'sm'): axis 5 is out of range for rank 2, expected an axis in [-2, 1]; fix
-the axis attribute (see docs/errors.md#modelerror)``. The parts stay on the error as attributes
+the axis attribute (run `symshape explain modelerror`)``. The parts stay on the error as attributes
 (``err.where``, ``err.found``, ``err.expected``, ``err.fix``) for callers that show them apart.
 The ``where_*`` helpers below spell each kind of place one way.
 """
@@ -21,7 +24,8 @@ from __future__ import annotations
 
 from os import PathLike
 
-DOCS = "docs/errors.md"
+GUIDE = "errors.md"  # the error guide, package data of symshape (docs/errors.md on the site)
+EXPLAIN = "symshape explain"  # the command that prints a class's section of it
 FORMAT = "{where}: {found}, expected {expected}; {fix}"
 FIX_MODEL = "fix the model or re-export it"  # the usual advice for a malformed model
 
@@ -52,7 +56,7 @@ class SymshapeError(Exception):
     says the same four things in the same order.
     """
 
-    anchor = "symshapeerror"
+    anchor = "symshapeerror"  # the code: `symshape explain symshapeerror`, and docs/errors.md#symshapeerror
 
     def __init__(self, /, *, where: str, found: str, expected: str, fix: str) -> None:
         self.message = one_line(compose(where, found, expected, fix))
@@ -68,11 +72,12 @@ class SymshapeError(Exception):
 
     @property
     def docs(self) -> str:
-        """The section of the errors doc that explains this error."""
-        return f"{DOCS}#{self.anchor}"
+        """The command that prints the section of the error guide explaining this error:
+        ``symshape explain modelerror`` (the same section is ``docs/errors.md#modelerror``)."""
+        return f"{EXPLAIN} {self.anchor}"
 
     def __str__(self) -> str:
-        return f"{self.message} (see {self.docs})"
+        return f"{self.message} (run `{self.docs}`)"
 
 
 def _rebuild(cls: type[SymshapeError], where: str, found: str, expected: str, fix: str) -> SymshapeError:

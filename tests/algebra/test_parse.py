@@ -87,7 +87,7 @@ def test_errors_are_pinned(text, message):
     with pytest.raises(ExpressionSyntaxError, match=message) as info:
         parse_dim(text)
     assert "write it in sympy syntax" in str(info.value)
-    assert str(info.value).endswith("(see docs/errors.md#expressionsyntaxerror)")
+    assert str(info.value).endswith("(run `symshape explain expressionsyntaxerror`)")
 
 
 def test_identifiers():

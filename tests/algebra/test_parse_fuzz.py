@@ -82,7 +82,7 @@ def check_text(text: str) -> Dim | None:
         assert message.isprintable(), message  # one line: control characters in the text are escaped
         assert message.startswith(f"dimension expression '{shown}': "), message
         assert err.where == f"dimension expression '{text}'" and ", expected " in message, message
-        assert message.endswith("(see docs/errors.md#expressionsyntaxerror)"), message
+        assert message.endswith("(run `symshape explain expressionsyntaxerror`)"), message
         return None
     for env in ENVS:
         expected = python_value(text, env)

@@ -160,7 +160,7 @@ def test_contradiction_names_both_origins():
         r"^MatMul 'layer0/attn/MatMul' \(contraction\): dim 1 of 'x' \(hidden = 768\) must equal "
         r"dim 0 of 'w' \(512\); 'hidden' = 768 since Reshape 'r' \(reshape element count\), "
         r"expected two sides that can be equal for some input size; check the two places it names "
-        r"\(ops, inputs or user facts\): at least one is wrong \(see docs/errors.md#contradictionerror\)$"
+        r"\(ops, inputs or user facts\): at least one is wrong \(run `symshape explain contradictionerror`\)$"
     )
     with pytest.raises(ContradictionError, match=expected):
         g.eq(sym("hidden"), 512, MATMUL, ("dim 1 of 'x'", "dim 0 of 'w'"))
@@ -187,7 +187,7 @@ def test_contradiction_with_a_user_range_names_the_fact():
     expected = (
         r"^Concat 'cat' \(concat non-axis dim\): 'n' must equal '7'; "
         r"'n' in \[0, 5\] since user fact 'n <= 5', expected two sides that can be equal .*"
-        r"\(see docs/errors.md#contradictionerror\)$"
+        r"\(run `symshape explain contradictionerror`\)$"
     )
     with pytest.raises(ContradictionError, match=expected):
         g.eq(n, 7, Origin("Concat", "cat", "concat non-axis dim"))

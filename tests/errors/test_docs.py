@@ -80,7 +80,7 @@ def _fake(key: str, error: str, stderr: str, status: int = 2, enabled: bool = Tr
     return recipes.Run(example, "symshape analyze m.onnx", status, stderr)
 
 
-_LINE = "error: w: f, expected e; x (see docs/errors.md#modelerror)\n"
+_LINE = "error: w: f, expected e; x (run `symshape explain modelerror`)\n"
 _DOC = """## ModelError
 
 text
@@ -101,13 +101,13 @@ def test_a_stale_block_is_reported_and_rewritten():
 
 
 def test_a_block_in_the_wrong_section_or_missing_is_reported():
-    run = _fake("k", "OutputError", _LINE.replace("#modelerror", "#outputerror"))
+    run = _fake("k", "OutputError", _LINE.replace("explain modelerror", "explain outputerror"))
     assert any("not '## OutputError'" in i for i in recipes.check(_DOC.format(body=""), [run]))
     assert any("add '<!-- example: k -->'" in i for i in recipes.check("## OutputError\n", [run]))
 
 
 def test_a_wrong_class_a_traceback_or_a_success_is_reported():
-    assert recipes.problems(_fake("k", "OutputError", _LINE))  # links #modelerror
+    assert recipes.problems(_fake("k", "OutputError", _LINE))  # names modelerror
     assert recipes.problems(_fake("k", "ModelError", "Traceback (most recent call last):\n" + _LINE))
     assert recipes.problems(_fake("k", "ModelError", "", status=0))
     assert recipes.problems(_fake("k", "ModelError", _LINE, enabled=False))  # a pending recipe now errors

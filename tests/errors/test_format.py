@@ -108,19 +108,19 @@ def test_the_four_parts_compose_one_message_with_the_docs_link():
                      expected="an axis in [-2, 1]", fix="fix the axis attribute")
     assert str(err) == (
         "Softmax (node 'sm'): axis 5 is out of range for rank 2, expected an axis in [-2, 1]; "
-        "fix the axis attribute (see docs/errors.md#modelerror)"
+        "fix the axis attribute (run `symshape explain modelerror`)"
     )
     assert FORMAT == "{where}: {found}, expected {expected}; {fix}"
     assert (err.where, err.found, err.expected, err.fix) == (
         "Softmax (node 'sm')", "axis 5 is out of range for rank 2", "an axis in [-2, 1]", "fix the axis attribute"
     )
-    assert err.docs == "docs/errors.md#modelerror"
+    assert err.docs == "symshape explain modelerror"
 
 
 @pytest.mark.parametrize("cls", [ModelError, ContradictionError, UserFactError, OutputError])
 def test_each_class_links_its_own_section(cls: type[SymshapeError]):
     err = cls(where="w", found="f", expected="e", fix="x")
-    assert str(err) == f"w: f, expected e; x (see docs/errors.md#{cls.__name__.lower()})"
+    assert str(err) == f"w: f, expected e; x (run `symshape explain {cls.__name__.lower()}`)"
     assert isinstance(err, SymshapeError)
 
 

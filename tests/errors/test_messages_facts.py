@@ -42,8 +42,8 @@ def _message(build: Callable[[], object], error: type[SymshapeError]) -> str:
         build()
     err = info.value
     assert type(err) is error
-    assert str(err) == f"{err.where}: {err.found}, expected {err.expected}; {err.fix} (see {err.docs})"
-    return str(err).removesuffix(f" (see docs/errors.md#{error.__name__.lower()})")
+    assert str(err) == f"{err.where}: {err.found}, expected {err.expected}; {err.fix} (run `{err.docs}`)"
+    return str(err).removesuffix(f" (run `symshape explain {error.__name__.lower()}`)")
 
 
 @pytest.mark.parametrize(

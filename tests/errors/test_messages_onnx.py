@@ -296,7 +296,7 @@ def test_the_message_says_where_what_expected_and_what_to_do(
     model: Callable[[], onnx.ModelProto], error: type[SymshapeError], message: str
 ) -> None:
     pattern = ".*".join(re.escape(part) for part in message.split(".*"))
-    with pytest.raises(error, match=f"^{pattern} \\(see docs/errors.md#{error.anchor}\\)$"):
+    with pytest.raises(error, match=f"^{pattern} \\(run `symshape explain {error.anchor}`\\)$"):
         analyze_onnx(model())
 
 
@@ -310,7 +310,7 @@ def test_oracle_without_onnxruntime(monkeypatch: pytest.MonkeyPatch) -> None:
     model = make_model([N("Relu", ["x"], ["y"])], [tensor("x", [2])])
     expected = (
         "onnxruntime: it is not installed, expected onnxruntime, which the execution oracle runs the model with; "
-        "pip install 'symshape[verify]' (onnxruntime alone) (see docs/errors.md#oracleerror)"
+        "pip install 'symshape[verify]' (onnxruntime alone) (run `symshape explain oracleerror`)"
     )
     with pytest.raises(OracleError) as info:
         run_shapes(model, {"x": np.zeros(2, np.float32)})

@@ -246,6 +246,19 @@ def check_command(model: Path, shapes: tuple[str, ...], npz: Path | None, fmt: s
     sys.exit(run_check(model, shapes, npz, fmt, facts))
 
 
+@main.command("explain")
+@click.argument("code", required=False)
+def explain(code: str | None) -> None:
+    """Print the section of the error guide for CODE; without CODE, list the codes.
+
+    CODE is what every error message ends with, e.g. modelerror (from
+    "(run `symshape explain modelerror`)"); the class name ModelError works too.
+    """
+    from symshape.app.explain_command import run_explain
+
+    sys.exit(run_explain(code))
+
+
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 """Every command's exit status: 0 ok; 1 findings (a violated requirement, a wrong dim, outputs that
 differ); 2 bad input or usage (a model, fact, option or file that cannot be used: one error line);

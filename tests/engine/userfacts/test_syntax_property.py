@@ -158,7 +158,7 @@ def test_any_text_is_applied_or_refused_with_a_symshape_error(text: str) -> None
         apply_fact(g, text)
     except (UserFactError, ExpressionSyntaxError, ContradictionError) as err:
         assert str(err).count("\n") == text.count("\n"), str(err)  # one line (unless the text had more)
-        assert "(see docs/errors.md#" in str(err)
+        assert "(run `symshape explain " in str(err)
         assert isinstance(err, SymshapeError)
 
 

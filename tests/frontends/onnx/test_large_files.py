@@ -177,4 +177,4 @@ def test_contradictory_facts_name_both(first: str, second: str) -> None:
     lines = err.strip().splitlines()
     assert code == 2 and len(lines) == 1, err
     assert lines[0].startswith(f"error: user fact '{second}'") and f"user fact '{first}'" in lines[0]
-    assert "docs/errors.md#contradictionerror" in lines[0]
+    assert "(run `symshape explain contradictionerror`)" in lines[0]
