@@ -37,11 +37,12 @@ dims = result.shape("last_hidden_state")                      # (batch, seq, 32)
 assert [str(d) for d in dims] == ["batch", "seq", "32"]
 assert result.same_dim(("input_ids", 0), ("attention_mask", 0))   # True proven, False disproven, None unknown
 assert result.same_shape("input_ids", "attention_mask") and result.same_numel("input_ids", "token_type_ids")
-print(result.elements("/model/Concat_output_0"))    # tracked values of a small int tensor: (batch, 1, 1, seq)
-print([len(c) for c in result.classes()])           # equivalence classes, largest first: [108, 92, 2]
+# the tracked values of a small int tensor, and the sizes of the classes of equal dims (largest first)
+print(result.elements("/model/Concat_output_0"))    # -> (batch, 1, 1, seq)
+print([len(c) for c in result.classes()])           # -> [108, 92, 2]
 print(result.sources("last_hidden_state"))          # per dim, the graph-input dims it is computed from
 print(result.guards(), result.causes())             # assumptions made; unresolved dims by root cause
-print(result.symbols()["seq"]["range"])             # [1, 32]
+print(result.symbols()["seq"]["range"])             # -> [1, 32]
 ```
 
 Requirements at concrete sizes, as `symshape check` evaluates them:
@@ -52,7 +53,7 @@ from symshape.api import analyze_onnx, check_shapes, check_symbols, example_path
 result = analyze_onnx(example_path())
 check = check_symbols(result, {"batch": 2, "seq": 600})   # at symbol values ...
 assert not check.ok
-print(check.violations[0].condition, "needed by", check.violations[0].origin)   # seq <= 64 needed by Add ...
+print(check.violations[0].condition, "needed by", check.violations[0].origin)   # -> seq <= 64 needed by Add ...
 check = check_shapes(result, {name: (2, 7) for name in ("input_ids", "attention_mask", "token_type_ids")})
 assert check.ok and check.outputs["last_hidden_state"] == (2, 7, 32)
 print(check.text())          # what `symshape check` prints; check.document() is its JSON

@@ -5,7 +5,9 @@
   run (as ``python -m symshape``), stdout and stderr together, and compared with the shown output:
   trailing spaces do not count, a line ``...`` stands for any number of lines (none included),
   and ``...`` inside a line for any text (a path, a timing).
-* A ``` ```python ``` block is run as a script; its own ``assert`` statements check what it claims.
+* A ``` ```python ``` block is run as a script; its own ``assert`` statements check what it claims,
+  and so does each ``print(X)  # -> shown`` line: ``str(X)`` must be the text after the arrow
+  (``...`` in it stands for any text).
 * The blocks of one page run in order in one scratch directory, where ``tests/`` and ``examples/``
   are links into the checkout (so ``tests/models/bert_ts.onnx`` names the committed model) and a
   few stand-in files are set up (``FIXTURES``: the README's "your own model" paths). A block that
@@ -189,9 +191,27 @@ def run_console(text: str, cwd: Path) -> None:
         )
 
 
+_SHOWN = re.compile(r"^(\s*)print\((.*)\)\s+#\s*->\s*(.*?)\s*$")
+_SHOWN_CHECK = (
+    "import re as __re\n"
+    "def __shown(*values, shown):\n"
+    "    text = ' '.join(map(str, values))\n"
+    "    pattern = '.*'.join(map(__re.escape, shown.split('...')))\n"
+    "    assert __re.fullmatch(pattern, text, __re.S), f'prints {text!r}, the page shows {shown!r}'\n"
+    "    print(text)\n"
+)
+
+
+def checked(text: str) -> str:
+    """The script with each ``print(X)  # -> shown`` line checking that it prints what it shows."""
+    lines = [_SHOWN.sub(lambda m: f"{m[1]}__shown({m[2]}, shown={m[3]!r})", line) for line in text.splitlines()]
+    return _SHOWN_CHECK + "\n".join(lines) + "\n"
+
+
 def run_python(text: str, cwd: Path) -> None:
-    proc = subprocess.run([sys.executable, "-c", text], cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT)
-    assert proc.returncode == 0, f"{text}\n--- stderr:\n{proc.stderr[-3000:]}"
+    script = checked(text)
+    proc = subprocess.run([sys.executable, "-c", script], cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, f"{script}\n--- stderr:\n{proc.stderr[-3000:]}"
 
 
 @pytest.mark.parametrize("block", params())
@@ -203,6 +223,12 @@ def test_the_example_is_what_the_tool_does(block: Block, workdir: Path) -> None:
 
 
 # ------------------------------------------------------------------ the checker itself
+
+
+def test_a_print_checks_the_output_its_comment_shows(tmp_path: Path) -> None:
+    run_python("x = (1, 2)\nprint(x)  # -> (1, 2)\nprint('a b c')  # -> a ... c\nprint(3)  # a remark\n", tmp_path)
+    with pytest.raises(AssertionError, match="prints '3', the page shows '4'"):
+        run_python("print(1 + 2)  # -> 4\n", tmp_path)
 
 
 def test_elision_matches_any_lines_and_any_text() -> None:

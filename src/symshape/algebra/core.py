@@ -183,7 +183,7 @@ class Expr:
         return text
 
     def __repr__(self) -> str:
-        return f"Expr({self})"
+        return str(self)  # as an atom's (and sympy's): a printed shape reads (batch, seq, 32)
 
     @property
     def free(self) -> frozenset[str]:
