@@ -58,7 +58,8 @@ def check_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="symshape")
 def main() -> None:
-    """Symbolic shape-constraint analysis for dynamic-shape ONNX models and MLIR modules."""
+    """Symbolic shape-constraint analysis of dynamic-shape ONNX models, MLIR modules, torch.export
+    programs and jax.export exports: every dim in terms of the inputs, with its facts and guards."""
 
 
 @main.command(help=f"""Infer every dim of MODEL ({readable_files()}) in terms of the input symbols.
