@@ -171,18 +171,15 @@ def _shared_sizes(
 ) -> list[Env]:
     """Up to ``n`` admitted assignments that give every free symbol one size (from the first
     symbol's candidates): what sizes must look like when the inputs broadcast together."""
-    first = base[0] if base else None
-    if first is None:
+    if not base:
         return []
     out: list[Env] = []
-    for v in chosen.get(first, steps.get(first, [])):
-        env = {s: v for s in base}
-        if all(v in chosen[s] for s in base if s in chosen):
-            full = complete(analysis, declared, env)
-            if admitted(analysis, full):
-                out.append(full)
-                if len(out) == n:
-                    break
+    for v in chosen.get(base[0], steps.get(base[0], [])):
+        full = complete(analysis, declared, dict.fromkeys(base, v))
+        if all(v in chosen[s] for s in base if s in chosen) and admitted(analysis, full):
+            out.append(full)
+            if len(out) == n:
+                break
     return out
 
 
