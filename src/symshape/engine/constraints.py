@@ -46,7 +46,8 @@ class ConstraintGraph:
     residuals: list[Residual] = field(default_factory=list[Residual])
     predicates: list[Predicate] = field(default_factory=list[Predicate])
     guards: list[Guard] = field(default_factory=list[Guard])
-    broadcasts: list[Broadcast] = field(default_factory=list[Broadcast])
+    broadcasts: dict[frozenset[Dim], Broadcast] = field(default_factory=dict[frozenset[Dim], Broadcast])
+    """The broadcasts the program needs, by their pair of dims (each pair once, with its first origin)."""
 
     def __post_init__(self) -> None:
         self._bind: dict[str, Dim] = {}
@@ -67,7 +68,7 @@ class ConstraintGraph:
         new.facts = self.facts.copy()
         new.symbols, new.residuals = dict(self.symbols), list(self.residuals)
         new.predicates, new.guards = list(self.predicates), list(self.guards)
-        new.broadcasts = list(self.broadcasts)
+        new.broadcasts = dict(self.broadcasts)
         new._bind, new._bind_origin = dict(self._bind), dict(self._bind_origin)
         new._users = {k: set(v) for k, v in self._users.items()}
         new._fact_origin, new._narrowing = dict(self._fact_origin), self._narrowing.copy()
@@ -272,8 +273,7 @@ class ConstraintGraph:
 
     def require_broadcast(self, a: Dim, b: Dim, origin: Origin) -> None:
         """Keep the requirement that ``a`` and ``b`` broadcast (`Broadcast`), once per pair."""
-        if not any({q.lhs, q.rhs} == {a, b} for q in self.broadcasts):
-            self.broadcasts.append(Broadcast(a, b, origin))
+        self.broadcasts.setdefault(frozenset((a, b)), Broadcast(a, b, origin))
 
     def _predicate(self, p: Predicate) -> None:
         """Keep ``p`` unless the same relation is already kept (its first origin stays)."""

@@ -208,7 +208,7 @@ def relation_items(analysis: Analysis) -> Iterator[Item]:
         kind = USER_FACT if _is_user(r.origin) else EQUATION
         alias = f"{analysis.public(r.expr)} == 0"
         yield Item(kind, str(r.origin), analysis.public(lhs), "==", analysis.public(rhs), alias=alias)
-    for b in graph.broadcasts:
+    for b in graph.broadcasts.values():
         yield Item(RELATION, str(b.origin), analysis.public(b.lhs), "broadcasts", analysis.public(b.rhs))
     listed = {cond: reason for cond, _origin, reason in analysis.guards()}  # those not proven
     for g in graph.guards:

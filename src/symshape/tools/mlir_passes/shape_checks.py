@@ -4,8 +4,9 @@ The analysis states each requirement of the program once, in the constraint grap
 ``rhs_d0 := lhs_d1`` is an equality the program forced (dot_general's contraction), with the
 `Origin` naming the op and rule; a residual is an equality it could not solve; a kept predicate
 or a range narrowed on a symbol is an inequality or divisibility the program needs; a guard is an
-assumption the analysis made. CHLO's implicit broadcasts are the one requirement the graph does
-not keep (a valid broadcast is exact either way), so they are read from the ops.
+assumption the analysis made. CHLO's implicit broadcasts are read from the ops: the graph keeps a
+broadcast only per pair of dims that may be 1, in canonical form (for `symshape.tools.checking`),
+while a shape function checks each op's whole operand shapes over the argument dims.
 
 Every check is stated over the symbols of the argument dims, *before* substitution: the analysis
 itself has already substituted ``rhs_d0 := lhs_d1`` everywhere, so a check written in its

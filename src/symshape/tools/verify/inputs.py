@@ -199,7 +199,7 @@ def admitted(analysis: Analysis, env: Env) -> bool:
         v = _known(analysis.public(r.expr), env)
         if v is not None and v != 0:
             return False
-    for b in graph.broadcasts:
+    for b in graph.broadcasts.values():
         a, c = _known(analysis.public(b.lhs), env), _known(analysis.public(b.rhs), env)
         if a is not None and c is not None and not holds(a, "broadcasts", c):
             return False
