@@ -13,14 +13,18 @@ it went in.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import cast
+from typing import TypeVar, cast
 
-from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType, UnitAttr, UnregisteredOp
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove
 
 from symshape.ir.parse import AttributeTexts, has_foreign_properties, source_attribute_texts, source_metadata
+
+T = TypeVar("T")
 
 PRETTY_DIALECTS = frozenset({"builtin", "func", "arith", "tensor", "shape", "cf"})
 """Dialects that ship with MLIR and whose custom forms xDSL prints as MLIR reads them
@@ -48,9 +52,24 @@ class MlirCompatiblePrinter(SourcePrinter):
     """A printer that uses the generic form for every op outside `PRETTY_DIALECTS`.
 
     Tensor types are printed once each and then copied: a module has few distinct ones, and
-    xDSL's type printer was a third of the print of a 10k-op module."""
+    xDSL's type printer was a third of the print of a 10k-op module. A generic op without
+    regions is written as one line built from cached texts (`_generic_line`): xDSL's printer
+    spends most of a 100k-op print in its per-token calls."""
 
     type_texts: dict[Attribute, str] = field(default_factory=dict[Attribute, str])
+    _attr_texts: dict[int, tuple[Attribute, str]] = field(default_factory=dict[int, tuple[Attribute, str]])
+    """``id(attribute)`` -> (the attribute, its text): by identity, as `SourcePrinter` decides
+    by identity; the attribute is held so its id stays its own. Only one-line texts."""
+    _key_texts: dict[str, str] = field(default_factory=dict[str, str])
+    _isolated: dict[type[Operation], bool] = field(default_factory=dict[type[Operation], bool])
+
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        """As xDSL prints it, a one-line text written straight to the stream."""
+        if self.stream is None or "\n" in text:
+            super().print_string(text, indent=indent)
+            return
+        self._current_column += len(text)
+        self.stream.write(text)
 
     def print_attribute(self, attribute: Attribute) -> None:
         """As `SourcePrinter` prints it; a tensor type not read from the text from `type_texts`."""
@@ -69,11 +88,96 @@ class MlirCompatiblePrinter(SourcePrinter):
         """Print ``op`` pretty only when MLIR's tools know its dialect (its regions decide per op)."""
         saved = self.print_generic_format
         foreign = op.name.split(".", 1)[0] not in PRETTY_DIALECTS or has_foreign_properties(op)
-        self.print_generic_format = saved or foreign
+        generic = saved or foreign
+        if not op.regions and self._generic_line(op, generic):
+            return
+        self.print_generic_format = generic
         try:
             super().print_op(op)
         finally:
             self.print_generic_format = saved
+
+    def _captured(self, print_fn: Callable[[T], object], arg: T) -> str:
+        """What ``print_fn(arg)`` prints, caught instead of written."""
+        stream, scratch = self.stream, io.StringIO()
+        self.stream = scratch
+        try:
+            print_fn(arg)
+            return scratch.getvalue()
+        finally:
+            self.stream = stream
+
+    def _attribute_text(self, attribute: Attribute) -> str:
+        """The text `print_attribute` prints for ``attribute``, cached by identity."""
+        found = self._attr_texts.get(id(attribute))
+        if found is not None:
+            return found[1]
+        text = self._captured(self.print_attribute, attribute)
+        if "\n" not in text:
+            self._attr_texts[id(attribute)] = (attribute, text)
+        return text
+
+    def _attr_dict_text(self, attributes: Mapping[str, Attribute]) -> str:
+        """``{name = value, ...}`` as xDSL's `print_attr_dict` prints it."""
+        parts: list[str] = []
+        for name, value in attributes.items():
+            key = self._key_texts.get(name)
+            if key is None:
+                key = self._key_texts[name] = self._captured(self.print_identifier_or_string_literal, name)
+            parts.append(key if isinstance(value, UnitAttr) else f"{key} = {self._attribute_text(value)}")
+        return "{" + ", ".join(parts) + "}"
+
+    def _value_text(self, value: SSAValue) -> str:
+        """``%name``, the name given as `print_ssa_value` gives it."""
+        name = self._ssa_values.get(value)
+        if name is None:
+            hint = value.name_hint
+            if hint:
+                names = self.ssa_names
+                count = names.get(hint, 0)
+                name = f"{hint}_{count}" if count else hint
+                names[hint] = count + 1
+            else:
+                name = self._get_new_valid_name_id()
+            self._ssa_values[value] = name
+        return "%" + name
+
+    def _generic_line(self, op: Operation, generic: bool) -> bool:
+        """Print a region-less op in generic form as one string, exactly as xDSL's `print_op`
+        would; False (nothing printed) when xDSL's own path is needed."""
+        kind = type(op)
+        isolated = self._isolated.get(kind)
+        if isolated is None:
+            isolated = self._isolated[kind] = bool(op.get_traits_of_type(IsolatedFromAbove))
+        unregistered = isinstance(op, UnregisteredOp)
+        if (isolated or op.successors or self.print_debuginfo or self.print_properties_as_attributes
+                or self.diagnostic.op_messages or not (generic or unregistered or Operation.print is kind.print)):
+            return False
+        parts: list[str] = []
+        if op.results:
+            parts.append(", ".join([self._value_text(r) for r in op.results]) + " = ")
+        name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+        parts.append(f'"{name}"(' + ", ".join([self._value_text(v) for v in op.operands]) + ")")
+        if op.properties:
+            parts.append(" <" + self._attr_dict_text(op.properties) + ">")
+        attributes = op.attributes
+        if unregistered:
+            attributes = {k: v for k, v in attributes.items() if k != "op_name__"}
+        if attributes:
+            parts.append(" " + self._attr_dict_text(attributes))
+        parts.append(" : (" + ", ".join([self._attribute_text(t) for t in op.operand_types]) + ") -> ")
+        outs = op.result_types
+        if not outs:
+            parts.append("()")
+        elif len(outs) == 1 and not isinstance(outs[0], FunctionType):
+            parts.append(self._attribute_text(outs[0]))
+        else:
+            parts.append("(" + ", ".join([self._attribute_text(t) for t in outs]) + ")")
+        text = "".join(parts)
+        if "\n" in text:
+            return False
+        self.print_string(text)
+        return True
 
 
 def print_module(module: ModuleOp, *, generic: bool = False, custom: bool = False) -> str:
