@@ -18,8 +18,9 @@ process per size and round, which reports:
 * peak: the child's peak resident memory (``VmHWM``, else ``ru_maxrss``).
 
 ``--xdsl-max N`` (default 20000) skips the xDSL reader above N ops (it reads ~1,000 ops/s).
-A second table times ``symshape opt -p shape-optimization`` (xDSL parse, the passes, the print)
-per module up to ``--shape-opt-max`` ops (default 20000).
+A second table times ``symshape opt -p shape-optimization`` and ``-p for-iree`` (``--pipelines``)
+per module up to ``--opt-max`` ops (default 100000): the whole process, and its stages read,
+verify, passes and print (`measure_pipeline`).
 ``--profile`` writes a cProfile of the largest analysis (bindings reader) to ``--out``.
 """
 
@@ -38,6 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = (1000, 10_000, 100_000)
 READERS = ("xdsl", "iree", "jax")
+PIPELINES = ("shape-optimization", "for-iree")
 
 
 # ------------------------------------------------------------------------------ the modules
@@ -186,22 +188,30 @@ def measure(path: Path, reader: str) -> dict[str, float]:
     return out
 
 
-def measure_shape_optimization(path: Path) -> dict[str, float]:
-    """``symshape opt -p shape-optimization`` on one module, in this (fresh) process: parse
-    (xDSL, the passes' IR), passes, print."""
+def measure_pipeline(path: Path, pipeline: str) -> dict[str, float]:
+    """``symshape opt -p PIPELINE`` on one module, in this (fresh) process, stage by stage as
+    `symshape.tools.mlir_passes.opt` runs them: read (MLIR's parser and the rebuild as xDSL ops
+    where jaxlib or IREE is installed, else xDSL's parser), verify (xDSL's, only for a module
+    MLIR's verifier did not check), passes, verify again, print."""
     from symshape.ir.mlir_file import read_mlir_text
+    from symshape.ir.parse import verified_by_mlir
     from symshape.ir.printing import print_module
-    from symshape.tools.mlir_passes.opt import parse_text, run_passes
+    from symshape.tools.mlir_passes.opt import read_text, run_passes, verify
 
     out: dict[str, float] = {}
     start = time.perf_counter()
-    ctx, module = parse_text(read_mlir_text(path), str(path))
-    out["parse"] = time.perf_counter() - start
-    run_passes(ctx, module, "shape-optimization")
-    out["passes"] = time.perf_counter() - start - out["parse"]
+    ctx, module = read_text(read_mlir_text(path), str(path))
+    out["read"] = time.perf_counter() - start
+    if not verified_by_mlir(module):
+        verify(module, str(path))
+    out["verify"] = time.perf_counter() - start - out["read"]
+    run_passes(ctx, module, pipeline)
+    out["passes"] = time.perf_counter() - start - out["read"] - out["verify"]
+    verify(module, str(path), after=pipeline)
+    out["verify"] = time.perf_counter() - start - out["read"] - out["passes"]
     print_module(module)
     out["total"] = time.perf_counter() - start
-    out["print"] = out["total"] - out["parse"] - out["passes"]
+    out["print"] = out["total"] - out["read"] - out["verify"] - out["passes"]
     out["peak_mb"] = peak_mb()
     return out
 
@@ -220,12 +230,14 @@ def peak_mb() -> float:
 
 def _child(path: Path, reader: str) -> dict[str, float] | None:
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    start = time.perf_counter()
     proc = subprocess.run([sys.executable, __file__, "--one", str(path), reader], capture_output=True, text=True,
                           env=env, check=False)
+    process = time.perf_counter() - start
     if proc.returncode != 0:
         print(f"  {reader} on {path.name} failed: {proc.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
         return None
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return {**json.loads(proc.stdout.strip().splitlines()[-1]), "process": process}
 
 
 def profile(path: Path, out: Path) -> Path:
@@ -254,16 +266,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--readers", nargs="+", default=list(READERS), choices=READERS)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--xdsl-max", type=int, default=20_000)
-    parser.add_argument("--shape-opt-max", type=int, default=20_000, help="shape-optimization up to this many ops")
+    parser.add_argument("--opt-max", type=int, default=100_000, help="the opt pipelines up to this many ops")
+    parser.add_argument("--pipelines", nargs="*", default=list(PIPELINES), help="the opt pipelines timed")
     parser.add_argument("--out", type=Path, default=ROOT / "bench-out" / "mlir_scale")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--one", nargs=2, metavar=("MODULE", "READER"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
         module, what = Path(args.one[0]), args.one[1]
-        print(json.dumps(measure_shape_optimization(module) if what == "shape-opt" else measure(module, what)))
+        timed = measure_pipeline(module, what[len("opt:"):]) if what.startswith("opt:") else measure(module, what)
+        print(json.dumps(timed))
         return 0
-    shape_opt: list[tuple[int, list[dict[str, float]]]] = []
+    opt: list[tuple[int, str, list[dict[str, float]]]] = []
     print("| ops | reader | import s | parse s | frontend s | analyze s | analyze ops/s | peak MB |")
     print("|---:|---|---:|---:|---:|---:|---:|---:|")
     for size in args.sizes:
@@ -277,18 +291,18 @@ def main(argv: list[str] | None = None) -> int:
             best = {k: min(r[k] for r in runs) for k in runs[0]}
             print(f"| {ops} | {reader} | {best['import']:.2f} | {best['parse']:.2f} | {best['frontend']:.2f} | "
                   f"{best['analyze']:.2f} | {ops / best['analyze']:,.0f} | {best['peak_mb']:.0f} |", flush=True)
-        if size <= args.shape_opt_max:
-            runs = (_child(path, "shape-opt") for _ in range(args.repeat))
-            shape_opt.append((ops, [r for r in runs if r is not None]))
+        for pipeline in args.pipelines if size <= args.opt_max else ():
+            runs = (_child(path, f"opt:{pipeline}") for _ in range(args.repeat))
+            opt.append((ops, pipeline, [r for r in runs if r is not None]))
         if args.profile and size == max(args.sizes):
             print(f"profile: {profile(path, args.out)}")
-    print("\n| ops | shape-optimization s | parse s | passes s | print s | ops/s | peak MB |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
-    for ops, runs in shape_opt:
+    print("\n| ops | opt -p | whole process s | read s | verify s | passes s | print s | peak MB |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|")
+    for ops, pipeline, runs in opt:
         if runs:
             best = {k: min(r[k] for r in runs) for k in runs[0]}
-            print(f"| {ops} | {best['total']:.2f} | {best['parse']:.2f} | {best['passes']:.2f} | {best['print']:.2f} | "
-                  f"{ops / best['total']:,.0f} | {best['peak_mb']:.0f} |")
+            print(f"| {ops} | {pipeline} | {best['process']:.2f} | {best['read']:.2f} | {best['verify']:.2f} | "
+                  f"{best['passes']:.2f} | {best['print']:.2f} | {best['peak_mb']:.0f} |")
     return 0
 
 

@@ -51,6 +51,7 @@ _FOREIGN_PROPERTIES: weakref.WeakSet[Operation] = weakref.WeakSet()
 _OFFSETS: weakref.WeakKeyDictionary[ModuleOp, tuple[str, dict[Operation, int]]] = weakref.WeakKeyDictionary()
 _ATTRIBUTE_TEXTS: weakref.WeakKeyDictionary[ModuleOp, AttributeTexts] = weakref.WeakKeyDictionary()
 _METADATA: weakref.WeakKeyDictionary[ModuleOp, str] = weakref.WeakKeyDictionary()
+_VERIFIED: weakref.WeakSet[ModuleOp] = weakref.WeakSet()
 _METADATA_BLOCK = re.compile(r"^\{-#.*?^#-\}[ \t]*$", re.M | re.S)
 
 AttributeTexts = dict[int, tuple[Attribute, str]]
@@ -260,6 +261,28 @@ def parse_module(text: str, ctx: Context | None = None, *, source: str = "<strin
     _rename_like_source(module, clean)
     _keep_metadata(module, text)
     return module
+
+
+def parse_attribute_text(ctx: Context, text: str) -> Attribute:
+    """The attribute or type ``text`` spells (a hex float element read as MLIR reads it; an old
+    quoted opaque attribute, ``#mhlo<"precision DEFAULT">``, read in the bare form)."""
+    return _NamingParser(ctx, clean_text(text) if '<"' in text else text).parse_attribute()
+
+
+def adopt_module(module: ModuleOp, names: dict[SSAValue, str], texts: AttributeTexts, *, verified: bool) -> None:
+    """Give ``module``, built by another reader, what `parse_module` records: its value names,
+    the text each attribute prints as, and whether MLIR's own verifier checked every op
+    (`verified_by_mlir`)."""
+    _NAMES[module] = names
+    _ATTRIBUTE_TEXTS[module] = texts
+    _properties_as_attributes(module)
+    if verified:
+        _VERIFIED.add(module)
+
+
+def verified_by_mlir(module: ModuleOp) -> bool:
+    """Whether MLIR's verifier checked every op of ``module`` as read (`adopt_module`)."""
+    return module in _VERIFIED
 
 
 def _keep_metadata(module: ModuleOp, text: str) -> None:

@@ -1,8 +1,9 @@
-"""The two ways ``symshape opt`` reads a module give the same output: xDSL's reader on the text
-as written, and MLIR's own parser (the bindings jaxlib and IREE ship) printing it in generic form
-first, which ``opt`` falls back to for pretty forms xDSL cannot read. On every MLIR test input
-both can read, for the round trip and ``for-iree``, iree-opt prints the two outputs alike
-(generic form, so value names and spelling do not count; values do)."""
+"""The three ways ``symshape opt`` reads a module give the same output: xDSL's reader on the text
+as written; xDSL's reader on the generic form MLIR's own parser (the bindings jaxlib and IREE
+ship) prints, which ``opt`` falls back to for pretty forms xDSL cannot read; and the module MLIR's
+parser reads rebuilt as xDSL ops (`symshape.tools.mlir_passes.from_bindings`, ``opt``'s first
+choice). On every MLIR test input they read, for the round trip and ``for-iree``, iree-opt
+prints the outputs alike (generic form, so value names and spelling do not count; values do)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import pytest
 
 from symshape.errors import SymshapeError
 from symshape.ir.generic_text import generic_text
+from symshape.ir.parse import make_context
+from symshape.tools.mlir_passes.from_bindings import read_module
 from symshape.tools.mlir_passes.opt import parse_text, print_module, run_passes
 from tests.mlir_fidelity import iree_generic
 from tests.tools.mlir_passes.test_fidelity import mlir_inputs
@@ -19,9 +22,15 @@ from tests.tools.mlir_passes.test_fidelity import mlir_inputs
 pytestmark = [pytest.mark.needs_iree, pytest.mark.needs_jax]
 
 
-def _opt(text: str, pipeline: str) -> str | None:
+def _opt(text: str, pipeline: str, *, rebuilt: bool = False) -> str | None:
     try:
-        ctx, module = parse_text(text)
+        if rebuilt:
+            ctx = make_context()
+            module = read_module(text, ctx)
+            if module is None:
+                return None
+        else:
+            ctx, module = parse_text(text)
         run_passes(ctx, module, pipeline)
     except SymshapeError:
         return None
@@ -29,30 +38,44 @@ def _opt(text: str, pipeline: str) -> str | None:
 
 
 @cache
-def _pairs(pipeline: str) -> tuple[tuple[str, str, str], ...]:
-    """(name, output from the text as written, output from MLIR's generic print) of each input
-    both readers read and the pipeline takes."""
-    out: list[tuple[str, str, str]] = []
+def _outputs(pipeline: str) -> tuple[tuple[str, str, str | None, str | None], ...]:
+    """(name, output from the text as written, from MLIR's generic print, from the rebuilt
+    module) of each input xDSL's reader reads and the pipeline takes (None where the other
+    reader does not apply)."""
+    out: list[tuple[str, str, str | None, str | None]] = []
     for name, text in mlir_inputs():
-        generic = generic_text(text)
-        if generic is None:
+        direct = _opt(text, pipeline)
+        if direct is None:
             continue
-        direct, via_bindings = _opt(text, pipeline), _opt(generic, pipeline)
-        if direct is not None and via_bindings is not None:
-            out.append((name, direct, via_bindings))
+        generic = generic_text(text)
+        via_generic = None if generic is None else _opt(generic, pipeline)
+        out.append((name, direct, via_generic, _opt(text, pipeline, rebuilt=True)))
     return tuple(out)
+
+
+def _differ(pairs: list[tuple[str, str, str]]) -> list[str]:
+    """The names of the pairs (name, a, b) whose outputs iree-opt prints differently."""
+    printed = iree_generic([p[1] for p in pairs] + [p[2] for p in pairs])
+    n = len(pairs)
+    first, second = printed[:n], printed[n:]
+    return [p[0] for p, a, b in zip(pairs, first, second, strict=True)
+            if a.text is None or _same(a.text) != _same(b.text)]
 
 
 @pytest.mark.parametrize("pipeline", ["", "for-iree"], ids=["round-trip", "for-iree"])
 def test_both_readers_give_the_same_opt_output(pipeline: str) -> None:
-    pairs = _pairs(pipeline)
+    pairs = [(name, direct, generic) for name, direct, generic, _ in _outputs(pipeline) if generic is not None]
     assert len(pairs) > 300
-    printed = iree_generic([p[1] for p in pairs] + [p[2] for p in pairs])
-    n = len(pairs)
-    direct, via_bindings = printed[:n], printed[n:]
-    differ = [p[0] for p, a, b in zip(pairs, direct, via_bindings, strict=True)
-              if a.text is None or _same(a.text) != _same(b.text)]
-    assert not differ, f"{len(differ)} of {n} inputs: {differ[:20]}"
+    differ = _differ(pairs)
+    assert not differ, f"{len(differ)} of {len(pairs)} inputs: {differ[:20]}"
+
+
+@pytest.mark.parametrize("pipeline", ["", "for-iree"], ids=["round-trip", "for-iree"])
+def test_the_rebuilt_module_gives_the_same_opt_output(pipeline: str) -> None:
+    pairs = [(name, direct, rebuilt) for name, direct, _, rebuilt in _outputs(pipeline) if rebuilt is not None]
+    assert len(pairs) > 300
+    differ = _differ(pairs)
+    assert not differ, f"{len(differ)} of {len(pairs)} inputs: {differ[:20]}"
 
 
 def _same(generic: str | None) -> str | None:

@@ -23,6 +23,7 @@ from symshape.engine.userfacts import Fact, as_facts
 from symshape.errors import ModelError, SymshapeError, where_option
 from symshape.io import refuse_overwrite, write_failed, write_text_atomic
 from symshape.ir.module import first_line, parse_file, parse_text, verify
+from symshape.ir.parse import verified_by_mlir
 from symshape.ir.printing import print_module
 from symshape.tools.mlir_passes.pipeline import PASSES, PassSpec, get_all_passes, make_pass, parse_pipeline
 
@@ -104,8 +105,9 @@ def _run_chunk(
     text: str, source: str, specs: list[PassSpec], facts: Sequence[Fact], style: dict[str, bool], catch: bool
 ) -> str:
     try:
-        ctx, module = parse_text(text, source)
-        verify(module, source)
+        ctx, module = read_text(text, source)
+        if not verified_by_mlir(module):
+            verify(module, source)
         run_passes(ctx, module, specs, facts)
         verify(module, source, after=",".join(str(s) for s in specs))
     except SymshapeError as err:
@@ -113,6 +115,17 @@ def _run_chunk(
             raise
         return f"{err.args[0] if err.args else err}\n"
     return print_module(module, **style)
+
+
+def read_text(text: str, source: str) -> tuple[Context, ModuleOp]:
+    """``text`` read by MLIR's own parser where jaxlib or IREE is installed (`read_module`),
+    else by xDSL's."""
+    from symshape.ir.parse import make_context
+    from symshape.tools.mlir_passes.from_bindings import read_module
+
+    ctx = make_context()
+    module = read_module(text, ctx)
+    return (ctx, module) if module is not None else parse_text(text, source)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

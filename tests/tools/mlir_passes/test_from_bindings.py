@@ -1,0 +1,100 @@
+"""``opt``'s fast reader (`symshape.tools.mlir_passes.from_bindings`): MLIR's parser reads the text,
+the module is rebuilt as xDSL ops. What it takes, what it leaves to xDSL's reader, and what the
+rebuilt module keeps (the equality of whole ``opt`` outputs over every MLIR test input is
+tests/tools/mlir_passes/test_readers_agree.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+
+from symshape.ir.parse import make_context, source_names, verified_by_mlir
+from symshape.ir.printing import print_module
+from symshape.tools.mlir_passes.from_bindings import read_module
+from symshape.tools.mlir_passes.opt import parse_text
+from tests.mlir_fidelity import iree_generic
+
+pytestmark = [pytest.mark.needs_jax, pytest.mark.needs_iree]
+
+STABLEHLO = """
+module @m {
+  func.func public @main(%arg0: tensor<?x4xf32>, %arg1: tensor<4xf32>) -> (tensor<?x4xf32>, tensor<i32>) {
+    %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+    %1 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
+    %c = stablehlo.constant dense<4> : tensor<1xi32>
+    %2 = stablehlo.concatenate %1, %c, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %3 = stablehlo.dynamic_broadcast_in_dim %arg1, %2, dims = [1] : (tensor<4xf32>, tensor<2xi32>) -> tensor<?x4xf32>
+    %4 = stablehlo.maximum %arg0, %3 : tensor<?x4xf32>
+    %5 = stablehlo.reduce(%4 init: %cst) applies stablehlo.maximum across dimensions = [1] \
+        : (tensor<?x4xf32>, tensor<f32>) -> tensor<?xf32>
+    %6:2 = stablehlo.while(%iterArg = %0, %iterArg_0 = %0) : tensor<i32>, tensor<i32>
+     cond {
+      %7 = stablehlo.compare  LT, %iterArg, %iterArg_0 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %7 : tensor<i1>
+    } do {
+      stablehlo.return %iterArg, %iterArg_0 : tensor<i32>, tensor<i32>
+    }
+    return %4, %6#1 : tensor<?x4xf32>, tensor<i32>
+  }
+}
+"""
+
+
+def _rebuilt(text: str) -> ModuleOp | None:
+    return read_module(text, make_context())
+
+
+def test_a_stablehlo_module_is_rebuilt_with_its_names_and_values() -> None:
+    module = _rebuilt(STABLEHLO)
+    assert module is not None and verified_by_mlir(module)
+    names = set(source_names(module).values())
+    assert {"arg0", "arg1", "cst", "c", "6#0", "6#1", "iterArg", "iterArg_0"} <= names
+    printed = print_module(module)
+    assert "%arg0" in printed and "%cst = " in printed
+    assert "dense<0xFF800000> : tensor<f32>" in printed  # -inf, bit for bit
+    direct = parse_text(STABLEHLO)[1]
+    assert len(list(direct.walk())) == len(list(module.walk()))
+    a, b = iree_generic([print_module(direct), printed])
+    assert a.text is not None and a.text == b.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param('"symshape.symbolic_dim"() <{sym_name = "S0"}> : () -> ()', id="symshape ops"),
+        pytest.param("func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {\n  return %b : tensor<?xf32>\n}",
+                     id="MLIR refuses"),
+        pytest.param('{-# dialect_resources: { builtin: { r: "0x04000000" } } #-}', id="a resource block"),
+    ],
+)
+def test_what_xdsls_reader_reads_instead(text: str) -> None:
+    assert _rebuilt(text) is None
+
+
+def test_an_op_mlir_does_not_register_is_verified_by_symshape() -> None:
+    module = _rebuilt('func.func @f(%a: i32) -> i32 {\n  %0 = "foo.bar"(%a) : (i32) -> i32\n  return %0 : i32\n}')
+    assert module is not None and not verified_by_mlir(module)
+
+
+def test_an_invalid_module_is_explained_as_xdsls_reader_explains_it() -> None:
+    bad = "func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {\n  return %b : tensor<?xf32>\n}\n"
+    done = subprocess.run([sys.executable, "-m", "symshape", "opt", "-"], input=bad, capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("error:") and "%b" in done.stderr
+
+
+def test_an_upstream_op_keeps_its_pretty_form_and_discardable_attributes() -> None:
+    text = ('func.func @checks(%a: index) -> index attributes {shape_function_of = "f"} {\n'
+            "  %0 = arith.addi %a, %a overflow<nsw> : index\n  return %0 : index\n}\n")
+    module = _rebuilt(text)
+    assert module is not None
+    printed = print_module(module)
+    assert 'func.func @checks(%a: index) -> index attributes {shape_function_of = "f"} {' in printed
+    assert "%0 = arith.addi %a, %a overflow<nsw> : index" in printed
+    a, b = iree_generic([print_module(parse_text(text)[1]), printed])
+    assert a.text is not None and a.text == b.text
