@@ -112,9 +112,14 @@ class MlirCompatiblePrinter(SourcePrinter):
         found = self._attr_texts.get(id(attribute))
         if found is not None:
             return found[1]
-        text = self._captured(self.print_attribute, attribute)
+        plain: Attribute = attribute  # not narrowed by the check below
+        text = None
+        if id(plain) not in self.source_texts and isinstance(attribute, TensorType):
+            text = self.type_texts.get(plain)  # a type printed before, without the capture
+        if text is None:
+            text = self._captured(self.print_attribute, plain)
         if "\n" not in text:
-            self._attr_texts[id(attribute)] = (attribute, text)
+            self._attr_texts[id(plain)] = (plain, text)
         return text
 
     def _attr_dict_text(self, attributes: Mapping[str, Attribute]) -> str:
