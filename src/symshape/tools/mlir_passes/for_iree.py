@@ -10,6 +10,7 @@ signatures as they were.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -24,6 +25,7 @@ from symshape.tools.mlir_passes.iree_forms import (
     merge_broadcast_chains,
     pads_as_tensor_pad,
     reshapes_as_tensor_reshape,
+    walk_function,
 )
 from symshape.tools.mlir_passes.iree_gather import gathers_as_slices, gathers_without_index_dim
 from symshape.tools.mlir_passes.iree_matmul import dense_layers_as_matmuls
@@ -58,17 +60,17 @@ class ForIreePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rewriter = Rewriter()
         for fs in optimize_module(ctx, op, self.facts):
-            merge_broadcast_chains(fs, rewriter)
-            annotate_broadcasts(fs)
-            reshapes_as_tensor_reshape(fs, rewriter)
-            gathers_as_slices(fs, rewriter)
-            gathers_without_index_dim(fs, rewriter)
-            pads_as_tensor_pad(fs, rewriter)
-            convolutions_as_linalg(fs, rewriter)
-            dynamic_reduce_windows(fs, op, rewriter)
-            dense_layers_as_matmuls(fs, rewriter)
-            updates_as_insert_slice(fs, rewriter)
-            proven_witnesses(fs, rewriter)
+            steps = [partial(merge_broadcast_chains, fs, rewriter), partial(annotate_broadcasts, fs),
+                     partial(reshapes_as_tensor_reshape, fs, rewriter), partial(gathers_as_slices, fs, rewriter),
+                     partial(gathers_without_index_dim, fs, rewriter), partial(pads_as_tensor_pad, fs, rewriter),
+                     partial(convolutions_as_linalg, fs, rewriter), partial(dynamic_reduce_windows, fs, op, rewriter),
+                     partial(dense_layers_as_matmuls, fs, rewriter), partial(updates_as_insert_slice, fs, rewriter),
+                     partial(proven_witnesses, fs, rewriter)]
+            for step in steps:  # one walk of the function while the rewrites change none of its ops
+                fs.walked = fs.walked or walk_function(fs)
+                if step() and step.func is not annotate_broadcasts:  # it only edits attributes
+                    fs.walked = None
+            fs.walked = None
         lower_constraints(op)
         shape_assertions_as_asserts(op)
         scalarize(ctx, op)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from symshape.algebra.expr import Dim, Expr, free_symbols
 from symshape.engine.constraints import ConstraintGraph
@@ -33,6 +33,9 @@ class FunctionShapes:
     """The tracked elements of 1-D integer tensors (a pad's amounts, a shape operand)."""
     callees: list[func.FuncOp] = field(default_factory=lambda: [])
     """Functions inlined into this analysis (called once): their values share its symbols."""
+    walked: tuple[list[Operation], list[str]] | None = field(default=None, compare=False, repr=False)
+    """The ops of ``func`` and ``callees`` and their names, kept by a caller that runs several
+    rewrites and drops it when one changes the ops (`symshape.tools.mlir_passes.for_iree`)."""
 
     def __post_init__(self) -> None:
         self.reader = ArithReader(self._leaf, self._nonneg)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cache
 
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     FunctionType,
+    IndexType,
     IntegerAttr,
     ModuleOp,
     UnregisteredOp,
@@ -22,6 +24,17 @@ def op_name(op: Operation) -> str:
     if isinstance(op, UnregisteredOp):
         return op.op_name.data
     return op.name
+
+
+def index_const(k: int) -> arith.ConstantOp:
+    """``arith.constant k : index``, as ``from_int_and_width`` builds it but with one attribute
+    per ``k`` (immutable, so shared): xDSL's attribute checks were most of a rewrite's cost."""
+    return arith.ConstantOp.create(result_types=[IndexType()], properties={"value": _index_attr(k)})
+
+
+@cache
+def _index_attr(k: int) -> IntegerAttr[IndexType]:
+    return IntegerAttr(k, IndexType())
 
 
 def const_int(value: SSAValue) -> int | None:

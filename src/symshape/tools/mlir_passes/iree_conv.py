@@ -51,6 +51,7 @@ from symshape.algebra.expr import Dim
 from symshape.frontends.mlir.attributes import attr_of, attr_value, is_tensor
 from symshape.rules.hlo.contract import conv_numbers
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
+from symshape.tools.mlir_passes.ir_utils import index_const
 from symshape.tools.mlir_passes.iree_forms import function_ops, hlo_name, index_dim, replace_with
 from symshape.tools.mlir_passes.optimize import int_list
 
@@ -82,7 +83,7 @@ def convolutions_as_linalg(fs: FunctionShapes, rewriter: Rewriter) -> int:
     ``tensor.pad`` + ``tensor.empty`` + ``linalg.fill`` + ``linalg.generic`` (see the module
     docstring for which); how many."""
     count = 0
-    for op in function_ops(fs):
+    for op in function_ops(fs, "convolution", "dynamic_conv"):
         conv = _plan(fs, op)
         if conv is not None:
             replace_with(fs, rewriter, op, _lower(fs, op, conv))
@@ -241,8 +242,8 @@ def read_amount(padding: SSAValue, k: int, side: int, into: list[Operation]) -> 
     """``padding[k, side]`` (an integer tensor) as an index."""
     t = padding.type
     assert is_tensor(t)
-    row = arith.ConstantOp.from_int_and_width(k, IndexType())
-    col = arith.ConstantOp.from_int_and_width(side, IndexType())
+    row = index_const(k)
+    col = index_const(side)
     item = tensor.ExtractOp(padding, [row.result, col.result], t.get_element_type())
     index = arith.IndexCastOp(item.result, IndexType())
     into += [row, col, item, index]
@@ -253,13 +254,13 @@ def _windows(padded: SSAValue, conv: _Conv, k: int, fits: bool, into: list[Opera
     """``floor((padded - window) / stride) + 1`` along spatial dim ``k``, at least 0 (the
     ``max`` left out when ``fits``: the analysis proves the result dim >= 1)."""
     size = index_dim(padded, conv.nums["input_spatial_dimensions"][k], into)
-    window = arith.ConstantOp.from_int_and_width(conv.window(k), IndexType())
-    one = arith.ConstantOp.from_int_and_width(1, IndexType())
+    window = index_const(conv.window(k))
+    one = index_const(1)
     span = arith.SubiOp(size, window.result)
     into += [window, one, span]
     value: SSAValue = span.result
     if conv.strides[k] != 1:
-        stride = arith.ConstantOp.from_int_and_width(conv.strides[k], IndexType())
+        stride = index_const(conv.strides[k])
         steps = arith.FloorDivSIOp(value, stride.result)
         into += [stride, steps]
         value = steps.result
@@ -267,7 +268,7 @@ def _windows(padded: SSAValue, conv: _Conv, k: int, fits: bool, into: list[Opera
     into.append(count)
     if fits:
         return count.result
-    zero = arith.ConstantOp.from_int_and_width(0, IndexType())
+    zero = index_const(0)
     at_least = arith.MaxSIOp(count.result, zero.result)
     into += [zero, at_least]
     return at_least.result

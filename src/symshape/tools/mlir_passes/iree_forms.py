@@ -20,6 +20,8 @@ maps to, and as expanding only when it proves it is 1: both are exact, never gua
 
 from __future__ import annotations
 
+from functools import cache
+
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -36,7 +38,7 @@ from symshape.algebra.expr import Dim, mul
 from symshape.frontends.mlir.attributes import is_tensor
 from symshape.ir.dialects.upstream import ReshapeOp  # xDSL's refuses counts that are not static
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
-from symshape.tools.mlir_passes.ir_utils import op_name
+from symshape.tools.mlir_passes.ir_utils import index_const, op_name
 from symshape.tools.mlir_passes.optimize import int_list
 
 BROADCAST_DIMS = "broadcast_dimensions"
@@ -56,10 +58,35 @@ def attributes_holding(op: Operation, name: str) -> dict[str, Attribute]:
     return op.properties if name in op.properties else op.attributes
 
 
-def function_ops(fs: FunctionShapes) -> list[Operation]:
+def function_ops(fs: FunctionShapes, *hlo_names: str) -> list[Operation]:
     """The ops of the function and of the callees inlined into its analysis, loop and branch
-    bodies included (a value there has dims only where the analysis gave it some)."""
-    return [op for fn in (fs.func, *fs.callees) for op in fn.walk() if op is not fn]
+    bodies included (a value there has dims only where the analysis gave it some); with
+    ``hlo_names``, only the stablehlo/mhlo ops of those names (a rewrite's candidates). From
+    ``fs.walked`` when the caller keeps it (for-iree: one walk while no rewrite changes the ops)."""
+    ops, names = fs.walked or walk_function(fs)
+    if not hlo_names:
+        return list(ops)
+    wanted = {f"{dialect}.{name}" for dialect in ("stablehlo", "mhlo") for name in hlo_names}
+    return [op for op, name in zip(ops, names, strict=True) if name in wanted]
+
+
+def walk_function(fs: FunctionShapes) -> tuple[list[Operation], list[str]]:
+    """The ops `function_ops` lists (in ``walk`` order) and their names."""
+    ops: list[Operation] = []
+    for fn in (fs.func, *fs.callees):
+        _walk_into(fn, ops)
+    return ops, [op_name(op) for op in ops]
+
+
+def _walk_into(op: Operation, out: list[Operation]) -> None:
+    """The ops nested in ``op``, each before its own regions' (xDSL's ``walk`` order, without
+    its generator per op)."""
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                out.append(inner)
+                if inner.regions:
+                    _walk_into(inner, out)
 
 
 def replace_with(fs: FunctionShapes, rewriter: Rewriter, op: Operation, new: list[Operation]) -> None:
@@ -79,13 +106,20 @@ def index_dim(value: SSAValue, axis: int, into: list[Operation]) -> SSAValue:
     assert is_tensor(t)
     size = t.get_shape()[axis]
     if size != DYNAMIC_INDEX:
-        const = arith.ConstantOp.from_int_and_width(size, IndexType())
+        const = index_const(size)
         into.append(const)
         return const.result
-    pos = arith.ConstantOp.from_int_and_width(axis, IndexType())
+    pos = index_const(axis)
     dim = tensor.DimOp(value, pos)
     into += [pos, dim]
     return dim.result
+
+
+@cache
+def i64_array(values: tuple[int, ...]) -> DenseArrayBase:
+    """``array<i64: ...>``, one attribute per list (immutable, so shared: xDSL builds and checks
+    each in a fraction of a millisecond, and every broadcast gets two)."""
+    return DenseArrayBase.from_list(i64, values)
 
 
 def broadcast_dims(op: Operation) -> list[int] | None:
@@ -97,7 +131,7 @@ def merge_broadcast_chains(fs: FunctionShapes, rewriter: Rewriter) -> int:
     """``dbcast(dbcast(x, s1, d1), s2, d2)`` as ``dbcast(x, s2, d2[d1])`` (a broadcast of a
     broadcast is one broadcast); the inner op is erased when nothing else uses it. How many."""
     count = 0
-    for op in function_ops(fs):
+    for op in function_ops(fs, "dynamic_broadcast_in_dim"):
         if hlo_name(op) != "dynamic_broadcast_in_dim":
             continue
         inner = _through_identity_converts(op.operands[0]).owner
@@ -114,7 +148,7 @@ def merge_broadcast_chains(fs: FunctionShapes, rewriter: Rewriter) -> int:
             attributes=dict(op.attributes),
         )
         holder = attributes_holding(new, BROADCAST_DIMS)
-        holder[BROADCAST_DIMS] = DenseArrayBase.from_list(i64, merged)
+        holder[BROADCAST_DIMS] = i64_array(tuple(merged))
         for key in (EXPANDING, NONEXPANDING):
             holder.pop(key, None)
         new.results[0].name_hint = op.results[0].name_hint
@@ -144,7 +178,7 @@ def annotate_broadcasts(fs: FunctionShapes) -> int:
     to the output dim they map to) or expanding (proven 1); how many ops were annotated. A ``?``
     dim proven neither stays unlisted, and IREE refuses the op."""
     count = 0
-    for op in function_ops(fs):
+    for op in function_ops(fs, "dynamic_broadcast_in_dim"):
         if hlo_name(op) != "dynamic_broadcast_in_dim":
             continue
         dims, in_dims, out_dims = broadcast_dims(op), fs.dims(op.operands[0]), fs.dims(op.results[0])
@@ -153,8 +187,8 @@ def annotate_broadcasts(fs: FunctionShapes) -> int:
         same = [fs.prove(a, "==", out_dims[d]) is True for a, d in zip(in_dims, dims, strict=True)]
         ones = [not kept and fs.prove(a, "==", 1) is True for a, kept in zip(in_dims, same, strict=True)]
         holder = attributes_holding(op, BROADCAST_DIMS)
-        holder[EXPANDING] = DenseArrayBase.from_list(i64, [i for i, one in enumerate(ones) if one])
-        holder[NONEXPANDING] = DenseArrayBase.from_list(i64, [i for i, kept in enumerate(same) if kept])
+        holder[EXPANDING] = i64_array(tuple(i for i, one in enumerate(ones) if one))
+        holder[NONEXPANDING] = i64_array(tuple(i for i, kept in enumerate(same) if kept))
         count += 1
     return count
 
@@ -165,7 +199,7 @@ def reshapes_as_tensor_reshape(fs: FunctionShapes, rewriter: Rewriter) -> int:
     (sizes read from ``shape``) where every operand dim is such a product of result dims, else
     ``tensor.reshape x(shape)``. How many."""
     count = 0
-    for op in function_ops(fs):
+    for op in function_ops(fs, "dynamic_reshape"):
         if hlo_name(op) != "dynamic_reshape" or len(op.operands) != 2:
             continue
         src, shape, res = op.operands[0], op.operands[1], op.results[0]
@@ -195,7 +229,7 @@ def _collapse_or_expand(fs: FunctionShapes, src: SSAValue, shape: SSAValue, res:
 
 def read_index(operand: SSAValue, j: int, into: list[Operation]) -> SSAValue:
     """Element ``j`` of the 1-D integer tensor ``operand`` as an index, by ops appended to ``into``."""
-    pos = arith.ConstantOp.from_int_and_width(j, IndexType())
+    pos = index_const(j)
     item = tensor.ExtractOp(operand, [pos.result], _element_type(operand))
     into += [pos, item]
     if isinstance(item.result.type, IndexType):  # torch-mlir's shapes are index tensors already
@@ -235,7 +269,13 @@ def _groups(fs: FunctionShapes, wide: tuple[Dim, ...], narrow: tuple[Dim, ...]) 
 
 
 def reassociation(groups: list[list[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
-    """The ``reassociation`` of a collapse or expand: the groups of dims that become one."""
+    """The ``reassociation`` of a collapse or expand: the groups of dims that become one (one
+    attribute per grouping, immutable, so shared: xDSL's checks made each cost a millisecond)."""
+    return _reassociation(tuple(tuple(g) for g in groups))
+
+
+@cache
+def _reassociation(groups: tuple[tuple[int, ...], ...]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
     return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in groups])
 
 
@@ -245,7 +285,7 @@ def pads_as_tensor_pad(fs: FunctionShapes, rewriter: Rewriter) -> int:
     neither interleaves nor crops); an amount it knows as a constant is static, the others are
     read from the operand. How many."""
     count = 0
-    for op in function_ops(fs):
+    for op in function_ops(fs, "dynamic_pad"):
         if hlo_name(op) != "dynamic_pad" or len(op.operands) != 5:
             continue
         x, value, low, high, interior = op.operands

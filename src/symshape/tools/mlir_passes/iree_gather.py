@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -29,6 +29,7 @@ from symshape.engine.program import ConstTensor
 from symshape.frontends.mlir.attributes import attr_of, attr_value, is_tensor
 from symshape.rules.shared.mlir_common import field_ints
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
+from symshape.tools.mlir_passes.ir_utils import index_const
 from symshape.tools.mlir_passes.iree_forms import (
     broadcast_dims,
     function_ops,
@@ -63,7 +64,7 @@ def gathers_as_slices(fs: FunctionShapes, rewriter: Rewriter) -> int:
     """Rewrite every ``gather`` / ``dynamic_gather`` that reads one slice or a strided slice
     (see the module docstring) as ``tensor.extract_slice`` + ``tensor.collapse_shape``; how many."""
     count = 0
-    for op in function_ops(fs):
+    for op in function_ops(fs, "gather", "dynamic_gather"):
         if hlo_name(op) not in ("gather", "dynamic_gather") or len(op.operands) < 2:
             continue
         axes = _plan(fs, op)
@@ -316,7 +317,7 @@ def _start(op: Operation, a: int, ax: _Axis, size: SSAValue | int, into: list[Op
 
 
 def _constant(n: int, into: list[Operation]) -> SSAValue:
-    const = arith.ConstantOp.from_int_and_width(n, IndexType())
+    const = index_const(n)
     into.append(const)
     return const.result
 
@@ -338,7 +339,7 @@ def gathers_without_index_dim(fs: FunctionShapes, rewriter: Rewriter) -> int:
     `GatherIsTorchIndexSelect` would otherwise rewrite it into a reshape to a dynamic type, which
     it cannot lower. The same op on the same indices. How many."""
     count = 0
-    for op in function_ops(fs):
+    for op in function_ops(fs, "gather"):
         if hlo_name(op) != "gather" or len(op.operands) != 2:
             continue
         indices = op.operands[1]

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
-    IndexType,
     StringAttr,
     TensorType,
     UnregisteredAttr,
@@ -20,6 +19,7 @@ from xdsl.rewriter import Rewriter
 
 from symshape.frontends.mlir.attributes import is_tensor
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
+from symshape.tools.mlir_passes.ir_utils import index_const
 from symshape.tools.mlir_passes.iree_forms import (
     attributes_holding,
     function_ops,
@@ -39,7 +39,7 @@ def dense_layers_as_matmuls(fs: FunctionShapes, rewriter: Rewriter) -> int:
     ``x``'s leading dims. IREE's `GeneralDotConvert` would flatten it through a
     ``dynamic_reshape``, which it cannot lower. How many."""
     count = 0
-    for op in function_ops(fs):
+    for op in function_ops(fs, "dot_general"):
         numbers = _dense_layer(op)
         if numbers is not None:
             replace_with(fs, rewriter, op, _as_matmul(op, numbers))
@@ -100,7 +100,7 @@ def _as_matmul(op: Operation, numbers: UnregisteredAttr) -> list[Operation]:
     ops: list[Operation] = [flat, matmul]
     sizes: list[SSAValue] = []
     for axis in (a for a, size in enumerate(lead) if size == DYNAMIC_INDEX):
-        pos = arith.ConstantOp.from_int_and_width(axis, IndexType())
+        pos = index_const(axis)
         dim = tensor.DimOp(lhs, pos.result)
         ops += [pos, dim]
         sizes.append(dim.result)
@@ -154,7 +154,7 @@ def _as_matmul_by_weights(op: Operation, numbers: UnregisteredAttr, c: int) -> l
         properties=holder if in_props else dict(op.properties),
         attributes=dict(op.attributes) if in_props else holder,
     )
-    pos = arith.ConstantOp.from_int_and_width(0, IndexType())
+    pos = index_const(0)
     rows = tensor.DimOp(lhs, pos.result)
     groups = [[0], list(range(1, res.type.get_num_dims()))]
     expand = tensor.ExpandShapeOp(matmul.results[0], [rows.result], reassociation(groups), res.type.get_shape(),

@@ -31,11 +31,13 @@ TARGET = "stablehlo.dynamic_reduce_window"
 def dynamic_reduce_windows(fs: FunctionShapes, module: ModuleOp, rewriter: Rewriter) -> int:
     """Rewrite each one-input ``dynamic_reduce_window`` call as ``tensor.pad`` + ``reduce_window``
     where the facts allow (see the module); how many."""
-    reducers = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
+    reducers: dict[str, func.FuncOp] | None = None  # a walk of the whole module: only when needed
     count = 0
     for op in function_ops(fs):
         if not op_name(op).endswith(".custom_call") or attr_value(op, "call_target_name") != TARGET:
             continue
+        if reducers is None:
+            reducers = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
         plan = _plan(fs, op, reducers)
         if plan is not None:
             replace_with(fs, rewriter, op, _lower(op, *plan))

@@ -18,6 +18,7 @@ from xdsl.rewriter import Rewriter
 
 from symshape.frontends.mlir.attributes import is_tensor
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
+from symshape.tools.mlir_passes.ir_utils import index_const
 from symshape.tools.mlir_passes.iree_forms import function_ops, hlo_name, index_dim, replace_with
 
 
@@ -25,7 +26,7 @@ def updates_as_insert_slice(fs: FunctionShapes, rewriter: Rewriter) -> int:
     """Rewrite every ``dynamic_update_slice`` whose update has a ``?`` dim and whose starts are
     signless integer scalars; how many."""
     count = 0
-    for op in function_ops(fs):
+    for op in function_ops(fs, "dynamic_update_slice"):
         if hlo_name(op) != "dynamic_update_slice" or len(op.operands) < 2:
             continue
         operand, update, *starts = op.operands
@@ -62,7 +63,7 @@ def _clamped(start: SSAValue, dim: SSAValue, size: SSAValue, into: list[Operatio
     assert is_tensor(t)
     item = tensor.ExtractOp(start, [], t.get_element_type())
     index = arith.IndexCastOp(item.result, IndexType())
-    zero = arith.ConstantOp.from_int_and_width(0, IndexType())
+    zero = index_const(0)
     room = arith.SubiOp(dim, size)
     low = arith.MaxSIOp(index.result, zero.result)
     clamped = arith.MinSIOp(low.result, room.result)
