@@ -12,10 +12,13 @@ then xDSL's canonicalization and CSE. Dims are reified through the analysis in s
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp, TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -24,8 +27,10 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
-from xdsl.transforms.canonicalize import CanonicalizePass
+from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, HasFolder
+from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+from xdsl.transforms.dead_code_elimination import is_trivially_dead, region_dce
 
 from symshape.frontends.mlir.attributes import is_tensor
 from symshape.tools.mlir_passes.ir_utils import const_int, op_name
@@ -117,14 +122,49 @@ class FoldCast(RewritePattern):
             rewriter.replace(op, tensor.CastOp(source, op.dest.type))
 
 
+def scalarizable(op: Operation) -> bool:
+    """Whether a scalarization pattern can match ``op`` (its checks, by name or class)."""
+    return isinstance(op, tensor.ExtractOp | tensor.DimOp | tensor.CastOp) or op_name(op) == "shape.shape_of"
+
+
+@dataclass(eq=False, repr=False)
+class SeededWalker(PatternRewriteWalker):
+    """xDSL's walker, its worklist seeded only with the ops its pattern can change: the ops
+    ``candidate`` accepts and the trivially dead ones (the applier erases those). Any other op
+    is a no-op where the full walk visits it, so the rewrites and their order are the same; the
+    ops a rewrite touches are pushed as before. A 100k-op module has a few thousand candidates.
+    ``dead=False`` for a bare pattern (no applier: a dead op is left alone)."""
+
+    candidate: Callable[[Operation], bool] = field(default=lambda _: True)
+    dead: bool = True
+
+    def _populate_worklist(self, op: Operation | Region | Block) -> None:
+        for sub_op in op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first):
+            if self.candidate(sub_op) or (self.dead and is_trivially_dead(sub_op)):
+                self._worklist.push(sub_op)
+
+
 def scalarize(ctx: Context, module: ModuleOp) -> None:
     """Apply the scalarization patterns to a fixpoint, then canonicalize and CSE."""
     patterns = GreedyRewritePatternApplier([ScalarizeShapeOf(), ExtractFromElements(), StaticDim(), FoldCast()])
-    PatternRewriteWalker(patterns).rewrite_module(module)
+    SeededWalker(patterns, candidate=scalarizable).rewrite_module(module)
     cleanup(ctx, module)
 
 
 def cleanup(ctx: Context, module: ModuleOp) -> None:
-    """XDSL's canonicalization (with dead-code elimination) and CSE."""
-    CanonicalizePass().apply(ctx, module)
+    """XDSL's canonicalization (with dead-code elimination) and CSE; the canonicalization's walk
+    visits only the ops with a pattern or a folder (`SeededWalker`)."""
+    kinds: dict[type[Operation], bool] = {}
+
+    def canonicalizable(op: Operation) -> bool:
+        found = kinds.get(type(op))
+        if found is None:
+            found = kinds[type(op)] = bool(op.get_traits_of_type(HasCanonicalizationPatternsTrait)) or (
+                op.has_trait(HasFolder, value_if_unregistered=False)
+                and not op.has_trait(ConstantLike, value_if_unregistered=True)
+            )
+        return found
+
+    pattern = GreedyRewritePatternApplier([CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True)
+    SeededWalker(pattern, post_walk_func=region_dce, candidate=canonicalizable).rewrite_module(module)
     CommonSubexpressionElimination().apply(ctx, module)

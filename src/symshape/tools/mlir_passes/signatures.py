@@ -15,14 +15,13 @@ from __future__ import annotations
 from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, FunctionType, ModuleOp, NoneAttr
 from xdsl.ir import Attribute, Operation
-from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from symshape.frontends.mlir.attributes import is_tensor
 from symshape.tools.mlir_passes.constraint_save import SAME_TYPE_OPERANDS, callee_name
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
 from symshape.tools.mlir_passes.ir_utils import data_functions, op_name, with_type
-from symshape.tools.mlir_passes.materialize import FoldCast
+from symshape.tools.mlir_passes.materialize import FoldCast, SeededWalker
 from symshape.tools.mlir_passes.optimize import TOLERANT, is_hlo, refined_type, retypable, top_level_ops
 
 
@@ -104,7 +103,7 @@ def refine_signature(fs: FunctionShapes, rewriter: Rewriter) -> dict[str, int]:
 def finish_signatures(module: ModuleOp, refine: bool) -> None:
     """After the save stage: fold the cast chains its call fixes made, and with ``refine`` give
     the functions no other function calls the refined results the save stage cast back."""
-    PatternRewriteWalker(FoldCast()).rewrite_module(module)
+    SeededWalker(FoldCast(), candidate=lambda op: isinstance(op, tensor.CastOp), dead=False).rewrite_module(module)
     if not refine:
         return
     called = {name for op in module.walk() if (name := callee_name(op)) is not None}
