@@ -264,15 +264,13 @@ def parse_module(text: str, ctx: Context | None = None, *, source: str = "<strin
 
 
 def parse_attribute_text(ctx: Context, text: str) -> Attribute:
-    """The attribute or type ``text`` spells (a hex float element read as MLIR reads it; an old
-    quoted opaque attribute, ``#mhlo<"precision DEFAULT">``, read in the bare form)."""
+    """The attribute or type ``text`` spells (hex floats and quoted opaque attributes read as MLIR reads them)."""
     return _NamingParser(ctx, clean_text(text) if '<"' in text else text).parse_attribute()
 
 
 def adopt_module(module: ModuleOp, names: dict[SSAValue, str], texts: AttributeTexts, *, verified: bool) -> None:
-    """Give ``module``, built by another reader, what `parse_module` records: its value names,
-    the text each attribute prints as, and whether MLIR's own verifier checked every op
-    (`verified_by_mlir`)."""
+    """Record for ``module``, built by another reader, what `parse_module` records, and whether
+    MLIR's own verifier checked every op (`verified_by_mlir`)."""
     _NAMES[module] = names
     _ATTRIBUTE_TEXTS[module] = texts
     _properties_as_attributes(module)
