@@ -101,9 +101,9 @@ class OpContext:
 
     def shape_or_none(self, i: int) -> tuple[Dim, ...] | None:
         """Canonical dims of input ``i``, or None when its rank is unknown or it is missing."""
-        if not self.has_input(i):
+        if i >= len(inputs := self.op.inputs) or not inputs[i]:  # `has_input`, inline (asked often)
             return None
-        return self._canon_all(self.state.shapes.get(self.op.inputs[i]))
+        return self._canon_all(self.state.shapes.get(inputs[i]))
 
     def shape(self, i: int) -> tuple[Dim, ...]:
         """Canonical dims of input ``i``; gives up on the op when unknown."""
@@ -115,9 +115,9 @@ class OpContext:
 
     def elements(self, i: int) -> tuple[Dim, ...] | None:
         """Canonical tracked elements of integer input ``i`` (flattened), or None."""
-        if not self.has_input(i):
+        if i >= len(inputs := self.op.inputs) or not inputs[i]:
             return None
-        return self._canon_all(self.state.elements.get(self.op.inputs[i]))
+        return self._canon_all(self.state.elements.get(inputs[i]))
 
     def _canon_all(self, raw: tuple[Dim, ...] | None) -> tuple[Dim, ...] | None:
         if raw is None:
@@ -298,7 +298,9 @@ class OpContext:
         return Origin(self.op.op_type, self.op.name, rule)
 
     def eq(self, a: Dim, b: Dim, rule: str, what: tuple[str, str] | None = None) -> None:
-        """Record the program fact ``a == b``."""
+        """Record the program fact ``a == b`` (one dim, or equal ints: no equation, only the re-check)."""
+        if a is b or (a.__class__ is int and b.__class__ is int and a == b):
+            return self.graph.recheck()
         self.graph.eq(a, b, self.origin(rule), what)
 
     def assume_range(self, d: Dim, lo: Bound, hi: Bound, rule: str) -> None:

@@ -25,6 +25,7 @@ HLO = ("stablehlo", "mhlo")
 FAMILY_PACKAGES = ("onnx", "onnx_contrib", "hlo", "mlir", "aten")
 
 _RULES: dict[tuple[str, str], list[tuple[int, int | None, Rule]]] = {}
+_FOUND: dict[tuple[str, str, int], Rule | None] = {}  # lookup's answers; `register` empties it
 _loaded = False
 
 
@@ -49,6 +50,7 @@ def register(
                 entries = _RULES.setdefault((dialect, op_type), [])
                 entries.append((since, until, rule))
                 entries.sort(key=lambda e: -e[0])
+        _FOUND.clear()
         return fn
 
     return wrap
@@ -67,9 +69,19 @@ def lookup(dialect: str, op_type: str, version: int = 0) -> Rule | None:
     """The rule for an op at ``version`` (0: the newest), or None.
 
     The newest ``since`` not above ``version`` wins among the entries whose ``until`` admits it; a
-    version older than every entry gets the oldest open-ended one.
+    version older than every entry gets the oldest open-ended one. Answers are kept (the walk
+    asks once per op) until a rule is registered.
     """
+    key = (dialect, op_type, version)
+    if key in _FOUND:
+        return _FOUND[key]
     _load()
+    found = _FOUND[key] = _find(dialect, op_type, version)
+    return found
+
+
+def _find(dialect: str, op_type: str, version: int) -> Rule | None:
+    """`lookup` without the kept answers."""
     if dialect == "ai.onnx":
         dialect = ONNX
     entries = _RULES.get((dialect, op_type))

@@ -133,7 +133,7 @@ def _analyze(
     _constants(program, state)
     records = _walk(program, state, progress)
     for _ in range(MAX_WALKS - 1):
-        rerun = {i for i, record in enumerate(records) if record.stale(graph)}
+        rerun = {i for i, record in enumerate(records) if record.watched and record.stale(graph)}
         if not rerun:
             break
         _rewalk(program, state, records, rerun)

@@ -29,6 +29,7 @@ __all__ = ["TextNames", "available_bindings", "parse_with_bindings", "strip_loca
 
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|(?<![\w.$#])loc\(')
 _IN_LOC = re.compile(r'"(?:[^"\\\n]|\\.)*"|[()]')
+_DEPTH = {"(": 1, ")": -1}
 _LOC_ALIAS_LINE = re.compile(r"^#loc[\w$.]*\s*=\s*$\n?", re.M)
 _POSITION = re.compile(r'loc\("-":(\d+):(\d+)\)')
 _RESULTS = re.compile(r'(?:^|[\s({,])((?:%[\w$.-]+(?::\d+)?\s*,\s*)*%[\w$.-]+(?::\d+)?)\s*=\s*(?:"?([\w.$-]+)"?)?\s*$')
@@ -58,8 +59,35 @@ def _split_results(text: str) -> list[str]:
     return names
 
 
+def _nested_loc() -> re.Pattern[str]:
+    """A string (kept: group 1), or a ``loc(...)`` whose parentheses nest at most four deep outside
+    strings: what `strip_locations` removes, in one C-level substitution. The lookbehind follows
+    ``loc`` so every match starts with ``"`` or ``l`` (the regex engine skips to those); the
+    possessive forms cannot backtrack (their alternatives never start alike)."""
+    string = r'"(?:[^"\\\n]++|\\.)*+"'
+    body = rf'(?:[^()"]++|{string})*+'
+    for _ in range(3):  # callsite(loc(..) at loc(..)), fused[loc(..)], "name"(loc(..)) nest so
+        body = rf'(?:[^()"]++|{string}|\({body}\))*+'
+    return re.compile(rf'({string})|loc(?<![\w.$#]loc)\({body}\)')
+
+
+_NESTED_LOC = _nested_loc()
+
+
 def strip_locations(text: str) -> str:
-    """``text`` without ``loc(...)`` and ``#loc = ...`` lines (strings are left untouched)."""
+    """``text`` without ``loc(...)`` and ``#loc = ...`` lines (strings are left untouched).
+
+    One substitution removes every location nested at most four deep (a loc of jax's output
+    is); when no ``loc(`` is left, it scanned the text as `_strip_scan` does and is its result.
+    Otherwise (deeper, unclosed, or ``loc(`` inside a string) the scan reads the text."""
+    flat = _NESTED_LOC.sub(r"\1", text)
+    if "loc(" not in flat:
+        return _LOC_ALIAS_LINE.sub("", flat)
+    return _strip_scan(text)
+
+
+def _strip_scan(text: str) -> str:
+    """`strip_locations` token by token: strings skipped, a location's parentheses counted."""
     out: list[str] = []
     pos = 0
     m = _TOKEN.search(text, pos)
@@ -71,7 +99,7 @@ def strip_locations(text: str) -> str:
         depth, end = 1, m.end()
         while depth and (inner := _IN_LOC.search(text, end)) is not None:
             end = inner.end()
-            depth += {"(": 1, ")": -1}.get(inner.group(0), 0)
+            depth += _DEPTH.get(inner.group(0), 0)
         pos = end if depth == 0 else len(text)
         m = _TOKEN.search(text, pos)
     out.append(text[pos:])

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from symshape.engine.program import TensorType
 from symshape.frontends.mlir.attributes import attr_value, is_tensor, op_attrs, op_full_name, tensor_type
@@ -32,6 +32,10 @@ class XdslIR:
         self.source = source_names(module) if module is not None else {}
         self.symbols = ModuleSymbols(module) if module is not None else None
         self.bound: set[SSAValue] = set()  # arguments whose torch.bind_symbolic_shape named their dims
+        # type object's id -> (the type, its view): `tensor_type`'s cache hashes an xDSL type by
+        # value (a recursive dataclass hash, 3 µs), while a module's values share few type objects.
+        # The type is kept, so its id is not reused while this reader lives.
+        self.types: dict[int, tuple[Attribute, TensorType]] = {}
 
     def all_ops(self) -> Iterable[Operation]:
         return () if self.module is None else (op for op in self.module.walk() if op is not self.module)
@@ -64,7 +68,11 @@ class XdslIR:
         return op_attrs(op)
 
     def value_type(self, value: SSAValue) -> TensorType:
-        return tensor_type(value.type)
+        t = value.type
+        found = self.types.get(id(t))
+        if found is None or found[0] is not t:
+            found = self.types[id(t)] = (t, tensor_type(t))
+        return found[1]
 
     def is_tensor(self, value: SSAValue) -> bool:
         return is_tensor(value.type)

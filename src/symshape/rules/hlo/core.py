@@ -19,6 +19,7 @@ from symshape.rules.shared.mlir_common import (
     dim_number,
     elements_or_unknowns,
     ints,
+    same_dim,
     span_length,
 )
 
@@ -68,10 +69,11 @@ def concatenate(ctx: OpContext) -> None:
     out = list(shapes[0])
     total: Dim = 0
     for i, s in enumerate(shapes):
-        ctx.require_rank(s, rank, f"operand #{i}", f"rank {rank} (the rank of operand #0)")
+        if len(s) != rank:
+            ctx.require_rank(s, rank, f"operand #{i}", f"rank {rank} (the rank of operand #0)")
         total = add(total, s[axis])
         for a in range(rank):
-            if a != axis:
+            if a != axis and not same_dim(ctx, s[a], out[a]):
                 ctx.eq(s[a], out[a], "concatenate non-axis dim", (ctx.dim_name(i, a), ctx.dim_name(0, a)))
     out[axis] = ctx.canon(total)
     parts = [elements_or_unknowns(ctx, i) for i in range(ctx.num_inputs)]

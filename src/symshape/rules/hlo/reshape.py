@@ -13,7 +13,7 @@ from symshape.algebra.expr import Dim, exact_div, product
 from symshape.engine.context import GiveUp, OpContext
 from symshape.engine.program import MAX_TRACKED
 from symshape.rules.hlo.table import hlo_rule
-from symshape.rules.shared.mlir_common import declared_dims, declared_rank, dim_numbers, ints
+from symshape.rules.shared.mlir_common import declared_dims, declared_rank, dim_numbers, ints, same_dim
 
 
 def shape_operand(ctx: OpContext, i: int, out: int = 0) -> tuple[Dim, ...]:
@@ -49,7 +49,8 @@ def _broadcast_facts(ctx: OpContext, operand: tuple[Dim, ...], out: tuple[Dim, .
         if i in expanding:
             ctx.eq(d, 1, "known expanding dimension", (ctx.dim_name(0, i), "1"))
         elif i in nonexpanding or facts.prove_ge(d, 2) or facts.prove_eq(d, 0):
-            ctx.eq(d, out[axis], "broadcast operand dim", (ctx.dim_name(0, i), f"result dim {axis}"))
+            if not same_dim(ctx, d, out[axis]):
+                ctx.eq(d, out[axis], "broadcast operand dim", (ctx.dim_name(0, i), f"result dim {axis}"))
         elif not facts.prove_eq(d, 1):
             ctx.imprecise()
 

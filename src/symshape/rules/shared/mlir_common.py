@@ -36,7 +36,9 @@ def check_declared(ctx: OpContext) -> None:
                 "check the result type",
             )
         for axis, (got, want) in enumerate(zip(inferred, declared, strict=True)):
-            if isinstance(want, int) and want >= 0:
+            if not isinstance(want, int) or want < 0:
+                continue
+            if not same_dim(ctx, got, want):
                 ctx.eq(got, want, "declared result type", (f"dim {axis} of '{out}'", f"the declared size {want}"))
 
 
@@ -144,14 +146,26 @@ def elements_or_unknowns(ctx: OpContext, i: int) -> tuple[Dim, ...] | None:
     )
 
 
+def same_dim(ctx: OpContext, a: Dim, b: Dim) -> bool:
+    """Whether ``a == b`` is no equation (one dim, or equal ints): then only the graph's re-check
+    `OpContext.eq` would make is made, and the caller words no message for it."""
+    if a is b or (a.__class__ is int and b.__class__ is int and a == b):
+        ctx.graph.recheck()
+        return True
+    return False
+
+
 def same_shapes(ctx: OpContext, indices: Sequence[int], rule: str) -> tuple[Dim, ...]:
     """The operands at ``indices`` have equal shapes (a fact); returns the first one."""
     first = ctx.shape(indices[0])
     for i in indices[1:]:
         other = ctx.shape(i)
-        ctx.require_rank(other, len(first), f"operand #{i}", f"rank {len(first)} (the rank of operand #{indices[0]})")
+        if len(other) != len(first):
+            expected = f"rank {len(first)} (the rank of operand #{indices[0]})"
+            ctx.require_rank(other, len(first), f"operand #{i}", expected)
         for axis, (a, b) in enumerate(zip(first, other, strict=True)):
-            ctx.eq(b, a, rule, (ctx.dim_name(i, axis), ctx.dim_name(indices[0], axis)))
+            if not same_dim(ctx, a, b):
+                ctx.eq(b, a, rule, (ctx.dim_name(i, axis), ctx.dim_name(indices[0], axis)))
     return tuple(ctx.canon(d) for d in first)
 
 
