@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from xdsl.dialects.builtin import ModuleOp
 
+from symshape.frontends.mlir.bindings_parse import mlir_verifies
 from symshape.ir.parse import make_context, source_names, verified_by_mlir
 from symshape.ir.printing import print_module
 from symshape.tools.mlir_passes.from_bindings import read_module
-from symshape.tools.mlir_passes.opt import parse_text
+from symshape.tools.mlir_passes.opt import parse_text, run_opt
 from tests.mlir_fidelity import iree_generic
 
 pytestmark = [pytest.mark.needs_jax, pytest.mark.needs_iree]
@@ -98,3 +100,27 @@ def test_an_upstream_op_keeps_its_pretty_form_and_discardable_attributes() -> No
     assert "%0 = arith.addi %a, %a overflow<nsw> : index" in printed
     a, b = iree_generic([print_module(parse_text(text)[1]), printed])
     assert a.text is not None and a.text == b.text
+
+
+def test_mlir_verifies_only_what_it_registers_and_accepts() -> None:
+    ok = print_module(parse_text(STABLEHLO)[1])
+    assert mlir_verifies(ok)
+    assert not mlir_verifies(ok.replace('"stablehlo.maximum"(%arg0, %3)', '"foo.maximum"(%arg0, %3)'))
+    assert not mlir_verifies(ok.replace("-> tensor<2xi32>", "-> tensor<3xi32>", 1))  # concatenate's result
+
+
+@pytest.mark.parametrize(("op", "verified_by_symshape"), [("stablehlo.abs", False), ("foo.op", True)])
+def test_symshape_verifies_the_output_where_mlir_did_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, op: str, verified_by_symshape: bool
+) -> None:
+    from symshape.tools.mlir_passes import opt
+
+    calls: list[str] = []
+    real = opt.verify
+    monkeypatch.setattr(opt, "verify", lambda m, s, after="": (calls.append(after), real(m, s, after=after))[1])
+    src = tmp_path / "in.mlir"
+    src.write_text("func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {\n"
+                   f'  %0 = "{op}"(%a) : (tensor<?xf32>) -> tensor<?xf32>\n  return %0 : tensor<?xf32>\n}}\n')
+    out = run_opt(src, "for-iree")  # its output has no symshape op: MLIR can verify all of it
+    assert f'"{op}"' in out
+    assert calls == (["", "for-iree"] if verified_by_symshape else [])

@@ -25,7 +25,7 @@ from typing import Any
 
 from symshape.ir.clean import MAX_MLIR_DEPTH, nesting_depth
 
-__all__ = ["TextNames", "available_bindings", "parse_with_bindings", "strip_locations"]
+__all__ = ["TextNames", "available_bindings", "mlir_verifies", "parse_with_bindings", "strip_locations"]
 
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|(?<![\w.$#])loc\(')
 _IN_LOC = re.compile(r'"(?:[^"\\\n]|\\.)*"|[()]')
@@ -163,6 +163,22 @@ def parse_with_bindings(text: str, which: str) -> tuple[Any, TextNames] | None:
     except Exception:  # noqa: BLE001 - any MLIR diagnostic: the xDSL reader reports it
         return None
     return module, TextNames(clean)
+
+
+def mlir_verifies(text: str) -> bool:
+    """Whether MLIR's own parser reads ``text`` with every op registered (so its verifier checked
+    every op), with the first bindings installed; False when it cannot tell."""
+    which = next(iter(available_bindings()), None)
+    if which is None or nesting_depth(text) > MAX_MLIR_DEPTH:
+        return False
+    ctx = _context(which)
+    ctx.allow_unregistered_dialects = False
+    ir: Any = importlib.import_module("iree.compiler.ir" if which == "iree" else "jaxlib.mlir.ir")
+    try:
+        ir.Module.parse(text, context=ctx)
+    except Exception:  # noqa: BLE001 - an op it does not register, or a diagnostic: the caller verifies
+        return False
+    return True
 
 
 class TextNames:

@@ -21,6 +21,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from symshape.engine.userfacts import Fact, as_facts
 from symshape.errors import ModelError, SymshapeError, where_option
+from symshape.frontends.mlir.bindings_parse import mlir_verifies
 from symshape.io import refuse_overwrite, write_failed, write_text_atomic
 from symshape.ir.module import first_line, parse_file, parse_text, verify
 from symshape.ir.parse import verified_by_mlir
@@ -109,12 +110,14 @@ def _run_chunk(
         if not verified_by_mlir(module):
             verify(module, source)
         run_passes(ctx, module, specs, facts)
-        verify(module, source, after=",".join(str(s) for s in specs))
+        printed = print_module(module, **style)
+        if style["custom"] or not mlir_verifies(printed):  # MLIR's verifier is faster, and the real one
+            verify(module, source, after=",".join(str(s) for s in specs))
     except SymshapeError as err:
         if not catch:
             raise
         return f"{err.args[0] if err.args else err}\n"
-    return print_module(module, **style)
+    return printed
 
 
 def read_text(text: str, source: str) -> tuple[Context, ModuleOp]:
