@@ -61,7 +61,9 @@ class MlirCompatiblePrinter(SourcePrinter):
     """``id(attribute)`` -> (the attribute, its text): by identity, as `SourcePrinter` decides
     by identity; the attribute is held so its id stays its own. Only one-line texts."""
     _key_texts: dict[str, str] = field(default_factory=dict[str, str])
-    _isolated: dict[type[Operation], bool] = field(default_factory=dict[type[Operation], bool])
+    _kinds: dict[type[Operation], tuple[bool, bool, bool]] = field(
+        default_factory=dict[type[Operation], tuple[bool, bool, bool]])
+    """Per op class: isolated from above, unregistered, printed by `Operation.print` (generic)."""
 
     def print_string(self, text: str, *, indent: int | None = None) -> None:
         """As xDSL prints it, a one-line text written straight to the stream."""
@@ -70,6 +72,21 @@ class MlirCompatiblePrinter(SourcePrinter):
             return
         self._current_column += len(text)
         self.stream.write(text)
+
+    def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
+        """As xDSL's, the newline and indentation written in one call (xDSL makes two ``print``s)."""
+        if self.stream is None:
+            super()._print_new_line(indent, print_message)
+            return
+        self.stream.write("\n")
+        self._current_line += 1
+        if print_message:
+            for callback in self._next_line_callback:
+                callback()
+            self._next_line_callback = []
+        num_spaces = (self._indent if indent is None else indent) * self.indent_num_spaces
+        self.stream.write(" " * num_spaces)
+        self._current_column = num_spaces
 
     def print_attribute(self, attribute: Attribute) -> None:
         """As `SourcePrinter` prints it; a tensor type not read from the text from `type_texts`."""
@@ -149,36 +166,42 @@ class MlirCompatiblePrinter(SourcePrinter):
 
     def _generic_line(self, op: Operation, generic: bool) -> bool:
         """Print a region-less op in generic form as one string, exactly as xDSL's `print_op`
-        would; False (nothing printed) when xDSL's own path is needed."""
+        would; False (nothing printed) when xDSL's own path is needed. Reads the op's operand
+        and successor tuples directly: xDSL's accessors build a view object per call."""
         kind = type(op)
-        isolated = self._isolated.get(kind)
-        if isolated is None:
-            isolated = self._isolated[kind] = bool(op.get_traits_of_type(IsolatedFromAbove))
-        unregistered = isinstance(op, UnregisteredOp)
-        if (isolated or op.successors or self.print_debuginfo or self.print_properties_as_attributes
-                or self.diagnostic.op_messages or not (generic or unregistered or Operation.print is kind.print)):
+        found = self._kinds.get(kind)
+        if found is None:
+            found = self._kinds[kind] = (
+                bool(op.get_traits_of_type(IsolatedFromAbove)), issubclass(kind, UnregisteredOp),
+                Operation.print is kind.print)
+        isolated, unregistered, prints_generic = found
+        if (isolated or op._successors or self.print_debuginfo or self.print_properties_as_attributes  # pyright: ignore[reportPrivateUsage]
+                or self.diagnostic.op_messages or not (generic or unregistered or prints_generic)):
             return False
-        parts: list[str] = []
-        if op.results:
-            parts.append(", ".join([self._value_text(r) for r in op.results]) + " = ")
+        value_text, texts = self._value_text, self._attr_texts
+        operands = op._operands  # pyright: ignore[reportPrivateUsage]
         name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
-        parts.append(f'"{name}"(' + ", ".join([self._value_text(v) for v in op.operands]) + ")")
+        text = ", ".join([value_text(r) for r in op.results]) + " = " if op.results else ""  # names results first
+        text += f'"{name}"(' + ", ".join([value_text(v) for v in operands]) + ")"
         if op.properties:
-            parts.append(" <" + self._attr_dict_text(op.properties) + ">")
+            text += " <" + self._attr_dict_text(op.properties) + ">"
         attributes = op.attributes
         if unregistered:
             attributes = {k: v for k, v in attributes.items() if k != "op_name__"}
         if attributes:
-            parts.append(" " + self._attr_dict_text(attributes))
-        parts.append(" : (" + ", ".join([self._attribute_text(t) for t in op.operand_types]) + ") -> ")
-        outs = op.result_types
+            text += " " + self._attr_dict_text(attributes)
+        types: list[str] = []
+        for v in operands:
+            known = texts.get(id(v.type))
+            types.append(known[1] if known is not None else self._attribute_text(v.type))
+        text += " : (" + ", ".join(types) + ") -> "
+        outs = [r.type for r in op.results]
         if not outs:
-            parts.append("()")
+            text += "()"
         elif len(outs) == 1 and not isinstance(outs[0], FunctionType):
-            parts.append(self._attribute_text(outs[0]))
+            text += self._attribute_text(outs[0])
         else:
-            parts.append("(" + ", ".join([self._attribute_text(t) for t in outs]) + ")")
-        text = "".join(parts)
+            text += "(" + ", ".join([self._attribute_text(t) for t in outs]) + ")"
         if "\n" in text:
             return False
         self.print_string(text)
