@@ -38,7 +38,7 @@ from symshape.frontends.mlir.attributes import is_tensor
 from symshape.ir.dialects import constraint as c
 from symshape.rules.walker import input_symbols
 from symshape.tools.mlir_passes.dim_exprs import ArithReader, from_affine
-from symshape.tools.mlir_passes.ir_utils import data_functions, map_function_types, op_name
+from symshape.tools.mlir_passes.ir_utils import data_functions, map_function_types, nested_ops, op_name
 
 _CONSTANT = re.compile(r"C\d+")
 
@@ -194,7 +194,7 @@ def _read_graph(fn: func.FuncOp, symbols: dict[str, LoadedSymbol]) -> list[Loade
         return d
 
     out: list[LoadedRelation] = []
-    for op in fn.body.walk():
+    for op in nested_ops(fn.body):
         rel = _relation(op, read)
         if rel is not None:
             out.append(rel)
@@ -272,7 +272,7 @@ def remove_tie_shapes(module: ModuleOp) -> None:
     """Replace each ``symshape.tie_shape`` by its operand (after the analysis read it: the
     encoded types say the same from then on)."""
     for fn in data_functions(module):
-        for tie in [op for op in fn.body.walk() if isinstance(op, c.TieShapeOp)]:
+        for tie in [op for op in nested_ops(fn.body) if isinstance(op, c.TieShapeOp)]:
             tie.result.replace_all_uses_with(tie.value)
             Rewriter.erase_op(tie)
 

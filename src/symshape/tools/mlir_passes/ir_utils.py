@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 
 from xdsl.dialects import arith, func
@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     UnregisteredOp,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
 from symshape.ir.dialects.constraint import GRAPH_FUNCTION
@@ -24,6 +24,23 @@ def op_name(op: Operation) -> str:
     if isinstance(op, UnregisteredOp):
         return op.op_name.data
     return op.name
+
+
+def nested_ops(op: Operation | Region) -> list[Operation]:
+    """The ops nested in ``op`` (not ``op`` itself), each before its own regions' ops: the order
+    of xDSL's ``walk``, built without its generator per op (a third of the time at 100k ops)."""
+    out: list[Operation] = []
+    _nested_into(op.regions if isinstance(op, Operation) else (op,), out)
+    return out
+
+
+def _nested_into(regions: Sequence[Region], out: list[Operation]) -> None:
+    for region in regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                out.append(inner)
+                if inner.regions:
+                    _nested_into(inner.regions, out)
 
 
 def index_const(k: int) -> arith.ConstantOp:
@@ -64,7 +81,7 @@ def with_type(rewriter: Rewriter, value: SSAValue, new: Attribute) -> SSAValue:
 
 def map_function_types(rewriter: Rewriter, fn: func.FuncOp, fn_map: Callable[[Attribute], Attribute]) -> None:
     """Apply ``fn_map`` to every block argument, op result and the signature of ``fn``."""
-    for op in list(fn.body.walk()):
+    for op in nested_ops(fn.body):
         for res in list(op.results):
             with_type(rewriter, res, fn_map(res.type))
     for region in [fn.body, *(r for op in fn.body.walk() for r in op.regions)]:

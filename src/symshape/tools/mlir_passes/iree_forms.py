@@ -38,7 +38,7 @@ from symshape.algebra.expr import Dim, mul
 from symshape.frontends.mlir.attributes import is_tensor
 from symshape.ir.dialects.upstream import ReshapeOp  # xDSL's refuses counts that are not static
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
-from symshape.tools.mlir_passes.ir_utils import index_const, op_name
+from symshape.tools.mlir_passes.ir_utils import index_const, nested_ops, op_name
 from symshape.tools.mlir_passes.optimize import int_list
 
 BROADCAST_DIMS = "broadcast_dimensions"
@@ -72,21 +72,8 @@ def function_ops(fs: FunctionShapes, *hlo_names: str) -> list[Operation]:
 
 def walk_function(fs: FunctionShapes) -> tuple[list[Operation], list[str]]:
     """The ops `function_ops` lists (in ``walk`` order) and their names."""
-    ops: list[Operation] = []
-    for fn in (fs.func, *fs.callees):
-        _walk_into(fn, ops)
+    ops = [op for fn in (fs.func, *fs.callees) for op in nested_ops(fn)]
     return ops, [op_name(op) for op in ops]
-
-
-def _walk_into(op: Operation, out: list[Operation]) -> None:
-    """The ops nested in ``op``, each before its own regions' (xDSL's ``walk`` order, without
-    its generator per op)."""
-    for region in op.regions:
-        for block in region.blocks:
-            for inner in block.ops:
-                out.append(inner)
-                if inner.regions:
-                    _walk_into(inner, out)
 
 
 def replace_with(fs: FunctionShapes, rewriter: Rewriter, op: Operation, new: list[Operation]) -> None:

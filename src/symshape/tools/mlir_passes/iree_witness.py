@@ -26,7 +26,7 @@ from symshape.algebra.expr import Dim
 from symshape.frontends.mlir.attributes import attr_value, is_tensor
 from symshape.ir.dialects.shape import AssumingOp, ConstWitnessOp, CstrBroadcastableOp, CstrEqOp
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
-from symshape.tools.mlir_passes.ir_utils import op_name
+from symshape.tools.mlir_passes.ir_utils import nested_ops, op_name
 from symshape.tools.mlir_passes.iree_forms import function_ops
 from symshape.tools.mlir_passes.shape_lower_cstr_to_assert import lower_to_asserts
 from symshape.tools.mlir_passes.shape_lower_meet import WITNESS_OPS
@@ -67,8 +67,9 @@ def _broadcastable(fs: FunctionShapes, a: tuple[Dim, ...], b: tuple[Dim, ...]) -
 
 def lower_constraints(module: ModuleOp) -> None:
     """Inline the ``assuming`` regions and assert the witnesses left, in the functions that have any."""
+    kinds = (*WITNESS_OPS, AssumingOp)
     for fn in module.ops:
-        if isinstance(fn, func.FuncOp) and any(isinstance(o, (*WITNESS_OPS, AssumingOp)) for o in fn.walk()):
+        if isinstance(fn, func.FuncOp) and any(isinstance(o, kinds) for o in nested_ops(fn)):
             lower_to_asserts(fn)
 
 
@@ -76,7 +77,7 @@ def shape_assertions_as_asserts(module: ModuleOp) -> int:
     """Each ``custom_call @shape_assertion(%ok, ...)`` as ``cf.assert`` of ``%ok`` with jax's
     ``error_message`` (its ``{k}`` placeholders name the sizes jax would print); how many."""
     count = 0
-    for op in [o for o in module.walk() if op_name(o).endswith(".custom_call")]:
+    for op in [o for o in nested_ops(module) if op_name(o).endswith(".custom_call")]:
         target, message = attr_value(op, "call_target_name"), attr_value(op, "error_message")
         if target != "shape_assertion" or not op.operands or op.results:
             continue

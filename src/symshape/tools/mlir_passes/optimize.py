@@ -43,7 +43,7 @@ from symshape.frontends.mlir.attributes import is_tensor
 from symshape.ir.dialects.constraint import foreign_encoding
 from symshape.tools.mlir_passes.dim_exprs import ArithBuilder
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
-from symshape.tools.mlir_passes.ir_utils import Dominance, op_name, with_type
+from symshape.tools.mlir_passes.ir_utils import Dominance, nested_ops, op_name, with_type
 from symshape.tools.mlir_passes.static_reshape import static_reshapes
 
 HLO_DIALECTS = ("mhlo", "stablehlo", "chlo")
@@ -267,7 +267,7 @@ def unify_dims(fs: FunctionShapes, rewriter: Rewriter) -> int:
     dominance = Dominance()
     leaders: dict[Dim, list[SSAValue]] = {}
     count = 0
-    for op in list(fs.func.body.walk()):
+    for op in nested_ops(fs.func.body):
         if op in entry.created or isinstance(op, arith.ConstantOp):
             continue
         for res in op.results:
@@ -295,7 +295,7 @@ _PREDICATES: dict[int, Rel] = {0: "==", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">=
 def fold_compares(fs: FunctionShapes, rewriter: Rewriter) -> int:
     """Replace decided ``arith.cmpi`` on dims by constants; returns how many."""
     count = 0
-    for op in list(fs.func.body.walk()):
+    for op in nested_ops(fs.func.body):
         if not isinstance(op, arith.CmpiOp) or op.result.type != IntegerType(1):
             continue
         a, b = fs.scalar(op.lhs), fs.scalar(op.rhs)
