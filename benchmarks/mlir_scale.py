@@ -20,7 +20,8 @@ process per size and round, which reports:
 ``--xdsl-max N`` (default 20000) skips the xDSL reader above N ops (it reads ~1,000 ops/s).
 A second table times ``symshape opt -p shape-optimization`` and ``-p for-iree`` (``--pipelines``)
 per module up to ``--opt-max`` ops (default 100000): the whole process, and its stages read,
-verify, passes and print (`measure_pipeline`).
+verify, passes and print (`measure_pipeline`), beside MLIR's own C++ round trip of the module
+(``iree-opt IN -o OUT``: parse, verify, print; whole process) as the ratio ``x iree-opt``.
 ``--profile`` writes a cProfile of the largest analysis (bindings reader) to ``--out``.
 """
 
@@ -30,6 +31,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -247,6 +249,20 @@ def _child(path: Path, reader: str) -> dict[str, float] | None:
     return {**json.loads(proc.stdout.strip().splitlines()[-1]), "process": process}
 
 
+def iree_opt_seconds(path: Path, repeat: int) -> float | None:
+    """The fastest of ``repeat`` whole-process runs of ``iree-opt path`` (MLIR's parser, verifier
+    and printer in C++, no pass): the floor any tool that reads and writes the module stands on."""
+    tool = shutil.which("iree-opt")
+    if tool is None:
+        return None
+    times: list[float] = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run([tool, str(path), "-o", os.devnull], check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
 def profile(path: Path, out: Path) -> Path:
     """cProfile of ``analyze_mlir_text`` (bindings reader) on ``path``, sorted by own time."""
     import cProfile
@@ -267,6 +283,22 @@ def profile(path: Path, out: Path) -> Path:
     return target
 
 
+def _print_opt_table(opt: list[tuple[int, str, list[dict[str, float]]]], floors: dict[int, float | None]) -> None:
+    """The opt table: per module, iree-opt's round trip, then each pipeline's best run."""
+    print("\n| ops | opt -p | whole process s | x iree-opt | read s | verify s | passes s | print s | peak MB |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    for ops, floor in floors.items():
+        if floor is not None:
+            print(f"| {ops} | (iree-opt round trip) | {floor:.2f} | 1.0 | | | | | |")
+    for ops, pipeline, runs in opt:
+        if runs:
+            best = {k: min(r[k] for r in runs) for k in runs[0]}
+            floor = floors.get(ops)
+            ratio = f"{best['process'] / floor:.1f}" if floor else "-"
+            print(f"| {ops} | {pipeline} | {best['process']:.2f} | {ratio} | {best['read']:.2f} | "
+                  f"{best['verify']:.2f} | {best['passes']:.2f} | {best['print']:.2f} | {best['peak_mb']:.0f} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
@@ -285,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(timed))
         return 0
     opt: list[tuple[int, str, list[dict[str, float]]]] = []
+    floors: dict[int, float | None] = {}
     print("| ops | reader | import s | parse s | frontend s | analyze s | analyze ops/s | peak MB |")
     print("|---:|---|---:|---:|---:|---:|---:|---:|")
     for size in args.sizes:
@@ -298,18 +331,14 @@ def main(argv: list[str] | None = None) -> int:
             best = {k: min(r[k] for r in runs) for k in runs[0]}
             print(f"| {ops} | {reader} | {best['import']:.2f} | {best['parse']:.2f} | {best['frontend']:.2f} | "
                   f"{best['analyze']:.2f} | {ops / best['analyze']:,.0f} | {best['peak_mb']:.0f} |", flush=True)
+        if args.pipelines and size <= args.opt_max:
+            floors[ops] = iree_opt_seconds(path, args.repeat)
         for pipeline in args.pipelines if size <= args.opt_max else ():
             runs = (_child(path, f"opt:{pipeline}") for _ in range(args.repeat))
             opt.append((ops, pipeline, [r for r in runs if r is not None]))
         if args.profile and size == max(args.sizes):
             print(f"profile: {profile(path, args.out)}")
-    print("\n| ops | opt -p | whole process s | read s | verify s | passes s | print s | peak MB |")
-    print("|---:|---|---:|---:|---:|---:|---:|---:|")
-    for ops, pipeline, runs in opt:
-        if runs:
-            best = {k: min(r[k] for r in runs) for k in runs[0]}
-            print(f"| {ops} | {pipeline} | {best['process']:.2f} | {best['read']:.2f} | {best['verify']:.2f} | "
-                  f"{best['passes']:.2f} | {best['print']:.2f} | {best['peak_mb']:.0f} |")
+    _print_opt_table(opt, floors)
     return 0
 
 
