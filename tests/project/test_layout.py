@@ -195,7 +195,7 @@ def test_expr_never_imports_decisions():
 # the engine, MLIR as data, the rules (with their registry and the walker that applies them), the
 # frontends, the tools built on an analysis, the Python API and the command line.
 LAYERS = (
-    "errors", "forking", "io", "optional",
+    "errors", "forking", "io", "memory", "optional",
     "algebra", "engine", "ir", "rules", "frontends", "tools", "api", "app", "__main__",
 )
 MAX_ROOT_MODULES = 8

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import tempfile
@@ -283,6 +284,8 @@ def run() -> None:
             raise
         click.secho(f"error: {internal_error_text(err)}", fg="red", err=True)
         sys.exit(EXIT_INTERNAL)
+    finally:
+        gc.freeze()  # the process ends: its last collection need not walk what the command built
 
 
 def internal_error_text(err: BaseException) -> str:

@@ -13,7 +13,6 @@ bindings that register that dialect (IREE's or torch-mlir's) and says so when no
 
 from __future__ import annotations
 
-import gc
 import re
 from typing import Any
 
@@ -22,6 +21,7 @@ from symshape.frontends.mlir.bindings_ir import BindingsIR
 from symshape.frontends.mlir.bindings_ops import BlockOps
 from symshape.frontends.mlir.bindings_parse import TextNames, available_bindings, parse_with_bindings
 from symshape.frontends.mlir.program_builder import FuncView, build_views
+from symshape.memory import gc_paused
 
 __all__ = ["BindingsIR", "read_views"]
 
@@ -41,14 +41,11 @@ def read_views(text: str) -> list[FuncView] | None:
         parsed = parse_with_bindings(text, which)
         if parsed is not None:
             module, names = parsed
-            collecting = gc.isenabled()
-            gc.disable()  # a read makes millions of objects and no cycles: the collector's passes were 25% of it
             try:
-                return _views(module.operation, names)
+                with gc_paused():
+                    return _views(module.operation, names)
             finally:
                 clear_caches()
-                if collecting:
-                    gc.enable()
     return None
 
 

@@ -9,7 +9,6 @@ both forms; without them a torch module is a one-line error that says what to in
 
 from __future__ import annotations
 
-import gc
 import importlib
 import importlib.util
 import os
@@ -22,6 +21,7 @@ from symshape.frontends.mlir.bindings_ir import BindingsIR
 from symshape.frontends.mlir.bindings_ops import BlockOps
 from symshape.frontends.mlir.bindings_parse import TextNames, strip_locations
 from symshape.frontends.mlir.program_builder import FuncView
+from symshape.memory import gc_paused
 
 __all__ = ["read_torch_views", "torch_bindings"]
 
@@ -77,14 +77,11 @@ def read_torch_views(text: str) -> list[FuncView]:
     ops = BlockOps(module.operation)
     reader = BindingsIR(ops, names)
     reader.local.update(names.in_order(ops.all, ops.nested) or {})
-    collecting = gc.isenabled()
-    gc.disable()
     try:
-        return torch_views(reader)
+        with gc_paused():
+            return torch_views(reader)
     finally:
         clear_caches()
-        if collecting:
-            gc.enable()
 
 
 def _first_error(err: Exception) -> str:

@@ -26,11 +26,11 @@ row reductions), simplified: no horizontal (sibling) fusion, and constants are o
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, field
 from typing import Literal
 
 from symshape.algebra.expr import Dim
+from symshape.memory import gc_paused
 from symshape.tools.fusion.dag import FusionDag
 from symshape.tools.fusion.ops import HLO, HLO_ELEMENTWISE, Analysis, Node, classify, rank_of, used
 
@@ -307,18 +307,13 @@ def _row_reduction(node: Node, rank: int) -> bool:
 
 def fusion_plans(analysis: Analysis) -> dict[Knowledge, FusionPlan]:
     """The groups at every level of knowledge, each level grown from the one below."""
-    enabled = gc.isenabled()
-    gc.disable()  # many small long-lived objects: the collector's passes would double the time
-    try:
+    with gc_paused():  # many small long-lived objects: the collector's passes would double the time
         grouper = _Grouper(analysis)
         plans: dict[Knowledge, FusionPlan] = {}
         for level in LEVELS:
             grouper.run(level)
             plans[level] = grouper.plan(level)
         return plans
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def fusion_groups(analysis: Analysis, knowledge: str = "facts") -> FusionPlan:

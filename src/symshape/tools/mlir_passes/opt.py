@@ -26,6 +26,7 @@ from symshape.io import refuse_overwrite, write_failed, write_text_atomic
 from symshape.ir.module import first_line, parse_file, parse_text, verify
 from symshape.ir.parse import verified_by_mlir
 from symshape.ir.printing import print_module
+from symshape.memory import gc_paused
 from symshape.tools.mlir_passes.pipeline import PASSES, PassSpec, get_all_passes, make_pass, parse_pipeline
 
 __all__ = ["PASSES", "SPLIT_MARKER", "get_all_passes", "main", "make_pass", "parse_file", "parse_pipeline",
@@ -106,13 +107,14 @@ def _run_chunk(
     text: str, source: str, specs: list[PassSpec], facts: Sequence[Fact], style: dict[str, bool], catch: bool
 ) -> str:
     try:
-        ctx, module = read_text(text, source)
-        if not verified_by_mlir(module):
-            verify(module, source)
-        run_passes(ctx, module, specs, facts)
-        printed = print_module(module, **style)
-        if style["custom"] or not mlir_verifies(printed):  # MLIR's verifier is faster, and the real one
-            verify(module, source, after=",".join(str(s) for s in specs))
+        with gc_paused():
+            ctx, module = read_text(text, source)
+            if not verified_by_mlir(module):
+                verify(module, source)
+            run_passes(ctx, module, specs, facts)
+            printed = print_module(module, **style)
+            if style["custom"] or not mlir_verifies(printed):  # MLIR's verifier is faster, and the real one
+                verify(module, source, after=",".join(str(s) for s in specs))
     except SymshapeError as err:
         if not catch:
             raise
