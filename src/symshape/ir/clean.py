@@ -11,6 +11,8 @@ Comments go first: an attribute body is joined onto one line, and a comment insi
 from __future__ import annotations
 
 import re
+from array import array
+from itertools import accumulate
 
 _OPAQUE_STRING = re.compile(r'#([A-Za-z_][\w$]*)<"((?:[^"\\]|\\.)*)">')  # a dialect namespace: no dot
 _LOC_ALIAS_LINE = re.compile(r"^#loc[\w$.]*\s*=\s*$", re.M)
@@ -134,17 +136,15 @@ MAX_MLIR_DEPTH = 200
 """Deeper bracket nesting is not given to MLIR's own parser (jaxlib, IREE): it recurses per
 level and a few thousand nested regions overflow the C stack, killing the process (found by the
 reader fuzzer)."""
-_BRACKET = re.compile(r"[][(){}]")
+_BRACKET_STEPS = bytes.maketrans(b"([{)]}", b"\x01\x01\x01\xff\xff\xff")
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"([{)]}")
 
 
 def nesting_depth(text: str) -> int:
     """The deepest nesting of ``()``, ``[]`` and ``{}`` in ``text`` (brackets in strings and
-    comments count too: the estimate errs towards deep)."""
-    depth = peak = 0
-    for m in _BRACKET.finditer(text):
-        if m.group() in "([{":
-            depth += 1
-            peak = max(peak, depth)
-        else:
-            depth -= 1
-    return peak
+    comments count too: the estimate errs towards deep).
+
+    The brackets become +1 and -1 bytes (UTF-8 never puts an ASCII byte inside another
+    character) and the running sum is taken in C: a tenth of a per-bracket Python loop."""
+    steps = text.encode("utf-8", "surrogatepass").translate(_BRACKET_STEPS, _NOT_BRACKETS)
+    return max(0, max(accumulate(array("b", steps)), default=0))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import gc
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -29,12 +29,24 @@ from symshape.frontends.mlir.bindings_ops import BlockOps
 from symshape.frontends.mlir.bindings_parse import TextNames, available_bindings, parse_with_bindings
 from symshape.ir.dialects.hlo_syntax import HloOp
 from symshape.ir.parse import AttributeTexts, adopt_module, parse_attribute_text
+from symshape.tools.mlir_passes.xdsl_build import OpMaker, append_ops
 
 __all__ = ["read_module"]
 
 Attrs = dict[str, Attribute]
 
 _XDSL_ONLY = re.compile(r"\{-#|\bsymshape\.|!torch\.|torch\.(?:symbolic_int|bind_symbolic_shape)|\[@[\w$.-]+")
+_XDSL_ONLY_WORDS = ("{-#", "symshape.", "!torch.", "torch.symbolic_int", "torch.bind_symbolic_shape", "[@")
+"""A text `_XDSL_ONLY` can match has one of these (a substring test is a tenth of the regex's scan)."""
+
+
+class _Kind(NamedTuple):
+    """An op name's maker (its xDSL class), the properties the class declares (None: every
+    attribute stays one), and whether MLIR registers the op (and so verified it)."""
+
+    make: OpMaker
+    declared: frozenset[str] | None
+    registered: bool
 
 
 class _NotRebuilt(Exception):
@@ -44,7 +56,7 @@ class _NotRebuilt(Exception):
 def read_module(text: str, ctx: Context) -> ModuleOp | None:
     """The module ``text`` holds, read and verified by MLIR's parser and rebuilt in ``ctx``;
     None when xDSL's reader must read it (see the module docstring)."""
-    if _XDSL_ONLY.search(text):
+    if any(word in text for word in _XDSL_ONLY_WORDS) and _XDSL_ONLY.search(text):
         return None
     for which in available_bindings():  # IREE's has no mhlo: the next one may still read it
         parsed = parse_with_bindings(text, which)
@@ -71,20 +83,20 @@ class _Rebuild:
         self.source = module.operation
         self.block_ops = BlockOps(self.source)
         self.text_names = names
-        self.result_names = names.in_order(self.block_ops.all, self.block_ops.nested)
+        self.result_names = names.by_op(self.block_ops.all, self.block_ops.nested)
         self.registered = module.context.is_registered_operation
         self.values: dict[Any, SSAValue] = {}
         self.names: dict[SSAValue, str] = {}
         self.blocks: dict[Any, Block] = {}
         self.converted: dict[Any, Attribute] = {}
         self.texts: AttributeTexts = {}
-        self.classes: dict[str, tuple[type[Operation], frozenset[str] | None, bool]] = {}
+        self.classes: dict[str, _Kind] = {}
         self.unverified = False
 
     def module(self) -> ModuleOp:
         """The rebuilt module, handed to `symshape.ir.parse` with its names and texts."""
         top = self.source
-        props, attrs = self._split(top, self._class(top.name)[1], True)
+        props, attrs = self._split(top, self._class(top.name).declared, True)
         module = ModuleOp.create(properties=props, attributes=attrs, regions=[self._region(r) for r in top.regions])
         adopt_module(module, self.names, self.texts, verified=not self.unverified)
         return module
@@ -97,31 +109,30 @@ class _Rebuild:
                 self.values[arg] = value
                 self._name(value, self.text_names.argument(arg))
         for b in blocks:
-            self.blocks[b].add_ops([self._op(op) for op in self.block_ops.of(b)])
+            append_ops(self.blocks[b], [self._op(op) for op in self.block_ops.of(b)])
         return Region([self.blocks[b] for b in blocks])
 
     def _op(self, op: Any) -> Operation:
-        name: str = op.name
-        cls, declared, registered = self._class(name)
-        self.unverified |= not registered  # MLIR did not verify it: symshape's definitions must
+        kind = self._class(op.name)
+        self.unverified |= not kind.registered  # MLIR did not verify it: symshape's definitions must
+        values = self.values
+        successors = op.successors
         try:
-            operands = [self.values[v] for v in op.operands]
-            successors = [self.blocks[b] for b in op.successors]
+            operands = [values[v] for v in op.operands]
+            targets = [self.blocks[b] for b in successors] if len(successors) else []
         except KeyError:
             raise _NotRebuilt from None  # a use before its definition (a graph region)
-        props, attrs = self._split(op, declared, registered)
-        new = cls.create(
-            operands=operands,
-            result_types=[self._attribute(r.type) for r in op.results],
-            properties=props,
-            attributes=attrs,
-            successors=successors,
-            regions=[self._region(r) for r in op.regions],
-        )
+        props, attrs = self._split(op, kind.declared, kind.registered)
+        results = list(op.results)
+        regions = op.regions
+        new = kind.make(operands, [self._attribute(r.type) for r in results], props, attrs, targets,
+                        [self._region(r) for r in regions] if len(regions) else [])
+        if not results:
+            return new
         in_order = self.result_names
-        texts = self.text_names.results(op) if in_order is None else [in_order.get(v) for v in op.results]
-        for value, result, text in zip(op.results, new.results, texts, strict=True):
-            self.values[value] = result
+        texts = self.text_names.results(op) if in_order is None else in_order.get(op, [None] * len(results))
+        for value, result, text in zip(results, new.results, texts, strict=True):
+            values[value] = result
             self._name(result, text)
         return new
 
@@ -132,12 +143,11 @@ class _Rebuild:
             return
         self.names[value] = name
         base = name.partition("#")[0]
-        if SSAValue.is_valid_name(base):
+        if not base[:1].isdigit() and SSAValue.is_valid_name(base):  # a valid name starts with no digit
             value.name_hint = base
 
-    def _class(self, name: str) -> tuple[type[Operation], frozenset[str] | None, bool]:
-        """The op's xDSL class, the properties it declares (None: every attribute stays one),
-        and whether MLIR registers the op (and so verified it)."""
+    def _class(self, name: str) -> _Kind:
+        """What the rebuild needs of the op's xDSL class (`_Kind`)."""
         found = self.classes.get(name)
         if found is None:
             cls = self.ctx.get_optional_op(name)
@@ -146,7 +156,7 @@ class _Rebuild:
             declared = None
             if issubclass(cls, IRDLOperation) and not issubclass(cls, HloOp):
                 declared = frozenset(cls.get_irdl_definition().properties)
-            found = self.classes[name] = (cls, declared, self.registered(name))
+            found = self.classes[name] = _Kind(OpMaker(cls), declared, self.registered(name))
         return found
 
     def _split(self, op: Any, declared: frozenset[str] | None, registered: bool) -> tuple[Attrs, Attrs]:
@@ -155,9 +165,12 @@ class _Rebuild:
         registers (its ``<{...}>``), which `symshape.ir.parse` moves to the attributes and marks
         foreign; the rest are attributes."""
         named = op.attributes
-        items = [named[i] for i in range(len(named))]  # iterating gives the names only
+        count = len(named)
         props: Attrs = {}
         attrs: Attrs = {}
+        if not count:
+            return props, attrs
+        items = [named[i] for i in range(count)]  # iterating gives the names only
         if declared is None:
             return props, {item.name: self._attribute(item.attr) for item in items}
         foreign = {item.name for item in items if item.name not in declared}
