@@ -10,10 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import FunctionType, ModuleOp
 
 from symshape.frontends.mlir.bindings_parse import mlir_verifies
-from symshape.ir.parse import make_context, source_names, verified_by_mlir
+from symshape.ir.clean import nesting_depth
+from symshape.ir.parse import make_context, parse_attribute_text, source_attribute_texts, source_names, verified_by_mlir
 from symshape.ir.printing import print_module
 from symshape.tools.mlir_passes.from_bindings import read_module
 from symshape.tools.mlir_passes.opt import parse_text, run_opt
@@ -124,3 +125,35 @@ def test_symshape_verifies_the_output_where_mlir_did_not(
     out = run_opt(src, "for-iree")  # its output has no symshape op: MLIR can verify all of it
     assert f'"{op}"' in out
     assert calls == (["", "for-iree"] if verified_by_symshape else [])
+
+
+def test_a_signature_is_put_together_from_its_types_as_xdsls_parser_reads_it() -> None:
+    module = _rebuilt(STABLEHLO)
+    assert module is not None
+    main = next(op for op in module.walk() if op.name == "func.func")
+    signature = main.properties["function_type"]
+    text = "(tensor<?x4xf32>, tensor<4xf32>) -> (tensor<?x4xf32>, tensor<i32>)"
+    assert signature == parse_attribute_text(make_context(), text)
+    assert isinstance(signature, FunctionType)
+    inputs, outputs = signature.inputs.data, signature.outputs.data
+    assert inputs[0] is outputs[0]  # each type read once: the parser would read it twice
+    texts = source_attribute_texts(module)
+    assert texts[id(signature)] == (signature, text)
+    assert not any(id(t) in texts for t in (*inputs, *outputs))  # printed as xDSL prints them, as parsed
+
+
+def _depth_by_loop(text: str) -> int:
+    depth = peak = 0
+    for c in text:
+        if c in "([{":
+            depth += 1
+            peak = max(peak, depth)
+        elif c in ")]}":
+            depth -= 1
+    return peak
+
+
+@pytest.mark.parametrize("text", ["", "abc", ")))(", "([{}])[(", '"é(ü)" {\u2028[(\udcff)]}', "(" * 300 + ")" * 300,
+                                  STABLEHLO])
+def test_the_nesting_depth_mlir_is_spared_is_counted_bracket_by_bracket(text: str) -> None:
+    assert nesting_depth(text) == _depth_by_loop(text)

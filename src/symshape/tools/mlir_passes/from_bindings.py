@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import gc
 import re
+import sys
 from typing import Any, NamedTuple
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
@@ -89,6 +90,7 @@ class _Rebuild:
         self.names: dict[SSAValue, str] = {}
         self.blocks: dict[Any, Block] = {}
         self.converted: dict[Any, Attribute] = {}
+        self.parts: dict[Any, Attribute] = {}
         self.texts: AttributeTexts = {}
         self.classes: dict[str, _Kind] = {}
         self.unverified = False
@@ -198,6 +200,30 @@ class _Rebuild:
         found = self.converted.get(attribute)
         if found is None:
             text = str(attribute)
-            found = self.converted[attribute] = parse_attribute_text(self.ctx, text)
+            found = self._function_type(attribute) if text.startswith("(") else None
+            if found is None:
+                found = parse_attribute_text(self.ctx, text)
+            self.converted[attribute] = found
             self.texts[id(found)] = (found, text)
+        return found
+
+    def _function_type(self, attribute: Any) -> FunctionType | None:
+        """A function type attribute (``func.func``'s signature), put together from its types,
+        each read once: a jax export's main has thousands of arguments, and xDSL's parser read
+        its 40k-character signature in half a second. None for any other attribute."""
+        ir = sys.modules[type(attribute).__module__]  # the bindings hand over attributes and types downcast
+        if not isinstance(attribute, ir.TypeAttr):
+            return None
+        signature = attribute.value
+        if not isinstance(signature, ir.FunctionType):
+            return None
+        return FunctionType.from_lists([self._part(t) for t in signature.inputs],
+                                       [self._part(t) for t in signature.results])
+
+    def _part(self, type_: Any) -> Attribute:
+        """A type inside a function type, as xDSL's parser reads it there: its own object (not
+        the one `_attribute` gives, whose text is kept, so it prints as xDSL prints it)."""
+        found = self.parts.get(type_)
+        if found is None:
+            found = self.parts[type_] = parse_attribute_text(self.ctx, str(type_))
         return found
