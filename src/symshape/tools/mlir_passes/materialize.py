@@ -29,10 +29,10 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, HasFolder
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
-from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
-from xdsl.transforms.dead_code_elimination import is_trivially_dead, region_dce
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from symshape.frontends.mlir.attributes import is_tensor
+from symshape.tools.mlir_passes.cleanup import OpFacts, cse, region_dce_with
 from symshape.tools.mlir_passes.ir_utils import const_int, op_name
 
 
@@ -153,7 +153,8 @@ def scalarize(ctx: Context, module: ModuleOp) -> None:
 
 def cleanup(ctx: Context, module: ModuleOp) -> None:
     """XDSL's canonicalization (with dead-code elimination) and CSE; the canonicalization's walk
-    visits only the ops with a pattern or a folder (`SeededWalker`)."""
+    visits only the ops with a pattern or a folder (`SeededWalker`), the DCE and CSE are xDSL's
+    decisions taken faster (`symshape.tools.mlir_passes.cleanup`)."""
     kinds: dict[type[Operation], bool] = {}
 
     def canonicalizable(op: Operation) -> bool:
@@ -165,6 +166,7 @@ def cleanup(ctx: Context, module: ModuleOp) -> None:
             )
         return found
 
+    facts = OpFacts()
     pattern = GreedyRewritePatternApplier([CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True)
-    SeededWalker(pattern, post_walk_func=region_dce, candidate=canonicalizable).rewrite_module(module)
-    CommonSubexpressionElimination().apply(ctx, module)
+    SeededWalker(pattern, post_walk_func=region_dce_with(facts), candidate=canonicalizable).rewrite_module(module)
+    cse(module, facts)
