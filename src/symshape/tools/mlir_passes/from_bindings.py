@@ -14,7 +14,6 @@ types (verified by symshape's definitions only), a value used before the op that
 
 from __future__ import annotations
 
-import gc
 import re
 import sys
 from typing import Any, NamedTuple
@@ -30,6 +29,7 @@ from symshape.frontends.mlir.bindings_ops import BlockOps
 from symshape.frontends.mlir.bindings_parse import TextNames, available_bindings, parse_with_bindings
 from symshape.ir.dialects.hlo_syntax import HloOp
 from symshape.ir.parse import AttributeTexts, adopt_module, parse_attribute_text
+from symshape.memory import gc_paused
 from symshape.tools.mlir_passes.xdsl_build import OpMaker, append_ops
 
 __all__ = ["read_module"]
@@ -64,15 +64,11 @@ def read_module(text: str, ctx: Context) -> ModuleOp | None:
         if parsed is None:
             continue
         module, names = parsed
-        collecting = gc.isenabled()
-        gc.disable()  # a rebuild makes hundreds of thousands of objects and no cycles
         try:
-            return _Rebuild(ctx, module, names).module()
+            with gc_paused():  # a rebuild makes hundreds of thousands of objects and no cycles
+                return _Rebuild(ctx, module, names).module()
         except _NotRebuilt:
             return None
-        finally:
-            if collecting:
-                gc.enable()
     return None
 
 
