@@ -12,9 +12,7 @@ fact it watched changed.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Generator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from symshape.algebra.expr import Dim, free_symbols, product
@@ -28,6 +26,7 @@ from symshape.engine.provenance import Guard
 from symshape.engine.result import Analysis, Unresolved, Warning_
 from symshape.engine.userfacts import Fact, InputValue, apply, as_facts
 from symshape.errors import ModelError, SymshapeError, UserFactError, op_kind, where_input, where_option
+from symshape.memory import gc_paused
 from symshape.rules.registry import lookup
 
 MAX_WALKS = 3
@@ -102,19 +101,6 @@ def analyze(
     are read here, once (see `symshape.engine.userfacts`)."""
     with gc_paused():
         return _analyze(program, as_facts(facts), graph, progress, source)
-
-
-@contextmanager
-def gc_paused() -> Generator[None, None, None]:
-    """Pause the cyclic garbage collector: the walk allocates many long-lived small objects and
-    the collector's passes over them cost a quarter of the time on large models."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _analyze(

@@ -140,3 +140,44 @@ def op_attrs(op: Operation) -> dict[str, Any]:
             if key != "op_name__":
                 out[key] = py_attr(value)
     return out
+
+
+class AttrViews:
+    """`py_attr` and `op_attrs` with each attribute object converted once.
+
+    A module's ops share few attribute objects (both xDSL's text parser and the rebuild from
+    MLIR's bindings make one per distinct attribute), while converting one (an array's packed
+    values, a dialect attribute's text) costs tens of µs. Keyed by identity: hashing an attribute
+    by value is a recursive dataclass hash. Each attribute is kept, so its id is not reused while
+    the cache lives; lists and dicts are copied out, so each op still gets values of its own
+    (the frozen `DialectAttr` and `ConstTensor` views are shared).
+    """
+
+    def __init__(self) -> None:
+        self.seen: dict[int, tuple[Attribute, Any, bool]] = {}
+
+    def view(self, attr: Attribute) -> Any:
+        """`py_attr` of ``attr`` (a fresh copy where the view is a list or dict)."""
+        found = self.seen.get(id(attr))
+        if found is None or found[0] is not attr:
+            value = py_attr(attr)
+            found = self.seen[id(attr)] = (attr, value, isinstance(value, (list, dict)))
+        return _fresh(found[1]) if found[2] else found[1]
+
+    def op_attrs(self, op: Operation) -> dict[str, Any]:
+        """`op_attrs` of ``op``."""
+        out: dict[str, Any] = {}
+        for source in (op.properties, op.attributes):
+            for key, value in source.items():
+                if key != "op_name__":
+                    out[key] = self.view(value)
+        return out
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of ``value``'s lists and dicts, at every depth (the scalars in them are immutable)."""
+    if isinstance(value, list):
+        return [_fresh(v) for v in cast("list[Any]", value)]
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in cast("dict[str, Any]", value).items()}
+    return value

@@ -32,6 +32,7 @@ from symshape.errors import ModelError, where_op
 from symshape.frontends.mlir.ir_adapter import IRReader, arg_attr, entry_block, is_private
 from symshape.frontends.mlir.jax_export import jax_dims
 from symshape.ir.attr_values import DialectAttr
+from symshape.memory import gc_paused
 
 __all__ = ["MAX_CALL_OPS", "FuncView", "build_views", "module_to_programs", "symbol_stem"]
 
@@ -75,7 +76,14 @@ def module_to_programs(module: Any) -> list[FuncView]:
 
 
 def build_views(ir: IRReader) -> list[FuncView]:
-    """One `FuncView` per root function of the module ``ir`` reads."""
+    """One `FuncView` per root function of the module ``ir`` reads (with the cyclic collector
+    paused: the build makes several objects per op and no cycles, and the collector's passes over
+    a large module's objects took half its time)."""
+    with gc_paused():
+        return _build_views(ir)
+
+
+def _build_views(ir: IRReader) -> list[FuncView]:
     funcs: dict[str, Any] = {}
     calls: dict[str, int] = {}
     for op in ir.all_ops():
@@ -112,23 +120,27 @@ class _Builder:
         self.calls = calls
         self.cloned = 0
         self.entry: Any = None  # the entry block of the root function being built
-        self.assigned: dict[tuple[Any, str], str] = {}
+        self.assigned: dict[str, dict[Any, str]] = {}  # prefix -> value -> its name (a dict each: no key tuples)
         self.taken: set[str] = set()
         self.counter = 0
         self.regions: dict[str, Any] = {}  # the region values of the root function being built
 
     def name(self, value: Any, fn: str, prefix: str) -> str:
-        key = (value, prefix)
-        found = self.assigned.get(key)
-        if found is not None:
-            return found
+        names = self.assigned.get(prefix)
+        if names is None:
+            names = self.assigned[prefix] = {}
+        found = names.get(value)
+        return found if found is not None else self.new_name(value, fn, prefix, names)
+
+    def new_name(self, value: Any, fn: str, prefix: str, names: dict[Any, str]) -> str:
+        """A name for ``value`` (not named under ``prefix`` yet): its text name, else a fresh one."""
         local = self.ir.local_name(value)
         full = f"{prefix}@{fn}:%{local}" if local else ""
         while not full or full in self.taken:
             self.counter += 1
             full = f"{prefix}@{fn}:%_v{self.counter}"
         self.taken.add(full)
-        self.assigned[key] = full
+        names[value] = full
         return full
 
     def value(self, v: Any, fn: str, program: Program, values: dict[str, Any] | None, prefix: str) -> str:
@@ -192,7 +204,7 @@ class _Builder:
                 results = [self.value(r, fn, program, values, prefix) for r in ir.results(op)]
                 program.ops.append(Op("shape", "assuming", _op_name(results, fn, index, full, prefix), inner, results))
                 continue
-            self.emit_op(op, index, fn, program, values, prefix)
+            self.emit_op(op, full, index, fn, program, values, prefix)
             if full.endswith((".while", ".case", ".if")):
                 self.attach_regions(op, program.ops[-1], fn, stack, inlined, prefix)
         return outputs
@@ -220,10 +232,10 @@ class _Builder:
         sub.outputs = self.emit_block(block, fn, sub, None, stack, inlined, prefix)
         return sub
 
-    def emit_op(self, op: Any, index: int, fn: str, program: Program, values: dict[str, Any] | None,
+    def emit_op(self, op: Any, full: str, index: int, fn: str, program: Program, values: dict[str, Any] | None,
                 prefix: str) -> None:
+        """Emit ``op`` (named ``full``) as one Program op."""
         ir = self.ir
-        full = ir.op_name(op)
         dialect, _, op_type = full.partition(".")
         operands = ir.operands(op)
         inputs = [self.value(v, fn, program, values, prefix) for v in operands]

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from symshape.engine.program import TensorType
-from symshape.frontends.mlir.attributes import attr_value, is_tensor, op_attrs, op_full_name, tensor_type
+from symshape.frontends.mlir.attributes import AttrViews, attr_of, is_tensor, op_full_name, tensor_type
 from symshape.frontends.mlir.declared_dims import ModuleSymbols, encoded_dims, torch_dims
 from symshape.frontends.mlir.ir_adapter import DeclaredDims
 from symshape.ir.parse import source_names
@@ -36,6 +36,9 @@ class XdslIR:
         # value (a recursive dataclass hash, 3 µs), while a module's values share few type objects.
         # The type is kept, so its id is not reused while this reader lives.
         self.types: dict[int, tuple[Attribute, TensorType]] = {}
+        self.views = AttrViews()
+        # op class -> its name, for registered ops (an unregistered op's name is its own attribute)
+        self.names: dict[type[Operation], str] = {}
 
     def all_ops(self) -> Iterable[Operation]:
         return () if self.module is None else (op for op in self.module.walk() if op is not self.module)
@@ -53,7 +56,12 @@ class XdslIR:
         return sum(1 for _ in block.walk())
 
     def op_name(self, op: Operation) -> str:
-        return op_full_name(op)
+        name = self.names.get(type(op))
+        if name is None:
+            name = op_full_name(op)
+            if not isinstance(op, UnregisteredOp):
+                self.names[type(op)] = name
+        return name
 
     def operands(self, op: Operation) -> Sequence[SSAValue]:
         return op.operands
@@ -62,10 +70,11 @@ class XdslIR:
         return op.results
 
     def attr(self, op: Operation, name: str) -> Any:
-        return attr_value(op, name)
+        attr = attr_of(op, name)
+        return None if attr is None else self.views.view(attr)
 
     def attrs(self, op: Operation) -> dict[str, Any]:
-        return op_attrs(op)
+        return self.views.op_attrs(op)
 
     def value_type(self, value: SSAValue) -> TensorType:
         t = value.type
@@ -95,7 +104,7 @@ class XdslIR:
     def read_by_the_frontend(self, op: Operation) -> bool:
         """A ``torch.symbolic_int``, or a ``torch.bind_symbolic_shape`` whose argument's dims
         `named_dims` named: nothing is left for a rule to do."""
-        name = op_full_name(op)
+        name = self.op_name(op)
         if name not in _READ_BY_THE_FRONTEND:
             return False
         return name == "torch.symbolic_int" or (bool(op.operands) and op.operands[0] in self.bound)

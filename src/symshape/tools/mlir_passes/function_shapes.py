@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from symshape.algebra.expr import Dim, Expr, free_symbols
 from symshape.engine.constraints import ConstraintGraph
 from symshape.engine.provenance import Rel
 from symshape.engine.result import Analysis
 from symshape.frontends.mlir.attributes import is_tensor
+from symshape.memory import gc_paused
 from symshape.tools.mlir_passes.dim_exprs import ArithReader
 from symshape.tools.mlir_passes.ir_utils import const_int
 
@@ -42,32 +45,55 @@ class FunctionShapes:
         self._reps: dict[frozenset[str], list[Expr]] = {}
         self._rep_of: dict[Expr, Expr] = {}
         self._region_graphs: dict[int, ConstraintGraph] = {}
+        self._types: dict[int, tuple[Attribute, tuple[int | None, tuple[tuple[int, int], ...]]]] = {}
 
     @classmethod
     def build(
         cls, fn: func.FuncOp, analysis: Analysis, values: dict[str, SSAValue], regions: dict[str, SSAValue]
     ) -> FunctionShapes:
         """Dims for the values of ``fn`` from ``analysis`` (``values``: program name -> value;
-        ``regions`` the same for the values of loop bodies and branches)."""
+        ``regions`` the same for the values of loop bodies and branches). The cyclic collector is
+        paused: this makes a few objects per value, and no cycles."""
         out = cls(fn, analysis)
-        for name, value in values.items():
-            out._add(value, analysis.shape_or_none(name), analysis.elements(name))
-        for name, value in regions.items():
-            found = analysis.region_shape(name)
-            if found is not None:
-                if found[2] is not analysis.graph:
-                    out._region_graphs.setdefault(id(found[2]), found[2])
-                out._add(value, found[0], found[1])
+        with gc_paused():
+            for name, value in values.items():
+                out._add(value, analysis.shape_or_none(name), partial(analysis.elements, name))
+            for name, value in regions.items():
+                found = analysis.region_shape(name)
+                if found is not None:
+                    if found[2] is not analysis.graph:
+                        out._region_graphs.setdefault(id(found[2]), found[2])
+                    out._add(value, found[0], partial(_given, found[1]))
         return out
 
-    def _add(self, value: SSAValue, shape: tuple[Dim, ...] | None, els: tuple[Dim, ...] | None) -> None:
-        t = value.type
-        if is_tensor(t) and shape is not None and len(shape) == t.get_num_dims():
-            self.tensors[value] = tuple(self.canonical(d) for d in _with_declared(shape, t))
-            if els is not None and t.get_num_dims() == 1:
-                self.elements[value] = tuple(self.canonical(e) for e in els)
-        elif not isinstance(t, TensorType) and els is not None and len(els) == 1:
-            self.scalars[value] = self.canonical(els[0])
+    def _add(self, value: SSAValue, shape: tuple[Dim, ...] | None, els: Callable[[], tuple[Dim, ...] | None]) -> None:
+        """Record ``value``'s dims and tracked elements (``els`` is asked only for a 1-D tensor
+        or a scalar: making them public costs, and most values are neither)."""
+        rank, static = self._declared(value.type)
+        if rank is not None:
+            if shape is None or len(shape) != rank:
+                return
+            dims = _with_declared(shape, static) if static else shape
+            self.tensors[value] = tuple(d if isinstance(d, int) else self.canonical(d) for d in dims)
+            elements = els() if rank == 1 else None
+            if elements is not None:
+                self.elements[value] = tuple(self.canonical(e) for e in elements)
+        elif (scalar := els()) is not None and len(scalar) == 1:
+            self.scalars[value] = self.canonical(scalar[0])
+
+    def _declared(self, t: Attribute) -> tuple[int | None, tuple[tuple[int, int], ...]]:
+        """A type's rank (None if not a ranked tensor) and its static sizes as ``(axis, size)``,
+        kept per type object: a function's values share few type objects (the object is kept,
+        so its id is not reused)."""
+        found = self._types.get(id(t))
+        if found is None or found[0] is not t:
+            if is_tensor(t):
+                shape = t.get_shape()
+                info = (len(shape), tuple((a, s) for a, s in enumerate(shape) if s != DYNAMIC_INDEX))
+            else:
+                info = (None, ())
+            found = self._types[id(t)] = (t, info)
+        return found[1]
 
     def canonical(self, d: Dim) -> Dim:
         """The first dim seen that the facts prove equal to ``d`` (``d`` itself if none).
@@ -151,9 +177,16 @@ class FunctionShapes:
         self.reader.memo.clear()
 
 
-def _with_declared(shape: tuple[Dim, ...], t: TensorType) -> tuple[Dim, ...]:
-    """A declared static size wins over a symbol the analysis could not pin (both hold)."""
-    declared = t.get_shape()
-    return tuple(
-        s if s != DYNAMIC_INDEX and not isinstance(d, int) else d for d, s in zip(shape, declared, strict=True)
-    )
+def _with_declared(shape: tuple[Dim, ...], static: tuple[tuple[int, int], ...]) -> list[Dim]:
+    """A declared static size (``static``: ``(axis, size)``) wins over a symbol the analysis could
+    not pin (both hold)."""
+    out = list(shape)
+    for axis, size in static:
+        if not isinstance(out[axis], int):
+            out[axis] = size
+    return out
+
+
+def _given(els: tuple[Dim, ...] | None) -> tuple[Dim, ...] | None:
+    """Elements already at hand, for `FunctionShapes._add`."""
+    return els
