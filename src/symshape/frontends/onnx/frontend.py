@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from symshape.engine.result import Analysis
 from symshape.engine.userfacts import Fact
-from symshape.rules.walker import ProgressFn, analyze, gc_paused
+from symshape.memory import gc_paused
+from symshape.rules.walker import ProgressFn, analyze
 
 if TYPE_CHECKING:
     import onnx

@@ -15,7 +15,8 @@ from symshape.engine.userfacts import Fact
 from symshape.frontends.onnx.external_data import relocate_external_data
 from symshape.frontends.onnx.reader import elem_types, load_model, model_to_program
 from symshape.io import refuse_overwrite, write_bytes_atomic, write_failed
-from symshape.rules.walker import ProgressFn, analyze, gc_paused
+from symshape.memory import gc_paused
+from symshape.rules.walker import ProgressFn, analyze
 from symshape.tools.optimize.emit import FRESH_PREFIX, Emitter, Source
 from symshape.tools.optimize.graph_edit import pinned_names
 from symshape.tools.optimize.graph_view import GraphView
