@@ -28,6 +28,7 @@ verify, passes and print (`measure_pipeline`), beside MLIR's own C++ round trip 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import resource
@@ -194,7 +195,8 @@ def measure_pipeline(path: Path, pipeline: str) -> dict[str, float]:
     """``symshape opt -p PIPELINE`` on one module, in this (fresh) process, stage by stage as
     `symshape.tools.mlir_passes.opt` runs them: read (MLIR's parser and the rebuild as xDSL ops
     where jaxlib or IREE is installed, else xDSL's parser), passes, print, and verify (xDSL's
-    verifier on a module MLIR's did not check; the output by MLIR's where it registers every op)."""
+    verifier on a module MLIR's did not check; the output by MLIR's where it registers every op),
+    with the garbage collector paused as `opt` pauses it."""
     from symshape.frontends.mlir.bindings_parse import mlir_verifies
     from symshape.ir.mlir_file import read_mlir_text
     from symshape.ir.parse import verified_by_mlir
@@ -203,6 +205,7 @@ def measure_pipeline(path: Path, pipeline: str) -> dict[str, float]:
 
     clock = time.perf_counter
     out: dict[str, float] = {}
+    gc.disable()  # as opt runs (`symshape.memory.gc_paused`); this child process ends after
     start = clock()
     ctx, module = read_text(read_mlir_text(path), str(path))
     out["read"] = clock() - start
