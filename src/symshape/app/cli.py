@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
 import sys
@@ -269,6 +270,8 @@ differ); 2 bad input or usage (a model, fact, option or file that cannot be used
 
 def run() -> None:
     """Entry point that turns symshape errors into one clear line and the exit status above."""
+    atexit.unregister(gc.freeze)  # once, however often it runs in one process (the fuzzers call it)
+    atexit.register(gc.freeze)  # at exit, the last collection need not walk what the command built
     try:
         main(standalone_mode=False)
     except click.exceptions.Abort:
@@ -284,8 +287,6 @@ def run() -> None:
             raise
         click.secho(f"error: {internal_error_text(err)}", fg="red", err=True)
         sys.exit(EXIT_INTERNAL)
-    finally:
-        gc.freeze()  # the process ends: its last collection need not walk what the command built
 
 
 def internal_error_text(err: BaseException) -> str:
