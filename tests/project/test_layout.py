@@ -96,14 +96,12 @@ def test_no_import_cycle_in_src():
 
 
 def _registers_rules(path: Path) -> bool:
-    """``path`` calls ``register(...)`` or ``registry.register(...)``, or imports ``register`` from
-    the registry (``atexit.register`` is not the registry's)."""
+    """``path`` calls ``register(...)`` or imports ``register`` from the registry."""
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Call):
             func = node.func
             if (isinstance(func, ast.Name) and func.id == "register") or (
                 isinstance(func, ast.Attribute) and func.attr == "register"
-                and isinstance(func.value, ast.Name) and func.value.id == "registry"
             ):
                 return True
         if isinstance(node, ast.ImportFrom) and node.module == "symshape.rules.registry":

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import atexit
-import gc
 import os
 import sys
 import tempfile
@@ -270,8 +268,6 @@ differ); 2 bad input or usage (a model, fact, option or file that cannot be used
 
 def run() -> None:
     """Entry point that turns symshape errors into one clear line and the exit status above."""
-    atexit.unregister(gc.freeze)  # once, however often it runs in one process (the fuzzers call it)
-    atexit.register(gc.freeze)  # at exit, the last collection need not walk what the command built
     try:
         main(standalone_mode=False)
     except click.exceptions.Abort:
