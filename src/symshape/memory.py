@@ -1,10 +1,15 @@
-"""The cyclic garbage collector paused while symshape builds a large object graph."""
+"""Memory habits of large reads: the cyclic garbage collector paused while symshape builds a large
+object graph, and caches keyed by object identity."""
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
+from typing import Generic, TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @contextmanager
@@ -19,3 +24,21 @@ def gc_paused() -> Generator[None, None, None]:
     finally:
         if enabled:
             gc.enable()
+
+
+class ByIdentity(Generic[K, V]):
+    """Values computed once per object, looked up by identity: hashing an MLIR attribute or type
+    by value is a recursive dataclass hash, dearer than what the caches built on this save. Each
+    key object is kept, so its id is not reused by another object while the cache lives."""
+
+    __slots__ = ("_found",)
+
+    def __init__(self) -> None:
+        self._found: dict[int, tuple[K, V]] = {}
+
+    def get(self, key: K, make: Callable[[K], V]) -> V:
+        """The value for ``key``, made by ``make(key)`` the first time."""
+        found = self._found.get(id(key))
+        if found is None:
+            found = self._found[id(key)] = (key, make(key))
+        return found[1]

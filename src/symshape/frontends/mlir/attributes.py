@@ -35,6 +35,7 @@ from xdsl.ir import Attribute, Operation
 
 from symshape.engine.program import MAX_TRACKED, ConstTensor, SourceDim, TensorType
 from symshape.ir.attr_values import dialect_attr, encoding_bounds
+from symshape.memory import ByIdentity
 
 
 def py_attr(attr: Attribute) -> Any:
@@ -142,27 +143,29 @@ def op_attrs(op: Operation) -> dict[str, Any]:
     return out
 
 
+def _view_of(attr: Attribute) -> tuple[Any, bool]:
+    """`py_attr` of ``attr``, and whether it is a list or dict (copied out for each op)."""
+    value = py_attr(attr)
+    return value, isinstance(value, (list, dict))
+
+
 class AttrViews:
     """`py_attr` and `op_attrs` with each attribute object converted once.
 
     A module's ops share few attribute objects (both xDSL's text parser and the rebuild from
     MLIR's bindings make one per distinct attribute), while converting one (an array's packed
-    values, a dialect attribute's text) costs tens of µs. Keyed by identity: hashing an attribute
-    by value is a recursive dataclass hash. Each attribute is kept, so its id is not reused while
-    the cache lives; lists and dicts are copied out, so each op still gets values of its own
-    (the frozen `DialectAttr` and `ConstTensor` views are shared).
+    values, a dialect attribute's text) costs tens of µs. Keyed by identity (`ByIdentity`). Lists
+    and dicts are copied out, so each op still gets values of its own (the frozen `DialectAttr`
+    and `ConstTensor` views are shared).
     """
 
     def __init__(self) -> None:
-        self.seen: dict[int, tuple[Attribute, Any, bool]] = {}
+        self.seen = ByIdentity[Attribute, tuple[Any, bool]]()
 
     def view(self, attr: Attribute) -> Any:
         """`py_attr` of ``attr`` (a fresh copy where the view is a list or dict)."""
-        found = self.seen.get(id(attr))
-        if found is None or found[0] is not attr:
-            value = py_attr(attr)
-            found = self.seen[id(attr)] = (attr, value, isinstance(value, (list, dict)))
-        return _fresh(found[1]) if found[2] else found[1]
+        value, mutable = self.seen.get(attr, _view_of)
+        return _fresh(value) if mutable else value
 
     def op_attrs(self, op: Operation) -> dict[str, Any]:
         """`op_attrs` of ``op``."""

@@ -17,6 +17,7 @@ from symshape.frontends.mlir.attributes import AttrViews, attr_of, is_tensor, op
 from symshape.frontends.mlir.declared_dims import ModuleSymbols, encoded_dims, torch_dims
 from symshape.frontends.mlir.ir_adapter import DeclaredDims
 from symshape.ir.parse import source_names
+from symshape.memory import ByIdentity
 
 __all__ = ["XdslIR"]
 
@@ -35,7 +36,7 @@ class XdslIR:
         # type object's id -> (the type, its view): `tensor_type`'s cache hashes an xDSL type by
         # value (a recursive dataclass hash, 3 µs), while a module's values share few type objects.
         # The type is kept, so its id is not reused while this reader lives.
-        self.types: dict[int, tuple[Attribute, TensorType]] = {}
+        self.types = ByIdentity[Attribute, TensorType]()
         self.views = AttrViews()
         # op class -> its name, for registered ops (an unregistered op's name is its own attribute)
         self.names: dict[type[Operation], str] = {}
@@ -77,11 +78,7 @@ class XdslIR:
         return self.views.op_attrs(op)
 
     def value_type(self, value: SSAValue) -> TensorType:
-        t = value.type
-        found = self.types.get(id(t))
-        if found is None or found[0] is not t:
-            found = self.types[id(t)] = (t, tensor_type(t))
-        return found[1]
+        return self.types.get(value.type, tensor_type)
 
     def is_tensor(self, value: SSAValue) -> bool:
         return is_tensor(value.type)

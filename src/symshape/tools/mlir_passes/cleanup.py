@@ -42,6 +42,8 @@ from xdsl.traits import (
 )
 from xdsl.transforms.dead_code_elimination import result_only_effects, would_be_trivially_dead
 
+from symshape.memory import ByIdentity
+
 Effects: TypeAlias = Set[EffectInstance] | None
 
 _CONSTANT_EFFECTS = {
@@ -144,18 +146,15 @@ def _op_name(op: Operation) -> str:
 
 @dataclass
 class AttributeHashes:
-    """``hash`` of attributes by identity; the attribute is kept so its id is not reused."""
+    """``hash`` of attributes by identity (`ByIdentity`)."""
 
-    _memo: dict[int, tuple[Attribute, int]] = field(default_factory=dict[int, tuple[Attribute, int]])
+    _memo: ByIdentity[Attribute, int] = field(default_factory=ByIdentity[Attribute, int])
 
     def of(self, attrs: dict[str, Attribute]) -> int:
         """An order-free hash of an attribute dict; equal dicts hash equal."""
         total = 0
         for name, attr in attrs.items():
-            known = self._memo.get(id(attr))
-            if known is None:
-                known = self._memo[id(attr)] = (attr, hash(attr))
-            total += hash((name, known[1]))
+            total += hash((name, self._memo.get(attr, hash)))
         return total
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TypeAlias
 
 from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
@@ -15,7 +16,7 @@ from symshape.engine.constraints import ConstraintGraph
 from symshape.engine.provenance import Rel
 from symshape.engine.result import Analysis
 from symshape.frontends.mlir.attributes import is_tensor
-from symshape.memory import gc_paused
+from symshape.memory import ByIdentity, gc_paused
 from symshape.tools.mlir_passes.dim_exprs import ArithReader
 from symshape.tools.mlir_passes.ir_utils import const_int
 
@@ -45,7 +46,7 @@ class FunctionShapes:
         self._reps: dict[frozenset[str], list[Expr]] = {}
         self._rep_of: dict[Expr, Expr] = {}
         self._region_graphs: dict[int, ConstraintGraph] = {}
-        self._types: dict[int, tuple[Attribute, tuple[int | None, tuple[tuple[int, int], ...]]]] = {}
+        self._types = ByIdentity[Attribute, Declared]()
 
     @classmethod
     def build(
@@ -69,7 +70,7 @@ class FunctionShapes:
     def _add(self, value: SSAValue, shape: tuple[Dim, ...] | None, els: Callable[[], tuple[Dim, ...] | None]) -> None:
         """Record ``value``'s dims and tracked elements (``els`` is asked only for a 1-D tensor
         or a scalar: making them public costs, and most values are neither)."""
-        rank, static = self._declared(value.type)
+        rank, static = self._types.get(value.type, declared_sizes)  # few type objects
         if rank is not None:
             if shape is None or len(shape) != rank:
                 return
@@ -80,20 +81,6 @@ class FunctionShapes:
                 self.elements[value] = tuple(self.canonical(e) for e in elements)
         elif (scalar := els()) is not None and len(scalar) == 1:
             self.scalars[value] = self.canonical(scalar[0])
-
-    def _declared(self, t: Attribute) -> tuple[int | None, tuple[tuple[int, int], ...]]:
-        """A type's rank (None if not a ranked tensor) and its static sizes as ``(axis, size)``,
-        kept per type object: a function's values share few type objects (the object is kept,
-        so its id is not reused)."""
-        found = self._types.get(id(t))
-        if found is None or found[0] is not t:
-            if is_tensor(t):
-                shape = t.get_shape()
-                info = (len(shape), tuple((a, s) for a, s in enumerate(shape) if s != DYNAMIC_INDEX))
-            else:
-                info = (None, ())
-            found = self._types[id(t)] = (t, info)
-        return found[1]
 
     def canonical(self, d: Dim) -> Dim:
         """The first dim seen that the facts prove equal to ``d`` (``d`` itself if none).
@@ -175,6 +162,17 @@ class FunctionShapes:
         if old in self.elements:
             self.elements[new] = self.elements[old]
         self.reader.memo.clear()
+
+
+Declared: TypeAlias = tuple[int | None, tuple[tuple[int, int], ...]]
+
+
+def declared_sizes(t: Attribute) -> Declared:
+    """A type's rank (None if not a ranked tensor) and its static sizes as ``(axis, size)``."""
+    if not is_tensor(t):
+        return None, ()
+    shape = t.get_shape()
+    return len(shape), tuple((a, s) for a, s in enumerate(shape) if s != DYNAMIC_INDEX)
 
 
 def _with_declared(shape: tuple[Dim, ...], static: tuple[tuple[int, int], ...]) -> list[Dim]:
