@@ -12,7 +12,7 @@ then xDSL's canonicalization and CSE. Dims are reified through the analysis in s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -29,11 +29,10 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, HasFolder
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
-from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from symshape.frontends.mlir.attributes import is_tensor
 from symshape.tools.mlir_passes.cleanup import OpFacts, cse, region_dce_with
-from symshape.tools.mlir_passes.ir_utils import const_int, op_name
+from symshape.tools.mlir_passes.ir_utils import const_int, nested_ops, op_name
 
 
 def index_constant(rewriter: PatternRewriter, point: InsertPoint, k: int) -> SSAValue:
@@ -137,11 +136,18 @@ class SeededWalker(PatternRewriteWalker):
 
     candidate: Callable[[Operation], bool] = field(default=lambda _: True)
     dead: bool = True
+    facts: OpFacts = field(default_factory=OpFacts)
+    """Per-class answers to ``is_trivially_dead`` (`OpFacts.trivially_dead`)."""
 
     def _populate_worklist(self, op: Operation | Region | Block) -> None:
-        for sub_op in op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first):
-            if self.candidate(sub_op) or (self.dead and is_trivially_dead(sub_op)):
-                self._worklist.push(sub_op)
+        if isinstance(op, Region) and not self.walk_reverse and not self.walk_regions_first:
+            ops: Iterable[Operation] = reversed(nested_ops(op))  # the order of the walk below
+        else:
+            ops = op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first)
+        candidate, dead, push = self.candidate, self.dead and self.facts.trivially_dead, self._worklist.push
+        for sub_op in ops:
+            if candidate(sub_op) or (dead and dead(sub_op)):
+                push(sub_op)
 
 
 def scalarize(ctx: Context, module: ModuleOp) -> None:
@@ -168,5 +174,7 @@ def cleanup(ctx: Context, module: ModuleOp) -> None:
 
     facts = OpFacts()
     pattern = GreedyRewritePatternApplier([CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True)
-    SeededWalker(pattern, post_walk_func=region_dce_with(facts), candidate=canonicalizable).rewrite_module(module)
+    SeededWalker(pattern, post_walk_func=region_dce_with(facts), candidate=canonicalizable, facts=facts).rewrite_module(
+        module
+    )
     cse(module, facts)
