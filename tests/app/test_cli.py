@@ -99,3 +99,23 @@ def test_opt_help_names_every_registered_pass() -> None:
     help_text = CliRunner().invoke(main, ["opt", "--help"], terminal_width=10_000, max_content_width=10_000).output
     text = " ".join(help_text.split())
     assert [name for name in PASSES if name not in text] == []
+
+
+def test_the_process_ends_without_teardown_but_with_every_byte_and_status() -> None:
+    """`run_and_exit` skips the interpreter's teardown (os._exit): the printed module must still
+    arrive whole on a pipe, atexit handlers still run, and each exit status is kept."""
+    from symshape.tools.mlir_passes.opt import run_opt
+
+    source = Path(__file__).resolve().parents[1] / "mlir_inputs" / "jax_attention.mlir"
+    printed = run_cli("opt", str(source), "-p", "for-iree")
+    assert printed.returncode == 0, printed.stderr
+    assert printed.stdout == run_opt(source, "for-iree")
+    script = ("import atexit, sys; atexit.register(lambda: print('atexit ran')); "
+              "sys.argv = ['symshape', *sys.argv[1:]]; from symshape.app.cli import run_and_exit; run_and_exit()")
+    ok = subprocess.run([sys.executable, "-c", script, "explain"], capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0 and ok.stdout.rstrip().endswith("atexit ran")
+    bad = subprocess.run([sys.executable, "-c", script, "opt", "/no/such.mlir", "-p", "for-iree"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "cannot read it" in bad.stderr and bad.stdout == "atexit ran\n"
+    usage = subprocess.run([sys.executable, "-c", script, "opt"], capture_output=True, text=True, timeout=120)
+    assert usage.returncode == 2 and "Missing argument" in usage.stderr
