@@ -19,8 +19,9 @@ process per size and round, which reports:
 
 ``--xdsl-max N`` (default 20000) skips the xDSL reader above N ops (it reads ~1,000 ops/s).
 A second table times ``symshape opt -p shape-optimization`` and ``-p for-iree`` (``--pipelines``)
-per module up to ``--opt-max`` ops (default 100000): the whole process, and its stages read,
-verify, passes and print (`measure_pipeline`), beside MLIR's own C++ round trip of the module
+per module up to ``--opt-max`` ops (default 100000): the whole process (ended as ``symshape``
+ends, without the interpreter's teardown), and its stages read, verify, passes and print
+(`measure_pipeline`), beside MLIR's own C++ round trip of the module
 (``iree-opt IN -o OUT``: parse, verify, print; whole process) as the ratio ``x iree-opt``.
 ``--profile`` writes a cProfile of the largest analysis (bindings reader) to ``--out``.
 """
@@ -317,7 +318,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.one:
         module, what = Path(args.one[0]), args.one[1]
         timed = measure_pipeline(module, what[len("opt:"):]) if what.startswith("opt:") else measure(module, what)
-        print(json.dumps(timed))
+        print(json.dumps(timed), flush=True)
+        if what.startswith("opt:"):
+            os._exit(0)  # as the symshape process ends (`symshape.app.cli.run_and_exit`): no teardown
         return 0
     opt: list[tuple[int, str, list[dict[str, float]]]] = []
     floors: dict[int, float | None] = {}

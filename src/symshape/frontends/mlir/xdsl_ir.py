@@ -33,9 +33,8 @@ class XdslIR:
         self.source = source_names(module) if module is not None else {}
         self.symbols = ModuleSymbols(module) if module is not None else None
         self.bound: set[SSAValue] = set()  # arguments whose torch.bind_symbolic_shape named their dims
-        # type object's id -> (the type, its view): `tensor_type`'s cache hashes an xDSL type by
-        # value (a recursive dataclass hash, 3 µs), while a module's values share few type objects.
-        # The type is kept, so its id is not reused while this reader lives.
+        # each type object's view: `tensor_type`'s cache hashes an xDSL type by value (a recursive
+        # dataclass hash, 3 µs), while a module's values share few type objects
         self.types = ByIdentity[Attribute, TensorType]()
         self.views = AttrViews()
         # op class -> its name, for registered ops (an unregistered op's name is its own attribute)

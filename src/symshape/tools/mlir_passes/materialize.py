@@ -144,9 +144,10 @@ class SeededWalker(PatternRewriteWalker):
             ops: Iterable[Operation] = reversed(nested_ops(op))  # the order of the walk below
         else:
             ops = op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first)
-        candidate, dead, push = self.candidate, self.dead and self.facts.trivially_dead, self._worklist.push
+        candidate, push = self.candidate, self._worklist.push
+        dead = self.facts.trivially_dead if self.dead else None
         for sub_op in ops:
-            if candidate(sub_op) or (dead and dead(sub_op)):
+            if candidate(sub_op) or (dead is not None and dead(sub_op)):
                 push(sub_op)
 
 
@@ -174,7 +175,6 @@ def cleanup(ctx: Context, module: ModuleOp) -> None:
 
     facts = OpFacts()
     pattern = GreedyRewritePatternApplier([CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True)
-    SeededWalker(pattern, post_walk_func=region_dce_with(facts), candidate=canonicalizable, facts=facts).rewrite_module(
-        module
-    )
+    walker = SeededWalker(pattern, post_walk_func=region_dce_with(facts), candidate=canonicalizable, facts=facts)
+    walker.rewrite_module(module)
     cse(module, facts)
