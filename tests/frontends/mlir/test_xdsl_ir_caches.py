@@ -22,13 +22,6 @@ def test_an_attribute_is_converted_once_and_its_lists_copied_out():
     assert again is not first and again[0] is not first[0]
 
 
-def test_an_id_taken_by_another_attribute_is_not_read_from_the_cache():
-    views = AttrViews()
-    attr, other = StringAttr("new"), StringAttr("old")
-    views.seen[id(attr)] = (other, "old", False)  # as if `other` had died and `attr` took its id
-    assert views.view(attr) == "new"
-
-
 def test_op_attrs_views_each_op_through_the_cache():
     views = AttrViews()
     shared = DenseArrayBase.from_list(i64, [0, 1])

@@ -21,6 +21,7 @@ from onnx import TensorProto, helper
 from symshape.api import analyze_onnx
 from symshape.engine.result import Analysis
 from symshape.errors import ModelError
+from symshape.tools.verify.run import OracleError
 from tests.oracle import array, make_model, tensor
 from tests.rules.onnx.test_op_coverage import MS, Row, row, run_row
 
@@ -164,9 +165,19 @@ QEMBED = [
 ROWS = MATMULS + LSTM + QATTENTION + QEMBED
 
 
+NO_KERNEL_ON_THIS_CPU = "not yet supported on this hardware platform"
+"""onnxruntime's MatMulFpQ4 schema refuses the model where MLAS has no 4-bit GEMM for the CPU
+(``MlasQ4GemmPackBSize`` is 0: it needs AVX-512; seen on an AVX2-only AMD EPYC)."""
+
+
 @pytest.mark.parametrize("r", ROWS)
 def test_against_onnxruntime(r: Row) -> None:
-    run_row(r)
+    try:
+        run_row(r)
+    except OracleError as err:
+        if NO_KERNEL_ON_THIS_CPU not in str(err):
+            raise
+        pytest.skip(f"onnxruntime cannot run {r.nodes[0].op_type} on this CPU (the oracle did not run): {err}")
 
 
 def test_fpq4_untracked_shape_makes_the_width_a_data_symbol() -> None:
