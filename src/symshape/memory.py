@@ -27,9 +27,9 @@ def gc_paused() -> Generator[None, None, None]:
 
 
 class ByIdentity(Generic[K, V]):
-    """Values computed once per object, looked up by identity: hashing an MLIR attribute or type
-    by value is a recursive dataclass hash, dearer than what the caches built on this save. Each
-    key object is kept, so its id is not reused by another object while the cache lives."""
+    """Values computed once per object, looked up by identity: a cache keyed by an MLIR attribute
+    or type by value would hash it recursively (a dataclass hash) at every lookup. Each key object
+    is kept, so its id is not reused by another object while the cache lives."""
 
     __slots__ = ("_found",)
 
