@@ -108,12 +108,24 @@ def marks(b: Block) -> list[pytest.MarkDecorator]:
     return []
 
 
+def inherited_marks(b: Block, earlier: list[Block]) -> list[pytest.MarkDecorator]:
+    """The marks of the earlier block of the page that writes a file ``b``'s commands name
+    (``open("f.mlir", "w")`` before ``$ symshape analyze f.mlir``): without its tool, there is
+    no file to run on."""
+    words = {w for line in b.text.splitlines() if line.startswith("$ ") for w in line[2:].split()}
+    for e in reversed(earlier):
+        if e.page == b.page and marks(e) and any(f'"{w}"' in e.text for w in words):
+            return marks(e)
+    return []
+
+
 def params() -> list[object]:
     out: list[object] = []
-    for b in EXAMPLES:
+    for i, b in enumerate(EXAMPLES):
         reason = next((why for (page, needle), why in SKIP.items() if page == b.page and needle in b.text), None)
         extra = [pytest.mark.skip(reason=reason)] if reason else []
-        out.append(pytest.param(b, id=b.id, marks=marks(b) + extra))
+        own = marks(b) or (inherited_marks(b, EXAMPLES[:i]) if is_console(b) else [])
+        out.append(pytest.param(b, id=b.id, marks=own + extra))
     return out
 
 
