@@ -180,7 +180,7 @@ class MlirCompatiblePrinter(SourcePrinter):
             return False
         value_text, texts = self._value_text, self._attr_texts
         operands = op._operands  # pyright: ignore[reportPrivateUsage]
-        name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+        name = cast(UnregisteredOp, op).op_name.data if unregistered else op.name
         text = ", ".join([value_text(r) for r in op.results]) + " = " if op.results else ""  # names results first
         text += f'"{name}"(' + ", ".join([value_text(v) for v in operands]) + ")"
         if op.properties:

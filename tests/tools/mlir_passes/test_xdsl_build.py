@@ -1,7 +1,8 @@
 """`symshape.tools.mlir_passes.xdsl_build` against xDSL itself: ops made by `OpMaker` and linked
 by `append_ops` are, field by field (the instance dictionaries, in order, and every link between
 ops, values, uses, blocks and regions), the ops ``create`` makes and ``Block.add_ops`` links. The
-pinned xDSL's internals are what the fast path writes; this is where a new xDSL would show."""
+pinned xDSL's internals are what the fast path writes; this is where a new xDSL would show.
+The same holds for the ops the for-iree rewrites make by `make_op`."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i32
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp, StringAttr, TensorType, f32, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, Use
 
 from symshape.ir.parse import make_context
+from symshape.tools.mlir_passes.iree_forms import collapse_shape, dim_op, expand_shape, reassociation
 from symshape.tools.mlir_passes.xdsl_build import OpMaker, append_ops
 
 Make = Callable[[type[Operation], Sequence[SSAValue], Sequence[Attribute], dict[str, Attribute],
@@ -102,3 +105,33 @@ def test_an_unregistered_op_is_made_by_its_own_create() -> None:
     cls = make_context().get_op("foo.bar")
     made = OpMaker(cls)([], [i32], {}, {}, [], [])
     assert made.attributes["op_name__"] == StringAttr("foo.bar")
+
+
+def _rewrite_ops(dim: Callable[..., Operation], collapse: Callable[..., Operation],
+                 expand: Callable[..., Operation]) -> ModuleOp:
+    """The ops a for-iree dense-layer rewrite adds, made by ``dim``, ``collapse`` and ``expand``,
+    in a block of their own; the operands come from the block's arguments."""
+    x3, x2 = TensorType(f32, [DYNAMIC_INDEX, DYNAMIC_INDEX, 8]), TensorType(f32, [DYNAMIC_INDEX, 8])
+    block = Block(arg_types=[x3, IndexType(), IndexType()])
+    x, pos, size = block.args
+    first = dim(x, pos)
+    flat = collapse(x, [[0, 1], [2]], x2)
+    back = expand(flat.results[0], [first.results[0], size], [[0, 1], [2]], x3)
+    block.add_ops([first, flat, back])
+    return ModuleOp(Region(block))
+
+
+def test_rewrite_builders_make_what_the_checked_constructors_make() -> None:
+    """`iree_forms`' ``dim_op``, ``collapse_shape`` and ``expand_shape`` (`make_op`) against
+    xDSL's own constructors of the same ops."""
+    checked = _rewrite_ops(
+        lambda v, p: tensor.DimOp(v, p),
+        lambda s, g, t: tensor.CollapseShapeOp(operands=[s], result_types=[t],
+                                               properties={"reassociation": reassociation(g)}),
+        lambda s, sizes, g, t: tensor.ExpandShapeOp(s, sizes, reassociation(g), t.get_shape(), t),
+    )
+    made = _rewrite_ops(dim_op, collapse_shape, expand_shape)
+    _same(checked, made, {})
+    assert str(checked) == str(made)
+    checked.verify()
+    made.verify()

@@ -27,7 +27,7 @@ checked at run time), not a fact; ``reason`` and ``origin`` say why and where.
 from __future__ import annotations
 
 import functools
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
@@ -62,17 +62,23 @@ from xdsl.irdl import (
 from xdsl.traits import Pure, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
+from symshape.memory import OfKind
+
 GRAPH_FUNCTION = "shape_constraint_graph"
 """The name of the function that holds the predicates."""
 
 
+_is_array = OfKind(ArrayAttr)
+_is_symbol = OfKind(SymbolRefAttr)
+
+
 def symbol_encoding(attr: Attribute) -> tuple[str, ...] | None:
     """The symbol names of a ``[@S0, @C10]`` tensor encoding, or None for another encoding."""
-    if not isinstance(attr, ArrayAttr):
+    if not _is_array(attr):
         return None
     names: list[str] = []
-    for item in cast("ArrayAttr[Attribute]", attr).data:
-        if not isinstance(item, SymbolRefAttr) or item.nested_references.data:
+    for item in attr.data:
+        if not _is_symbol(item) or item.nested_references.data:
             return None
         names.append(item.root_reference.data)
     return tuple(names)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Set
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region
 from xdsl.ir.post_order import PostOrderIterator
 from xdsl.pattern_rewriter import PatternRewriterListener
@@ -42,7 +42,10 @@ from xdsl.traits import (
 )
 from xdsl.transforms.dead_code_elimination import result_only_effects, would_be_trivially_dead
 
-from symshape.memory import ByIdentity
+from symshape.memory import ByIdentity, OfKind
+from symshape.tools.mlir_passes.ir_utils import op_name
+
+_is_result = OfKind(OpResult)
 
 Effects: TypeAlias = Set[EffectInstance] | None
 
@@ -139,11 +142,6 @@ class OpFacts:
         return all(result.first_use is None for result in op.results) and self.removable(op)
 
 
-def _op_name(op: Operation) -> str:
-    """The name xDSL's ``OperationInfo`` compares (an unregistered op's own name)."""
-    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
-
-
 @dataclass
 class AttributeHashes:
     """``hash`` of attributes by identity (`ByIdentity`)."""
@@ -165,7 +163,7 @@ class OpKey:
 
     def __init__(self, op: Operation, hashes: AttributeHashes) -> None:
         self.op = op
-        self.name = _op_name(op)
+        self.name = op_name(op)  # what xDSL's ``OperationInfo`` compares
         self.h = hash((self.name, tuple(map(id, op.operands)), hashes.of(op.attributes), hashes.of(op.properties)))
 
     def __hash__(self) -> int:
@@ -325,7 +323,7 @@ def live_ops(region: Region, facts: OpFacts) -> set[int]:
     live = {id(op) for op in pending}
     while pending:
         for operand in pending.pop().operands:
-            if isinstance(operand, OpResult):
+            if _is_result(operand):
                 owner = operand.op
                 if id(owner) in visited and id(owner) not in live:
                     live.add(id(owner))

@@ -36,6 +36,7 @@ from symshape.engine.userfacts import Divisible, Fact, Likely, Range, relation
 from symshape.errors import ModelError, where_op
 from symshape.frontends.mlir.attributes import is_tensor
 from symshape.ir.dialects import constraint as c
+from symshape.memory import OfKind
 from symshape.rules.walker import input_symbols
 from symshape.tools.mlir_passes.dim_exprs import ArithReader, from_affine
 from symshape.tools.mlir_passes.ir_utils import data_functions, map_function_types, nested_ops, op_name
@@ -272,7 +273,8 @@ def remove_tie_shapes(module: ModuleOp) -> None:
     """Replace each ``symshape.tie_shape`` by its operand (after the analysis read it: the
     encoded types say the same from then on)."""
     for fn in data_functions(module):
-        for tie in [op for op in nested_ops(fn.body) if isinstance(op, c.TieShapeOp)]:
+        is_tie = OfKind(c.TieShapeOp)
+        for tie in [op for op in nested_ops(fn.body) if is_tie(op)]:
             tie.result.replace_all_uses_with(tie.value)
             Rewriter.erase_op(tie)
 

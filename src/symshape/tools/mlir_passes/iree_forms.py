@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     IndexType,
     IntegerAttr,
+    TensorType,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -40,6 +41,7 @@ from symshape.ir.dialects.upstream import ReshapeOp  # xDSL's refuses counts tha
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
 from symshape.tools.mlir_passes.ir_utils import index_const, nested_ops, op_name
 from symshape.tools.mlir_passes.optimize import int_list
+from symshape.tools.mlir_passes.xdsl_build import make_op
 
 BROADCAST_DIMS = "broadcast_dimensions"
 EXPANDING = "known_expanding_dimensions"
@@ -97,9 +99,38 @@ def index_dim(value: SSAValue, axis: int, into: list[Operation]) -> SSAValue:
         into.append(const)
         return const.result
     pos = index_const(axis)
-    dim = tensor.DimOp(value, pos)
+    dim = dim_op(value, pos.result)
     into += [pos, dim]
     return dim.result
+
+
+# The rewrites add these by the thousand at 100k ops: made as `make_op` makes them, without the
+# checked constructors' argument handling (half of a dense-layer rewrite's time).
+
+
+def dim_op(value: SSAValue, axis: SSAValue) -> tensor.DimOp:
+    """``tensor.dim value, axis``."""
+    return make_op(tensor.DimOp, [value, axis], [IndexType()])
+
+
+def collapse_shape(src: SSAValue, groups: list[list[int]],
+                   result_type: TensorType[Attribute]) -> tensor.CollapseShapeOp:
+    """``tensor.collapse_shape src groups`` to ``result_type``."""
+    return make_op(tensor.CollapseShapeOp, [src], [result_type], {"reassociation": reassociation(groups)})
+
+
+def expand_shape(src: SSAValue, sizes: list[SSAValue], groups: list[list[int]],
+                 result_type: TensorType[Attribute]) -> tensor.ExpandShapeOp:
+    """``tensor.expand_shape src groups output_shape [sizes]`` to ``result_type``."""
+    shape = i64_array(tuple(result_type.get_shape()))
+    return make_op(tensor.ExpandShapeOp, [src, *sizes], [result_type],
+                   {"reassociation": reassociation(groups), "static_output_shape": shape})
+
+
+@cache
+def tensor_type(element: Attribute, shape: tuple[int, ...]) -> TensorType[Attribute]:
+    """``tensor<shape x element>``, one object per type (immutable, so shared)."""
+    return TensorType(element, shape)
 
 
 @cache
@@ -190,8 +221,8 @@ def reshapes_as_tensor_reshape(fs: FunctionShapes, rewriter: Rewriter) -> int:
         if hlo_name(op) != "dynamic_reshape" or len(op.operands) != 2:
             continue
         src, shape, res = op.operands[0], op.operands[1], op.results[0]
-        plain = ReshapeOp.create(operands=[src, shape], result_types=[res.type])
-        new = _collapse_or_expand(fs, src, shape, res) or [plain]
+        new = _collapse_or_expand(fs, src, shape, res) or [ReshapeOp.create(operands=[src, shape],
+                                                                              result_types=[res.type])]
         replace_with(fs, rewriter, op, new)
         count += 1
     return count
@@ -203,14 +234,13 @@ def _collapse_or_expand(fs: FunctionShapes, src: SSAValue, shape: SSAValue, res:
         return None
     groups = _groups(fs, in_dims, out_dims)
     if groups is not None:
-        return [tensor.CollapseShapeOp(operands=[src], result_types=[res.type],
-                                       properties={"reassociation": reassociation(groups)})]
+        return [collapse_shape(src, groups, res.type)]
     groups = _groups(fs, out_dims, in_dims)
     if groups is None:
         return None
     ops: list[Operation] = []
     sizes = [read_index(shape, j, ops) for j, n in enumerate(res.type.get_shape()) if n == DYNAMIC_INDEX]
-    ops.append(tensor.ExpandShapeOp(src, sizes, reassociation(groups), res.type.get_shape(), res.type))
+    ops.append(expand_shape(src, sizes, groups, res.type))
     return ops
 
 

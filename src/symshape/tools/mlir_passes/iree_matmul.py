@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
@@ -22,10 +21,13 @@ from symshape.tools.mlir_passes.function_shapes import FunctionShapes
 from symshape.tools.mlir_passes.ir_utils import index_const
 from symshape.tools.mlir_passes.iree_forms import (
     attributes_holding,
+    collapse_shape,
+    dim_op,
+    expand_shape,
     function_ops,
     hlo_name,
-    reassociation,
     replace_with,
+    tensor_type,
 )
 from symshape.tools.mlir_passes.static_reshape import hlo_class
 
@@ -83,17 +85,13 @@ def _as_matmul(op: Operation, numbers: UnregisteredAttr) -> list[Operation]:
     lead = lhs.type.get_shape()[:-1]
     groups = [list(range(len(lead))), [len(lead)]]
     rows = DYNAMIC_INDEX if DYNAMIC_INDEX in lead else math.prod(lead)
-    flat = tensor.CollapseShapeOp(
-        operands=[lhs],
-        result_types=[TensorType(lhs.type.get_element_type(), [rows, lhs.type.get_shape()[-1]])],
-        properties={"reassociation": reassociation(groups)},
-    )
+    flat = collapse_shape(lhs, groups, tensor_type(lhs.type.get_element_type(), (rows, lhs.type.get_shape()[-1])))
     holder = dict(attributes_holding(op, NUMBERS))
     holder[NUMBERS] = type(numbers)(numbers.attr_name, numbers.is_type, numbers.is_opaque, StringAttr(_MATRIX))
     in_props = NUMBERS in op.properties
     matmul = type(op).create(
         operands=[flat.results[0], rhs],
-        result_types=[TensorType(res.type.get_element_type(), [rows, rhs.type.get_shape()[1]])],
+        result_types=[tensor_type(res.type.get_element_type(), (rows, rhs.type.get_shape()[1]))],
         properties=holder if in_props else dict(op.properties),
         attributes=dict(op.attributes) if in_props else holder,
     )
@@ -101,10 +99,10 @@ def _as_matmul(op: Operation, numbers: UnregisteredAttr) -> list[Operation]:
     sizes: list[SSAValue] = []
     for axis in (a for a, size in enumerate(lead) if size == DYNAMIC_INDEX):
         pos = index_const(axis)
-        dim = tensor.DimOp(lhs, pos.result)
+        dim = dim_op(lhs, pos.result)
         ops += [pos, dim]
         sizes.append(dim.result)
-    ops.append(tensor.ExpandShapeOp(matmul.results[0], sizes, reassociation(groups), res.type.get_shape(), res.type))
+    ops.append(expand_shape(matmul.results[0], sizes, groups, res.type))
     return ops
 
 
@@ -150,13 +148,12 @@ def _as_matmul_by_weights(op: Operation, numbers: UnregisteredAttr, c: int) -> l
     in_props = NUMBERS in op.properties
     matmul = type(op).create(
         operands=[lhs, matrix.results[0]],
-        result_types=[TensorType(res.type.get_element_type(), [DYNAMIC_INDEX, cols])],
+        result_types=[tensor_type(res.type.get_element_type(), (DYNAMIC_INDEX, cols))],
         properties=holder if in_props else dict(op.properties),
         attributes=dict(op.attributes) if in_props else holder,
     )
     pos = index_const(0)
-    rows = tensor.DimOp(lhs, pos.result)
+    rows = dim_op(lhs, pos.result)
     groups = [[0], list(range(1, res.type.get_num_dims()))]
-    expand = tensor.ExpandShapeOp(matmul.results[0], [rows.result], reassociation(groups), res.type.get_shape(),
-                                  res.type)
+    expand = expand_shape(matmul.results[0], [rows.result], groups, res.type)
     return [*ops, matrix, matmul, pos, rows, expand]

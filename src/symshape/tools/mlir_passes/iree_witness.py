@@ -25,11 +25,14 @@ from xdsl.rewriter import Rewriter
 from symshape.algebra.expr import Dim
 from symshape.frontends.mlir.attributes import attr_value, is_tensor
 from symshape.ir.dialects.shape import AssumingOp, ConstWitnessOp, CstrBroadcastableOp, CstrEqOp
+from symshape.memory import OfKind
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
 from symshape.tools.mlir_passes.ir_utils import nested_ops, op_name
 from symshape.tools.mlir_passes.iree_forms import function_ops
 from symshape.tools.mlir_passes.shape_lower_cstr_to_assert import lower_to_asserts
 from symshape.tools.mlir_passes.shape_lower_meet import WITNESS_OPS
+
+_IS_CSTR = OfKind(CstrBroadcastableOp, CstrEqOp)
 
 
 def proven_witnesses(fs: FunctionShapes, rewriter: Rewriter) -> int:
@@ -37,7 +40,7 @@ def proven_witnesses(fs: FunctionShapes, rewriter: Rewriter) -> int:
     broadcastable / equal by ``shape.const_witness true``; how many."""
     count = 0
     for op in function_ops(fs):
-        if not isinstance(op, CstrBroadcastableOp | CstrEqOp):
+        if not _IS_CSTR(op):
             continue
         shapes = [fs.elements.get(v) for v in op.operands]
         if any(s is None for s in shapes) or len(shapes) != 2:
@@ -67,9 +70,9 @@ def _broadcastable(fs: FunctionShapes, a: tuple[Dim, ...], b: tuple[Dim, ...]) -
 
 def lower_constraints(module: ModuleOp) -> None:
     """Inline the ``assuming`` regions and assert the witnesses left, in the functions that have any."""
-    kinds = (*WITNESS_OPS, AssumingOp)
+    constraint = OfKind(*WITNESS_OPS, AssumingOp)
     for fn in module.ops:
-        if isinstance(fn, func.FuncOp) and any(isinstance(o, kinds) for o in nested_ops(fn)):
+        if isinstance(fn, func.FuncOp) and any(constraint(o) for o in nested_ops(fn)):
             lower_to_asserts(fn)
 
 

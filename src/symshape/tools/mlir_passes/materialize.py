@@ -31,6 +31,7 @@ from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, HasFolde
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 
 from symshape.frontends.mlir.attributes import is_tensor
+from symshape.memory import OfKind
 from symshape.tools.mlir_passes.cleanup import OpFacts, cse, region_dce_with
 from symshape.tools.mlir_passes.ir_utils import const_int, nested_ops, op_name
 
@@ -121,9 +122,12 @@ class FoldCast(RewritePattern):
             rewriter.replace(op, tensor.CastOp(source, op.dest.type))
 
 
+_SCALARIZABLE = OfKind(tensor.ExtractOp, tensor.DimOp, tensor.CastOp)
+
+
 def scalarizable(op: Operation) -> bool:
     """Whether a scalarization pattern can match ``op`` (its checks, by name or class)."""
-    return isinstance(op, tensor.ExtractOp | tensor.DimOp | tensor.CastOp) or op_name(op) == "shape.shape_of"
+    return _SCALARIZABLE(op) or op_name(op) == "shape.shape_of"
 
 
 @dataclass(eq=False, repr=False)

@@ -18,6 +18,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from symshape.frontends.mlir.attributes import is_tensor
+from symshape.memory import OfKind
 from symshape.tools.mlir_passes.constraint_save import SAME_TYPE_OPERANDS, callee_name
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
 from symshape.tools.mlir_passes.ir_utils import data_functions, op_name, with_type
@@ -103,7 +104,7 @@ def refine_signature(fs: FunctionShapes, rewriter: Rewriter) -> dict[str, int]:
 def finish_signatures(module: ModuleOp, refine: bool) -> None:
     """After the save stage: fold the cast chains its call fixes made, and with ``refine`` give
     the functions no other function calls the refined results the save stage cast back."""
-    SeededWalker(FoldCast(), candidate=lambda op: isinstance(op, tensor.CastOp), dead=False).rewrite_module(module)
+    SeededWalker(FoldCast(), candidate=OfKind(tensor.CastOp), dead=False).rewrite_module(module)
     if not refine:
         return
     called = {name for op in module.walk() if (name := callee_name(op)) is not None}

@@ -13,17 +13,19 @@ most of the 55 µs an op the rebuild of a 100k-op module took. `OpMaker` writes 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from xdsl.dialects.builtin import UNKNOWN_LOC
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue, SSAValues, Use
 from xdsl.irdl import IRDLOperation, OptionalDef
 
-__all__ = ["OpMaker", "append_ops"]
+__all__ = ["OpMaker", "append_ops", "make_op"]
 
 Attrs = dict[str, Attribute]
 Defaults = tuple[tuple[str, Attribute], ...]
 
 _PLAIN_POST_INITS = (Operation.__post_init__, IRDLOperation.__post_init__)
+_Op = TypeVar("_Op", bound=Operation)
 
 
 def _defaults(cls: type[Operation]) -> tuple[Defaults, Defaults] | None:
@@ -100,3 +102,19 @@ def append_ops(block: Block, ops: Sequence[Operation]) -> None:
         vars(prev)["_next_op"] = op
         prev = op
     vars(block).update(_first_op=first, _last_op=prev)
+
+
+_MAKERS: dict[type[Operation], OpMaker] = {}
+
+
+def make_op(cls: type[_Op], operands: Sequence[SSAValue], result_types: Sequence[Attribute],
+            properties: Attrs | None = None) -> _Op:
+    """``cls.create(operands=..., result_types=..., properties=...)`` through one `OpMaker` per
+    class, for the rewrites that add ops by the thousand (``properties`` becomes the op's own).
+    The operands are flat: an op with several variadic groups needs its segment sizes given."""
+    maker = _MAKERS.get(cls)
+    if maker is None:
+        maker = _MAKERS[cls] = OpMaker(cls)
+    op = maker(operands, result_types, {} if properties is None else properties, {}, (), ())
+    assert isinstance(op, cls)
+    return op
