@@ -22,7 +22,7 @@ from symshape.frontends.mlir.attributes import attr_of, attr_value, is_tensor
 from symshape.tools.mlir_passes.function_shapes import FunctionShapes
 from symshape.tools.mlir_passes.ir_utils import op_name
 from symshape.tools.mlir_passes.iree_conv import read_amount, small_tensor_elements
-from symshape.tools.mlir_passes.iree_forms import function_ops, replace_with
+from symshape.tools.mlir_passes.iree_forms import replace_with, walk_function
 from symshape.tools.mlir_passes.static_reshape import hlo_class
 
 TARGET = "stablehlo.dynamic_reduce_window"
@@ -33,8 +33,9 @@ def dynamic_reduce_windows(fs: FunctionShapes, module: ModuleOp, rewriter: Rewri
     where the facts allow (see the module); how many."""
     reducers: dict[str, func.FuncOp] | None = None  # a walk of the whole module: only when needed
     count = 0
-    for op in function_ops(fs):
-        if not op_name(op).endswith(".custom_call") or attr_value(op, "call_target_name") != TARGET:
+    ops, names = fs.walked or walk_function(fs)
+    for op in [op for op, name in zip(ops, names, strict=True) if name.endswith(".custom_call")]:
+        if attr_value(op, "call_target_name") != TARGET:
             continue
         if reducers is None:
             reducers = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
