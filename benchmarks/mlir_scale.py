@@ -29,7 +29,6 @@ ends, without the interpreter's teardown), and its stages read, verify, passes a
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import resource
@@ -194,39 +193,19 @@ def measure(path: Path, reader: str) -> dict[str, float]:
 
 def measure_pipeline(path: Path, pipeline: str) -> dict[str, float]:
     """``symshape opt -p PIPELINE`` on one module, in this (fresh) process, stage by stage as
-    `symshape.tools.mlir_passes.opt` runs them: read (MLIR's parser and the rebuild as xDSL ops
-    where jaxlib or IREE is installed, else xDSL's parser), passes, print, and verify (xDSL's
-    verifier on a module MLIR's did not check; the output by MLIR's where it registers every op),
-    with the garbage collector paused as `opt` pauses it."""
-    from symshape.frontends.mlir.bindings_parse import mlir_verifies
-    from symshape.ir.mlir_file import read_mlir_text
-    from symshape.ir.parse import verified_by_mlir
-    from symshape.ir.printing import print_module
-    from symshape.tools.mlir_passes.opt import read_text, run_passes, verify
+    ``opt --timing`` reports them (`symshape.tools.mlir_passes.opt.run_opt`): read (MLIR's parser
+    and the rebuild as xDSL ops where jaxlib or IREE is installed, else xDSL's parser), the
+    passes, print, and verify (xDSL's verifier on a module MLIR's did not check; the output by
+    MLIR's where it registers every op)."""
+    from symshape.tools.mlir_passes.opt import Timing, run_opt
 
-    clock = time.perf_counter
-    out: dict[str, float] = {}
-    gc.disable()  # as opt runs (`symshape.memory.gc_paused`); this child process ends after
-    start = clock()
-    ctx, module = read_text(read_mlir_text(path), str(path))
-    out["read"] = clock() - start
-    mark = clock()
-    if not verified_by_mlir(module):
-        verify(module, str(path))
-    out["verify"] = clock() - mark
-    mark = clock()
-    run_passes(ctx, module, pipeline)
-    out["passes"] = clock() - mark
-    mark = clock()
-    printed = print_module(module)
-    out["print"] = clock() - mark
-    mark = clock()
-    if not mlir_verifies(printed):
-        verify(module, str(path), after=pipeline)
-    out["verify"] += clock() - mark
-    out["total"] = clock() - start
-    out["peak_mb"] = peak_mb()
-    return out
+    timing: Timing = {}
+    start = time.perf_counter()
+    run_opt(path, pipeline, timing=timing)
+    total = time.perf_counter() - start
+    stages = {"read": timing.pop("read"), "print": timing.pop("print"),
+              "verify": timing.pop("verify input") + timing.pop("verify output")}
+    return {**stages, "passes": sum(timing.values()), "total": total, "peak_mb": peak_mb()}
 
 
 def peak_mb() -> float:

@@ -119,3 +119,29 @@ def test_the_process_ends_without_teardown_but_with_every_byte_and_status() -> N
     assert bad.returncode == 2 and "cannot read it" in bad.stderr and bad.stdout == "atexit ran\n"
     usage = subprocess.run([sys.executable, "-c", script, "opt"], capture_output=True, text=True, timeout=120)
     assert usage.returncode == 2 and "Missing argument" in usage.stderr
+
+
+def test_opt_timing_reports_each_stage_on_stderr_only() -> None:
+    """``opt --timing``: the module on stdout is unchanged, stderr lists read, the verifications,
+    each pass and print in the order they ran, their seconds add up to the total, and the total
+    fits inside the process's own wall time (measured here, around it)."""
+    import time
+
+    from symshape.tools.mlir_passes.opt import Timing, run_opt
+
+    source = Path(__file__).resolve().parents[1] / "mlir_inputs" / "jax_attention.mlir"
+    start = time.perf_counter()
+    run = run_cli("opt", str(source), "-p", "shape-optimization,aux-shape-functions", "--timing")
+    wall = time.perf_counter() - start
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == run_opt(source, "shape-optimization,aux-shape-functions")
+    rows = [line.split() for line in run.stderr.splitlines()[2:]]
+    stages = ["read", "verify", "shape-optimization", "aux-shape-functions", "print", "verify", "total"]
+    assert [row[2] for row in rows] == stages
+    seconds = [float(row[0]) for row in rows]
+    assert all(s >= 0 for s in seconds) and 0 < seconds[-1] < wall
+    assert abs(sum(seconds[:-1]) - seconds[-1]) < 0.001 * len(seconds)
+    timing: Timing = {}
+    run_opt(source, "shape-optimization,aux-shape-functions", timing=timing)
+    assert list(timing) == ["read", "verify input", "shape-optimization", "aux-shape-functions", "print",
+                            "verify output"]

@@ -184,6 +184,7 @@ main.command("optimize")(fact_options(optimize_command))
     is_flag=True,
     help="Print symshape's and other non-upstream ops in their custom form (MLIR's tools cannot read it).",
 )
+@click.option("--timing", is_flag=True, help="Print each stage's wall time to stderr (as mlir-opt's --mlir-timing).")
 @fact_options
 def opt(
     file: Path,
@@ -193,15 +194,17 @@ def opt(
     verify_diagnostics: bool,
     generic: bool,
     custom: bool,
+    timing: bool,
     assume: tuple[str, ...],
     dim: tuple[str, ...],
     likely: tuple[str, ...],
     value: tuple[str, ...],
 ) -> None:
     """Run symshape's MLIR passes over FILE (mlir-opt style; '-' reads standard input)."""
-    from symshape.tools.mlir_passes.opt import run_opt
+    from symshape.tools.mlir_passes.opt import Timing, run_opt, timing_report
 
     pipeline = passes.strip()
+    times: Timing | None = {} if timing else None
     options = {"generic": generic, "custom": custom, "split_input_file": split_input_file,
                "verify_diagnostics": verify_diagnostics}
     facts = collect_facts(assume, dim, likely, value)
@@ -209,14 +212,16 @@ def opt(
         with tempfile.TemporaryDirectory() as tmp:
             source = Path(tmp) / "stdin.mlir"
             source.write_bytes(sys.stdin.buffer.read())
-            text = run_opt(source, pipeline, facts, **options)
+            text = run_opt(source, pipeline, facts, timing=times, **options)
     else:
-        text = run_opt(file, pipeline, facts, **options)
+        text = run_opt(file, pipeline, facts, timing=times, **options)
     if out is None:
         sys.stdout.write(text)
     else:
         guard_input(out, file)
         write_output(out, text)
+    if times is not None:
+        sys.stderr.write(timing_report(times))
 
 
 from symshape.app.verify_command import verify as verify_command  # noqa: E402 - defined with its package

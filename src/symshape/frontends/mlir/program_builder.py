@@ -16,18 +16,21 @@ Values are named ``@<func>:%<name in the text>`` (``@main:%arg0``, ``@main:%3``,
   the callee's ops per call site.
 * Modules that name their arguments' dims keep those names: ``jax.export``'s specifications
   (`symshape.frontends.mlir.jax_export`), our ``[@batch, @S1]`` encodings and torch-mlir's
-  ``torch.bind_symbolic_shape`` (`symshape.frontends.mlir.declared_dims`).
+  ``torch.bind_symbolic_shape`` (`symshape.frontends.mlir.declared_dims`). Where jax and an
+  encoding both name a dim (a jax export after ``shape-optimization``), jax's name is kept and
+  the encoding's facts are restated in it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from symshape.algebra.expr import subs, sym
 from symshape.engine.program import Op, Program, SourceDim, TensorType, Value
-from symshape.engine.userfacts import Fact, Range
+from symshape.engine.userfacts import Divisible, Fact, Likely, Range, Relation
 from symshape.errors import ModelError, where_op
 from symshape.frontends.mlir.ir_adapter import IRReader, arg_attr, entry_block, is_private
 from symshape.frontends.mlir.jax_export import jax_dims
@@ -38,6 +41,7 @@ __all__ = ["MAX_CALL_OPS", "FuncView", "build_views", "module_to_programs", "sym
 
 MAX_CALL_OPS = 20000  # ops cloned for non-inlined calls in one function, at most
 _SAFE = re.compile(r"[^A-Za-z0-9_]")
+_IDENT = re.compile(r"[A-Za-z_]\w*")
 _RETURNS = ("func.return", "shape.assuming_yield", "stablehlo.return", "mhlo.return")
 
 
@@ -164,7 +168,7 @@ class _Builder:
                              expected="a function with a body", fix="only defined functions can be analyzed")
         declared, facts = jax_dims(ir, fn, self.funcs)
         for more, implied in ir.named_dims(fn):
-            declared = {**more, **declared}
+            declared, implied = _under_jax_names(declared, more, implied)
             facts.extend(f for f in implied if f not in facts)
         for i, arg in enumerate(ir.block_args(block)):
             vname = self.name(arg, name, "")
@@ -338,3 +342,42 @@ def _bound_facts(dims: tuple[SourceDim, ...], bounds: tuple[int | None, ...] | N
 
 def _is_int_type(dtype: str) -> bool:
     return dtype == "index" or re.fullmatch(r"u?i\d+|si\d+", dtype) is not None
+
+
+ArgDims = dict[int, tuple[SourceDim, ...]]
+
+
+def _under_jax_names(jax: ArgDims, named: ArgDims, implied: list[Fact]) -> tuple[ArgDims, list[Fact]]:
+    """The arguments' dims as jax names them, and as ``named`` names them where jax does not;
+    ``named``'s facts restated in jax's name of the same dim. A module ``shape-optimization``
+    wrote names its dims ``S0``, ``S1``...: its facts about them are facts about jax's ``b``,
+    ``s`` (a fact about a dim jax names by an expression is left out, so none names a symbol no
+    dim has)."""
+    renames: dict[str, str] = {}
+    dropped: set[str] = set()
+    merged = {**named, **jax}
+    for i, mine in named.items():
+        theirs = jax.get(i)
+        if theirs is None or len(theirs) != len(mine):
+            continue
+        merged[i] = tuple(t if t is not None else m for m, t in zip(mine, theirs, strict=True))
+        for m, t in zip(mine, theirs, strict=True):
+            if isinstance(m, str) and isinstance(t, str) and m != t:
+                if _IDENT.fullmatch(t):
+                    renames[m] = t
+                else:
+                    dropped.add(m)
+    return merged, [_renamed(f, renames) for f in implied if not f.symbols & dropped]
+
+
+def _renamed(fact: Fact, renames: dict[str, str]) -> Fact:
+    if not fact.symbols & renames.keys():
+        return fact
+    if isinstance(fact, Range | Likely):
+        return replace(fact, symbol=renames[fact.symbol])
+    mapping = {old: sym(new) for old, new in renames.items()}
+    if isinstance(fact, Divisible):
+        return replace(fact, expr=subs(fact.expr, mapping))
+    if isinstance(fact, Relation):
+        return replace(fact, lhs=subs(fact.lhs, mapping), rhs=subs(fact.rhs, mapping))
+    return fact

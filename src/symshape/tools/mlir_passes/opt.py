@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Generator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from xdsl.context import Context
@@ -29,19 +31,48 @@ from symshape.ir.printing import print_module
 from symshape.memory import gc_paused
 from symshape.tools.mlir_passes.pipeline import PASSES, PassSpec, get_all_passes, make_pass, parse_pipeline
 
-__all__ = ["PASSES", "SPLIT_MARKER", "get_all_passes", "main", "make_pass", "parse_file", "parse_pipeline",
-           "parse_text", "print_module", "run_opt", "run_passes", "verify"]
+__all__ = ["PASSES", "SPLIT_MARKER", "Timing", "get_all_passes", "main", "make_pass", "parse_file",
+           "parse_pipeline", "parse_text", "print_module", "run_opt", "run_passes", "timing_report", "verify"]
+
+Timing = dict[str, float]
+"""Wall seconds per stage of a run (``read``, ``verify input``, each pass, ``print``, ``verify
+output``), summed over the chunks of a split input; filled in when a caller passes one."""
+
+
+@contextmanager
+def _timed(timing: Timing | None, stage: str) -> Generator[None, None, None]:
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        if timing is not None:
+            timing[stage] = timing.get(stage, 0.0) + time.perf_counter() - start
+
+
+def timing_report(timing: Timing) -> str:
+    """The stages' times as ``mlir-opt --mlir-timing`` lists its passes: seconds, share, name."""
+    total = sum(timing.values())
+    lines = ["===- symshape opt: wall time per stage -===", "   seconds   share  stage"]
+    lines += [f"{seconds:10.3f}  {seconds / total if total else 0:6.1%}  {stage}" for stage, seconds in timing.items()]
+    lines.append(f"{total:10.3f}  {1 if total else 0:6.1%}  total")
+    return "\n".join(lines) + "\n"
 
 
 def run_passes(
-    ctx: Context, module: ModuleOp, passes: Sequence[str | PassSpec] | str, facts: Sequence[Fact | str] = ()
+    ctx: Context,
+    module: ModuleOp,
+    passes: Sequence[str | PassSpec] | str,
+    facts: Sequence[Fact | str] = (),
+    timing: Timing | None = None,
 ) -> None:
-    """Apply ``passes`` (a pipeline text, or pass names/specs) in order to ``module``, in place."""
+    """Apply ``passes`` (a pipeline text, or pass names/specs) in order to ``module``, in place;
+    each pass's time is added to ``timing`` under its spec."""
     typed = as_facts(facts)
     for spec in _specs(passes):
         p = make_pass(spec, typed)
         try:
-            p.apply(ctx, module)
+            with _timed(timing, str(spec)):
+                p.apply(ctx, module)
         except SymshapeError:
             raise
         except DiagnosticException as err:  # VerifyException too: a rewrite made invalid IR
@@ -79,6 +110,7 @@ def run_opt(
     custom: bool = False,
     split_input_file: bool = False,
     verify_diagnostics: bool = False,
+    timing: Timing | None = None,
 ) -> str:
     """Parse ``path``, run ``passes`` with user ``facts``, verify, and return the printed module.
 
@@ -87,16 +119,17 @@ def run_opt(
     (read back by symshape only). ``split_input_file`` treats each ``// -----``-separated chunk
     as its own module (outputs are joined by the same separator); ``verify_diagnostics`` prints
     a parse, verification or pass error as the chunk's output instead of raising (for filecheck
-    tests of invalid IR).
+    tests of invalid IR). ``timing``, when given, receives each stage's wall time (`Timing`).
     """
     specs = _specs(passes)  # fail before parsing on a typo in the pipeline
     from symshape.ir.mlir_file import read_mlir_text
 
     typed = as_facts(facts)
-    text = read_mlir_text(path)
+    with _timed(timing, "read"):
+        text = read_mlir_text(path)
     chunks = text.split(SPLIT_MARKER) if split_input_file else [text]
     style = {"generic": generic, "custom": custom}
-    outputs = [_run_chunk(chunk, str(path), specs, typed, style, verify_diagnostics) for chunk in chunks]
+    outputs = [_run_chunk(chunk, str(path), specs, typed, style, verify_diagnostics, timing) for chunk in chunks]
     return f"{SPLIT_MARKER}\n".join(outputs)
 
 
@@ -104,17 +137,27 @@ SPLIT_MARKER = "// -----"
 
 
 def _run_chunk(
-    text: str, source: str, specs: list[PassSpec], facts: Sequence[Fact], style: dict[str, bool], catch: bool
+    text: str,
+    source: str,
+    specs: list[PassSpec],
+    facts: Sequence[Fact],
+    style: dict[str, bool],
+    catch: bool,
+    timing: Timing | None,
 ) -> str:
     try:
         with gc_paused():
-            ctx, module = read_text(text, source)
-            if not verified_by_mlir(module):
-                verify(module, source)
-            run_passes(ctx, module, specs, facts)
-            printed = print_module(module, **style)
-            if style["custom"] or not mlir_verifies(printed):  # MLIR's verifier is faster, and the real one
-                verify(module, source, after=",".join(str(s) for s in specs))
+            with _timed(timing, "read"):
+                ctx, module = read_text(text, source)
+            with _timed(timing, "verify input"):
+                if not verified_by_mlir(module):
+                    verify(module, source)
+            run_passes(ctx, module, specs, facts, timing)
+            with _timed(timing, "print"):
+                printed = print_module(module, **style)
+            with _timed(timing, "verify output"):
+                if style["custom"] or not mlir_verifies(printed):  # MLIR's verifier is faster, and the real one
+                    verify(module, source, after=",".join(str(s) for s in specs))
     except SymshapeError as err:
         if not catch:
             raise
