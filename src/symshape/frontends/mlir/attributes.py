@@ -115,9 +115,16 @@ def tensor_type(t: Attribute) -> TensorType:
 
 def op_full_name(op: Operation) -> str:
     """``mhlo.add`` also for unregistered ops."""
-    if isinstance(op, UnregisteredOp):
-        return op.op_name.data
-    return op.name
+    kind = type(op)
+    name = _CLASS_NAMES.get(kind, "")
+    if name == "":
+        name = _CLASS_NAMES[kind] = None if issubclass(kind, UnregisteredOp) else kind.name
+    return cast(UnregisteredOp, op).op_name.data if name is None else name
+
+
+_CLASS_NAMES: dict[type[Operation], str | None] = {}
+"""The name of each op class, None for an unregistered op's (its own name is in the op): the
+reader and the passes ask a 100k-op module's names a million times a run."""
 
 
 def attr_of(op: Operation, name: str) -> Attribute | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from symshape.engine.program import TensorType
@@ -37,8 +37,6 @@ class XdslIR:
         # dataclass hash, 3 µs), while a module's values share few type objects
         self.types = ByIdentity[Attribute, TensorType]()
         self.views = AttrViews()
-        # op class -> its name, for registered ops (an unregistered op's name is its own attribute)
-        self.names: dict[type[Operation], str] = {}
 
     def all_ops(self) -> Iterable[Operation]:
         return () if self.module is None else (op for op in self.module.walk() if op is not self.module)
@@ -56,12 +54,7 @@ class XdslIR:
         return sum(1 for _ in block.walk())
 
     def op_name(self, op: Operation) -> str:
-        name = self.names.get(type(op))
-        if name is None:
-            name = op_full_name(op)
-            if not isinstance(op, UnregisteredOp):
-                self.names[type(op)] = name
-        return name
+        return op_full_name(op)
 
     def operands(self, op: Operation) -> Sequence[SSAValue]:
         return op.operands

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
-from typing import cast
 
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
@@ -12,26 +11,15 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     ModuleOp,
-    UnregisteredOp,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
+from symshape.frontends.mlir.attributes import op_full_name
 from symshape.ir.dialects.constraint import GRAPH_FUNCTION
 
-
-def op_name(op: Operation) -> str:
-    """The op's full name, also for unregistered ops (``"mhlo.add"``)."""
-    kind = type(op)
-    name = _CLASS_NAMES.get(kind, "")
-    if name == "":
-        name = _CLASS_NAMES[kind] = None if issubclass(kind, UnregisteredOp) else kind.name
-    return cast(UnregisteredOp, op).op_name.data if name is None else name
-
-
-_CLASS_NAMES: dict[type[Operation], str | None] = {}
-"""The name of each op class, None for an unregistered op's (its own name is in the op): the
-passes ask a 100k-op module's names a million times a run."""
+op_name = op_full_name
+"""The op's full name, also for unregistered ops (``"mhlo.add"``)."""
 
 
 def nested_ops(op: Operation | Region) -> list[Operation]:
