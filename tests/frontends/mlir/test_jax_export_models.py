@@ -309,6 +309,12 @@ def kwargs_style(params: Tree, x: jax.Array, past: jax.Array) -> Tree:
     return {"cache": grown, "positions": positions, "last": grown[:, -1]}
 
 
+def shared_helpers(x: jax.Array, y: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """jax makes one private function of ``jnp.remainder`` and one of ``jnp.clip``, each called
+    twice: analyzed at each call, their arguments are not inputs."""
+    return jnp.remainder(x, 3.0) + jnp.remainder(y, 5.0), jnp.clip(x, 0, 1) * jnp.clip(y, -1, 2)
+
+
 # ------------------------------------------------------------------------------ the set
 
 
@@ -351,6 +357,7 @@ ROWS: dict[str, Row] = {
     "gpt_2_layers_kv_cache": Row(gpt_with_cache, (GPT, Arg("b, s", I32), [("b, 4, p, 4", "b, 4, p, 4")] * 2), BSP),
     "pytree_dict_and_tuple": Row(pytree_in_out, ({"feats": "b, s, 16", "mask": "b, s"}, ((16,), (16, 8))), BS),
     "cache_grows": Row(kwargs_style, ({"w": (16, 8)}, "b, s, 16", "b, p, 8"), BSP),
+    "shared_helpers": Row(shared_helpers, ("b, s", "b, s"), BS),
 }
 
 SUBJECTS = {name: Subject(row.fn, list(row.args), row.constraints) for name, row in ROWS.items()}

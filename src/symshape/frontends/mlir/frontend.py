@@ -177,7 +177,7 @@ def analyze_mlir_text(text: str, facts: Sequence[Fact | str] = (), progress: Pro
         raise ModelError(where=where_file(source), found="it defines no function with a body",
                          expected="at least one func.func with a body", fix="nothing to analyze; pass the module "
                          "that defines the functions")
-    program, implied = combined_program(views)
+    program, implied = combined_program([v for v in views if not v.helper] or views)
     return analyze(program, facts=[*implied, *as_facts(facts)], progress=progress, source=source)
 
 

@@ -53,6 +53,9 @@ class FuncView:
     `symshape.frontends.mlir.bindings_reader` read the module), hence ``Any``: the passes that read them
     run on xDSL modules only. ``facts`` are facts the module itself implies (jax's dimension
     variables are ``>= 1``); ``inlined`` names the functions whose bodies are part of ``program``.
+    ``helper``: a private function called from several places, each call expanded in its caller
+    (so its body is analyzed there, in the caller's dims); its own view serves the passes that
+    rewrite it, and its arguments are not the program's inputs.
     """
 
     name: str
@@ -62,6 +65,7 @@ class FuncView:
     facts: list[Fact] = field(default_factory=list[Fact])
     inlined: list[str] = field(default_factory=list[str])
     regions: dict[str, Any] = field(default_factory=dict[str, Any])
+    helper: bool = False
 
 
 def symbol_stem(name: str) -> str:
@@ -110,6 +114,8 @@ def _build_views(ir: IRReader) -> list[FuncView]:
     for name, fn in defined:  # a single-call callee whose caller is not a root (a cycle): its own view
         if name not in inlined and all(v.name != name for v in views):
             views.append(builder.build(name, fn))
+    for view in views:
+        view.helper = calls.get(view.name, 0) > 0 and is_private(ir, view.func) and view.name not in builder.unexpanded
     return views
 
 
@@ -123,6 +129,7 @@ class _Builder:
         self.funcs = funcs
         self.calls = calls
         self.cloned = 0
+        self.unexpanded: set[str] = set()  # callees with a call whose body is not emitted in its caller
         self.entry: Any = None  # the entry block of the root function being built
         self.assigned: dict[str, dict[Any, str]] = {}  # prefix -> value -> its name (a dict each: no key tuples)
         self.taken: set[str] = set()
@@ -258,6 +265,7 @@ class _Builder:
         outputs = [self.value(r, fn, program, values, prefix) for r in ir.results(op)]
         body = entry_block(ir, callee) if callee is not None else None
         if callee is None or body is None or callee_name in stack:
+            self.unexpanded.add(callee_name)
             program.ops.append(Op("func", "call", _op_name(outputs, fn, 0, "call", prefix), inputs, outputs,
                                   {"callee": callee_name}))
             return
@@ -278,6 +286,8 @@ class _Builder:
             sub_prefix = f"{call_name}/"
             sub.inputs = [self.value(a, callee_name, sub, None, sub_prefix) for a in ir.block_args(body)]
             sub.outputs = self.emit_block(body, callee_name, sub, None, [*stack, callee_name], [], sub_prefix)
+        else:
+            self.unexpanded.add(callee_name)
         program.ops.append(Op("func", "call", call_name, inputs, outputs, {"callee": callee_name},
                               subgraphs={"body": sub} if sub.ops or sub.inputs else {}))
 
