@@ -145,3 +145,28 @@ def test_opt_timing_reports_each_stage_on_stderr_only() -> None:
     run_opt(source, "shape-optimization,aux-shape-functions", timing=timing)
     assert list(timing) == ["read", "verify input", "shape-optimization", "aux-shape-functions", "print",
                             "verify output"]
+
+
+def test_opt_writes_a_reporting_pass_table_into_the_output_file(tmp_path: Path) -> None:
+    """``shape-sources`` prints its table as comments before the module: with ``-o`` it goes into
+    the file (it went to the terminal, the file holding only the module), stdout stays empty, and
+    the file is still a module MLIR's own parser reads (a comment line is skipped)."""
+    from symshape.frontends.mlir.bindings_parse import available_bindings, parse_with_bindings
+    from symshape.tools.mlir_passes.opt import run_opt
+
+    source = Path(__file__).resolve().parents[1] / "filecheck" / "shape-sources.mlir"
+    out = tmp_path / "out.mlir"
+    run = run_cli("opt", str(source), "-p", "shape-sources", "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == ""
+    text = out.read_text()
+    assert text.startswith("// ============= symbolic expr sources table for @several_ops")
+    assert "// symbolic shape: [arg0_d0, 4]" in text and "func.func" in text
+    assert text == run_opt(source, "shape-sources")
+    bindings = list(available_bindings())
+    if bindings:  # IREE's bindings have no mhlo: jaxlib's read it
+        assert any(parse_with_bindings(text, which) is not None for which in bindings)
+    else:
+        from symshape.ir.parse import parse_module
+
+        assert parse_module(text).ops.first is not None

@@ -13,6 +13,7 @@ it went in.
 from __future__ import annotations
 
 import io
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar, cast
@@ -208,11 +209,22 @@ class MlirCompatiblePrinter(SourcePrinter):
         return True
 
 
+_LEADING: weakref.WeakKeyDictionary[ModuleOp, list[str]] = weakref.WeakKeyDictionary()
+
+
+def add_leading_comments(module: ModuleOp, text: str) -> None:
+    """Print ``text`` (``//`` comment lines) before ``module``: what a reporting pass says goes
+    into the same output as the module (``opt -o FILE`` included), and the output still parses."""
+    _LEADING.setdefault(module, []).append(text)
+
+
 def print_module(module: ModuleOp, *, generic: bool = False, custom: bool = False) -> str:
     """``module`` as text MLIR's tools read (the default), every op generic (``generic=True``), or
     every op in the custom form xDSL knows, symshape's assembly formats included (``custom=True``,
-    read back by symshape only). The file's ``{-# ... #-}`` blocks (resources) follow as read."""
+    read back by symshape only). Comments a pass added (`add_leading_comments`) come first; the
+    file's ``{-# ... #-}`` blocks (resources) follow as read."""
     stream = io.StringIO()
+    stream.writelines(_LEADING.get(module, ()))
     texts = source_attribute_texts(module)
     if custom and not generic:
         SourcePrinter(stream=stream, source_texts=texts).print_op(module)

@@ -2,8 +2,8 @@
 
 For each value an op of a function defines, the table lists the function-argument dims its
 dynamic dims are computed from (`symshape.engine.result.Analysis.sources`). The module is left
-unchanged; the table goes to standard output as MLIR comment lines *before* the module that
-``symshape opt`` prints, so the whole output still parses::
+unchanged; the table is printed as MLIR comment lines *before* the module, in the same output
+(``symshape opt -o FILE`` writes both), so the whole output still parses::
 
     // ============= symbolic expr sources table for @several_ops =============
     // original value: %0 = "mhlo.dot_general"...
@@ -18,7 +18,6 @@ caller's arguments, named ``<block argument> of @main ...``. ``--assume`` facts 
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
@@ -33,6 +32,7 @@ from symshape.engine.userfacts import Fact
 from symshape.frontends.mlir.attributes import op_full_name
 from symshape.frontends.mlir.frontend import facts_for
 from symshape.frontends.mlir.program_builder import FuncView, module_to_programs
+from symshape.ir.printing import add_leading_comments
 from symshape.rules.walker import analyze
 
 MAX_LINE = 100
@@ -50,7 +50,7 @@ class ShapeSourcesPass(ModulePass):
     facts: tuple[Fact, ...] = ()
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        sys.stdout.write(sources_table(op, self.facts))
+        add_leading_comments(op, sources_table(op, self.facts))
 
 
 def sources_table(module: ModuleOp, facts: tuple[Fact, ...] = ()) -> str:
