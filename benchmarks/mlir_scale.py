@@ -18,7 +18,7 @@ process per size and round, which reports:
 * peak: the child's peak resident memory (``VmHWM``, else ``ru_maxrss``).
 
 ``--xdsl-max N`` (default 20000) skips the xDSL reader above N ops (it reads ~1,000 ops/s).
-A second table times ``symshape opt -p shape-optimization`` and ``-p for-iree`` (``--pipelines``)
+A second table times ``symshape opt`` with no pass, ``-p shape-optimization`` and ``-p for-iree`` (``--pipelines``)
 per module up to ``--opt-max`` ops (default 100000): the whole process (ended as ``symshape``
 ends, without the interpreter's teardown), and its stages read, verify, passes and print
 (`measure_pipeline`), beside MLIR's own C++ round trip of the module
@@ -42,7 +42,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = (1000, 10_000, 100_000)
 READERS = ("xdsl", "iree", "jax")
-PIPELINES = ("shape-optimization", "for-iree")
+PIPELINES = ("", "shape-optimization", "for-iree")
+"""``""``: no pass, ``opt IN -o OUT`` reading, verifying and printing the module: the floor every
+pipeline stands on."""
 
 
 # ------------------------------------------------------------------------------ the modules
@@ -278,7 +280,7 @@ def _print_opt_table(opt: list[tuple[int, str, list[dict[str, float]]]], floors:
             best = {k: min(r[k] for r in runs) for k in runs[0]}
             floor = floors.get(ops)
             ratio = f"{best['process'] / floor:.1f}" if floor else "-"
-            print(f"| {ops} | {pipeline} | {best['process']:.2f} | {ratio} | {best['read']:.2f} | "
+            print(f"| {ops} | {pipeline or '(no pass)'} | {best['process']:.2f} | {ratio} | {best['read']:.2f} | "
                   f"{best['verify']:.2f} | {best['passes']:.2f} | {best['print']:.2f} | {best['peak_mb']:.0f} |")
 
 
