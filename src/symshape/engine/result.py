@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from symshape.algebra.expr import Dim, Expr, product, subs, sym
 from symshape.engine.causes import Cause
 from symshape.engine.constraints import ConstraintGraph, SymbolInfo
+from symshape.engine.contradictions import USER_FACT
 from symshape.engine.program import Program
 
 if TYPE_CHECKING:
@@ -345,6 +346,12 @@ class Analysis:
                 seen.add(cond)
                 out.append((cond, str(g.origin), self.public_text(g.reason)))
         return out
+
+    def user_relations(self) -> list[str]:
+        """The user facts the analysis keeps as relations or equations (``b <= s``,
+        ``Mod(b, 8) == 1``), as given: what no symbol's range or divisor shows."""
+        origins = [*(p.origin for p in self.graph.predicates), *(r.origin for r in self.graph.residuals)]
+        return list(dict.fromkeys(o.op_name for o in origins if o.op_type == USER_FACT))
 
     def symbols(self) -> dict[str, dict[str, Any]]:
         """Every symbol still free in some shape: range, divisor, likely values, origin."""

@@ -167,3 +167,27 @@ def test_the_readme_bundled_example_is_current():
     expected = [line.rstrip() for line in block.splitlines()[1:]]  # the first line names the path
     got = [line.rstrip() for line in proc.stdout.splitlines()[1:]]
     assert got == expected
+
+
+def test_user_facts_kept_as_relations_are_shown() -> None:
+    """A fact that no range or divisor states (a relation between symbols, an equation on a
+    remainder) is listed in the summary and the JSON as given; a range shows in ``symbols`` and
+    a defining equation in the dims, so neither is listed again. ``check`` still holds a size to
+    each listed fact."""
+    from symshape.api import check_shapes
+    from symshape.frontends.mlir.frontend import analyze_mlir_text
+
+    text = (ROOT / "tests" / "mlir_inputs" / "jax_concat_2b.mlir").read_text()
+    facts = ["b <= s", "b % 8 == 1", "s <= 64"]
+    result = analyze_mlir_text(text, facts=facts)
+    assert document(result)["facts"] == ["b <= s", "Mod(b, 8) == 1"]
+    summary = render(result, "summary").splitlines()
+    assert "facts kept: b <= s, Mod(b, 8) == 1" in summary
+    assert "symbols: b in [1, inf], s in [1, 64]" in summary
+    assert document(analyze_mlir_text(text, facts=["b == 2*s"]))["facts"] == []
+    assert "facts kept" not in render(analyze_mlir_text(text), "summary")
+    ok = check_shapes(result, {"@main:%arg0": (18, 20), "@main:%arg1": (9, 20)}, facts=facts)
+    assert ok.ok, ok.text()
+    for b, s in ((9, 5), (10, 20)):  # b > s; b % 8 == 2
+        bad = check_shapes(result, {"@main:%arg0": (2 * b, s), "@main:%arg1": (b, s)}, facts=facts)
+        assert not bad.ok, (b, s)

@@ -48,6 +48,7 @@ def document(result: Analysis) -> dict[str, Any]:
         "symbols": {
             k: {key: v[key] for key in ("range", "divisor", "likely", "origin")} for k, v in result.symbols().items()
         },
+        "facts": result.user_relations(),
         "values": values,
         "classes": [[[v, a] for v, a in c] for c in result.classes()],
         "guards": [{"condition": c, "origin": o, "reason": r} for c, o, r in result.guards()],

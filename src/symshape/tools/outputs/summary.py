@@ -52,6 +52,9 @@ def _inputs(console: Console, result: Analysis, all_values: bool) -> None:
     symbols = {n: s for n, s in result.symbols().items() if s["kind"] in ("input", "user")}
     if symbols:
         console.print("[bold]symbols[/]: " + ", ".join(_symbol(n, s) for n, s in symbols.items()))
+    relations = result.user_relations()
+    if relations:
+        console.print("[bold]facts kept[/]: " + escape(", ".join(relations)))
 
 
 def _dims_and_classes(console: Console, result: Analysis) -> None:
