@@ -31,11 +31,12 @@ def run_check(model: Path, shapes: Sequence[str], npz: Path | None, fmt: str, fa
     ``fmt`` (summary or json); return `OK`, `VIOLATED`, or `USAGE` after one error line (a bad shape,
     an unknown input, a model that cannot be read: status 1 is kept for violations)."""
     from symshape.api import analyze_file, check_shapes
-    from symshape.tools.checking import parse_shapes, shapes_of_npz
+    from symshape.tools.checking import by_input_name, parse_shapes, shapes_of_npz
 
     try:
         given = {**(shapes_of_npz(npz) if npz is not None else {}), **parse_shapes(shapes)}
         analysis = analyze_file(model, facts=facts)
+        given = by_input_name(analysis, given)
         result = check_shapes(analysis, given, facts=facts)  # names and ranks are checked first
         _require_every_input(analysis.program, given)
     except SymshapeError as err:

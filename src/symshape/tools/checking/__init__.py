@@ -26,7 +26,15 @@ from symshape.engine.userfacts import Fact
 from symshape.errors import SymshapeError
 from symshape.rules.walker import analyze
 from symshape.tools.checking.items import Analysis, Unchecked, Violation, evaluate_items
-from symshape.tools.checking.sizes import Assignment, Shapes, from_shapes, from_symbols, parse_shapes, shapes_of_npz
+from symshape.tools.checking.sizes import (
+    Assignment,
+    Shapes,
+    by_input_name,
+    from_shapes,
+    from_symbols,
+    parse_shapes,
+    shapes_of_npz,
+)
 
 Pin = Callable[[Mapping[str, int]], str]
 """The error message the analysis gives with input symbols pinned to sizes ("" when none)."""
@@ -185,6 +193,7 @@ __all__ = [
     "OutputShape",
     "Unchecked",
     "Violation",
+    "by_input_name",
     "check_shapes",
     "check_symbols",
     "output_shapes",

@@ -32,8 +32,26 @@ class Assignment:
     checked: int = 0
 
 
+def by_input_name(analysis: Analysis, shapes: Shapes) -> dict[str, Sequence[int]]:
+    """``shapes`` keyed by the inputs' full names: an MLIR input may be given by its name in the
+    text (``arg0`` or ``%arg0`` for ``@main:%arg0``) when no other input has that name. A name
+    that is no input stays as given (the check says which names there are)."""
+    inputs = analysis.program.inputs
+    local: dict[str, list[str]] = {}
+    for name in inputs:
+        _, sep, short = name.rpartition(":%")
+        if sep:
+            local.setdefault(short, []).append(name)
+    out: dict[str, Sequence[int]] = {}
+    for name, shape in shapes.items():
+        found = local.get(name.removeprefix("%"), []) if name not in inputs else [name]
+        out[found[0] if len(found) == 1 else name] = shape
+    return out
+
+
 def from_shapes(analysis: Analysis, shapes: Shapes) -> Assignment:
-    """The assignment the input ``shapes`` make (by input name), with failed bindings."""
+    """The assignment the input ``shapes`` make (by input name, `by_input_name`), with failed bindings."""
+    shapes = by_input_name(analysis, shapes)
     ranked = _ranked_inputs(analysis)
     for name, shape in shapes.items():
         _check_given(analysis, name, shape, ranked)
