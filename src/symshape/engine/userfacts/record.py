@@ -14,6 +14,7 @@ from collections.abc import Callable
 from symshape.algebra.expr import Dim, add, as_symbol, mod, mul, sym
 from symshape.algebra.parse import is_identifier
 from symshape.engine.constraints import ConstraintGraph
+from symshape.engine.contradictions import USER_FACT
 from symshape.engine.provenance import Origin
 from symshape.engine.userfacts.syntax import parse_fact
 from symshape.engine.userfacts.values import Divisible, Fact, InputValue, Likely, Range, Relation, relation
@@ -23,7 +24,7 @@ from symshape.errors import UserFactError, where_fact
 def apply(graph: ConstraintGraph, fact: Fact, origin: Origin | None = None) -> None:
     """Record ``fact`` in ``graph`` (origin: ``user fact '<fact>'`` unless given); raise
     `UserFactError` when it cannot be used, `ContradictionError` when it contradicts the graph."""
-    origin = origin or Origin("user fact", str(fact))
+    origin = origin or Origin(USER_FACT, str(fact))
     for name in sorted(fact.symbols):
         _require_symbol(graph, name, fact)
     if isinstance(fact, Range):

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from symshape.algebra.expr import subs, sym
+from symshape.algebra.parse import is_identifier
 from symshape.engine.program import Op, Program, SourceDim, TensorType, Value
 from symshape.engine.userfacts import Divisible, Fact, Likely, Range, Relation
 from symshape.errors import ModelError, where_op
@@ -41,7 +42,6 @@ __all__ = ["MAX_CALL_OPS", "FuncView", "build_views", "module_to_programs", "sym
 
 MAX_CALL_OPS = 20000  # ops cloned for non-inlined calls in one function, at most
 _SAFE = re.compile(r"[^A-Za-z0-9_]")
-_IDENT = re.compile(r"[A-Za-z_]\w*")
 _RETURNS = ("func.return", "shape.assuming_yield", "stablehlo.return", "mhlo.return")
 
 
@@ -373,7 +373,7 @@ def _under_jax_names(jax: ArgDims, named: ArgDims, implied: list[Fact]) -> tuple
         merged[i] = tuple(t if t is not None else m for m, t in zip(mine, theirs, strict=True))
         for m, t in zip(mine, theirs, strict=True):
             if isinstance(m, str) and isinstance(t, str) and m != t:
-                if _IDENT.fullmatch(t):
+                if is_identifier(t):
                     renames[m] = t
                 else:
                     dropped.add(m)

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from symshape.algebra.expr import Dim, Expr, add, evaluate_defined, free_symbols, sym
 from symshape.engine.constraints import ConstraintGraph
+from symshape.engine.contradictions import USER_FACT as USER_ORIGIN
 from symshape.engine.facts import SymbolFacts
 from symshape.engine.program import Program
 from symshape.engine.provenance import Origin, holds
@@ -51,7 +52,6 @@ BINDING, SHAPE, RANGE, DIVISOR, RELATION, EQUATION, USER_FACT, GUARD = (
     "user fact",
     "guard",
 )
-USER_ORIGIN = "user fact"  # the op_type `symshape.engine.userfacts.record.apply` gives a user fact's origin
 
 
 @dataclass(frozen=True)
